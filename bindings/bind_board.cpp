@@ -1,0 +1,192 @@
+#include <pybind11/stl.h>
+
+#include <atomic>
+
+#include "bindings.h"
+#include "board.h"
+#include "errors.h"
+
+namespace py = pybind11;
+
+namespace polychess {
+namespace {
+
+// The Python-facing board: the core board plus a stack of Python move objects.
+struct PyBoard {
+  std::unique_ptr<Board> board;
+
+  const Variant& variant() const { return board->variant(); }
+
+  Move resolve(const MoveValue& m) const {
+    if (m.variant != &variant())
+      throw IllegalMove("move " + move_text(*m.variant, make_move(m.from, m.to)) + " is a " + m.variant->name +
+                        " move, not a " + variant().name + " move");
+    return board->find_legal(MoveText{m.from, m.to, m.promotion},
+                             move_text(variant(), m.promotion ? make_promotion(m.from, m.to, m.promotion)
+                                                              : make_move(m.from, m.to)));
+  }
+
+  py::list legal_moves() const {
+    Move moves[MAX_MOVES];
+    const int n = board->legal_moves(moves);
+    py::list out(n);
+    for (int i = 0; i < n; ++i) PyList_SET_ITEM(out.ptr(), i, move_object(variant(), moves[i]).release().ptr());
+    return out;
+  }
+
+  bool has_move() const {
+    for (const Undo& u : board->history())
+      if (u.move != MOVE_NONE) return true;
+    return false;
+  }
+
+  // Takes back the events after the last move, then the move itself.
+  py::object pop() {
+    if (!has_move()) throw py::index_error("pop from a board with no moves");
+    while (board->history().back().move == MOVE_NONE) board->unmake();
+    const Move last = board->history().back().move;
+    board->unmake();
+    return move_object(variant(), last);
+  }
+
+  py::list move_stack() const {
+    py::list out;
+    for (const Undo& u : board->history())
+      if (u.move != MOVE_NONE) out.append(move_object(variant(), u.move));
+    return out;
+  }
+};
+
+void check_depth(int depth) {
+  if (depth < 0) throw std::invalid_argument("depth must be >= 0, got " + std::to_string(depth));
+  if (depth > 64) throw std::invalid_argument("depth " + std::to_string(depth) + " is too large");
+}
+
+}  // namespace
+
+void bind_board(py::module_& m) {
+  py::enum_<Status>(m, "Status", "A player's status: ACTIVE, FROZEN (stalemated) or OUT.")
+      .value("ACTIVE", ACTIVE)
+      .value("FROZEN", FROZEN)
+      .value("OUT", OUT);
+
+  py::class_<PyBoard>(m, "Board", "A position with its history (low-level; see polychess.Board).")
+      .def(py::init([](const std::string& variant, std::optional<std::string> fen) {
+             return PyBoard{fen ? Board::create(variant, *fen) : Board::create(variant)};
+           }),
+           py::arg("variant"), py::arg("fen") = py::none())
+      .def_property_readonly("variant", [](const PyBoard& b) { return b.variant().name; })
+      .def("fen", [](const PyBoard& b) { return b.board->text(); })
+      .def("copy", [](const PyBoard& b) { return PyBoard{b.board->clone()}; })
+      .def("legal_moves", &PyBoard::legal_moves)
+      .def("count_legal_moves", [](const PyBoard& b) { return b.board->count_legal_moves(); })
+      .def("is_legal",
+           [](const PyBoard& b, const MoveValue& m) {
+             if (m.variant != &b.variant()) return false;
+             try {
+               b.resolve(m);
+               return true;
+             } catch (const IllegalMove&) {
+               return false;
+             }
+           })
+      .def("parse_move", [](const PyBoard& b, const std::string& text) {
+        return move_object(b.variant(), b.board->parse_move(text));
+      })
+      .def("push", [](PyBoard& b, const MoveValue& m) { b.board->make(b.resolve(m)); })
+      .def("push_text",
+           [](PyBoard& b, const std::string& text) {
+             const Move mv = b.board->parse_move(text);
+             b.board->make(mv);
+             return move_object(b.variant(), mv);
+           })
+      .def("pop", &PyBoard::pop)
+      .def("undo", [](PyBoard& b) {
+        if (b.board->history().empty()) throw py::index_error("nothing to undo");
+        b.board->unmake();
+      }, "Takes back the last move or event alone.")
+      .def("move_stack", &PyBoard::move_stack)
+      .def("history_length", [](const PyBoard& b) { return b.board->history().size(); })
+      .def("perft",
+           [](const PyBoard& b, int depth) {
+             check_depth(depth);
+             py::gil_scoped_release release;
+             return b.board->perft(depth);
+           },
+           py::arg("depth"))
+      .def("perft_full",
+           [](const PyBoard& b, int depth) {
+             check_depth(depth);
+             py::gil_scoped_release release;
+             return b.board->perft_full(depth);
+           },
+           py::arg("depth"))
+      .def("divide",
+           [](const PyBoard& b, int depth) {
+             check_depth(depth);
+             std::vector<std::pair<Move, uint64_t>> counts;
+             {
+               py::gil_scoped_release release;
+               counts = b.board->divide(depth);
+             }
+             py::dict out;
+             for (auto [move, n] : counts) out[py::str(move_text(b.variant(), move))] = n;
+             return out;
+           },
+           py::arg("depth"))
+      .def_property_readonly("turn", [](const PyBoard& b) { return int(b.board->meta().turn); })
+      .def("status", [](const PyBoard& b, int p) {
+        if (p < 0 || p >= b.variant().players) throw py::index_error("no player " + std::to_string(p));
+        return Status(b.board->meta().status[p]);
+      })
+      .def("controller", [](const PyBoard& b, int c) -> std::optional<int> {
+        if (c < 0 || c >= b.variant().colours()) throw py::index_error("no colour " + std::to_string(c));
+        const int p = b.board->meta().controller[c];
+        if (p == NOBODY) return std::nullopt;
+        return p;
+      })
+      .def("piece_at", [](const PyBoard& b, int cell) -> std::optional<std::pair<int, int>> {
+        if (cell < 0 || cell >= b.variant().layout.cell_count) throw py::index_error("no cell " + std::to_string(cell));
+        const Piece p = b.board->piece_at(cell);
+        if (!p) return std::nullopt;
+        return std::pair<int, int>{colour_of(p), kind_of(p)};
+      })
+      .def("king_of", [](const PyBoard& b, int player) -> std::optional<int> {
+        if (player < 0 || player >= b.variant().players) throw py::index_error("no player " + std::to_string(player));
+        const int k = b.board->king_of(player);
+        if (k == NO_CELL) return std::nullopt;
+        return k;
+      })
+      .def_property_readonly("castling_rights", [](const PyBoard& b) { return int(b.board->meta().castling); })
+      .def_property_readonly("en_passant_cells", [](const PyBoard& b) {
+        std::vector<int> cells;
+        for (int c = 0; c < b.variant().colours(); ++c)
+          if (b.board->meta().en_passant[c] != NO_CELL) cells.push_back(b.board->meta().en_passant[c]);
+        return cells;
+      })
+      .def_property_readonly("halfmove_clock", [](const PyBoard& b) { return int(b.board->meta().halfmove); })
+      .def_property_readonly("fullmove_number", [](const PyBoard& b) { return b.board->meta().fullmove; })
+      .def_property_readonly("key", [](const PyBoard& b) { return b.board->meta().key; })
+      .def("compute_key", [](const PyBoard& b) { return b.board->compute_key(); })
+      .def("checkers", [](const PyBoard& b) { return b.board->checkers(); })
+      .def("attacking_players", [](const PyBoard& b, int player, int cell) {
+        if (player < 0 || player >= b.variant().players) throw py::index_error("no player " + std::to_string(player));
+        if (cell < 0 || cell >= b.variant().layout.cell_count) throw py::index_error("no cell " + std::to_string(cell));
+        return b.board->attacking_players(player, cell);
+      })
+      .def("mated_by", [](const PyBoard& b) -> std::optional<int> {
+        const int p = b.board->mated_by();
+        if (p < 0) return std::nullopt;
+        return p;
+      })
+      .def("set_controller", [](PyBoard& b, int colour, std::optional<int> player) {
+        b.board->set_controller(colour, player ? *player : -1);
+      })
+      .def("remove_king", [](PyBoard& b, int colour) { b.board->remove_king(colour); })
+      .def("set_status", [](PyBoard& b, int player, Status s) { b.board->set_status(player, s); })
+      .def("eliminate", [](PyBoard& b, int player, std::optional<int> by) {
+        b.board->eliminate(player, by ? *by : -1);
+      }, py::arg("player"), py::arg("by"));
+}
+
+}  // namespace polychess

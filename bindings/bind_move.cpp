@@ -1,0 +1,87 @@
+#include <pybind11/stl.h>
+
+#include <functional>
+#include <map>
+
+#include "bindings.h"
+#include "errors.h"
+#include "notation.h"
+
+namespace py = pybind11;
+
+namespace polychess {
+namespace {
+
+std::string text_of(const MoveValue& m) {
+  Move code = m.promotion ? make_promotion(m.from, m.to, m.promotion) : make_move(m.from, m.to);
+  return move_text(*m.variant, code);
+}
+
+// Objects live until the interpreter exits; they are deliberately never freed, so no
+// destructor runs after Python has shut down.
+std::vector<PyObject*>& cache_of(const Variant& v) {
+  static auto* caches = new std::map<const Variant*, std::vector<PyObject*>>();
+  auto& cache = (*caches)[&v];
+  if (cache.empty()) cache.assign(size_t(v.layout.cell_count) * v.layout.cell_count * 8, nullptr);
+  return cache;
+}
+
+}  // namespace
+
+MoveValue move_value(const Variant& v, uint32_t move) {
+  return {&v, move_from(move), move_to(move), move_type(move) == PROMOTION ? move_promotion(move) : NO_KIND};
+}
+
+py::object move_object(const Variant& v, uint32_t move) {
+  const MoveValue value = move_value(v, move);
+  auto& cache = cache_of(v);
+  PyObject*& slot = cache[(size_t(value.from) * v.layout.cell_count + value.to) * 8 + value.promotion];
+  if (!slot) slot = py::cast(value).release().ptr();
+  return py::reinterpret_borrow<py::object>(slot);
+}
+
+void bind_move(py::module_& m) {
+  py::class_<MoveValue>(m, "Move", "A move: from-cell, to-cell and an optional promotion (immutable).")
+      .def_static(
+          "from_text",
+          [](const std::string& text, const std::string& variant) {
+            const Variant& v = find_variant(variant);
+            const MoveText t = parse_move_text(v, text);
+            return MoveValue{&v, t.from, t.to, t.promotion};
+          },
+          py::arg("text"), py::arg("variant"),
+          "Reads move text such as 'E2E4' or 'e7e8q' (RULES §4); raises InvalidMoveError.")
+      .def_property_readonly("variant", [](const MoveValue& m) { return m.variant->name; })
+      .def_property_readonly("from_cell", [](const MoveValue& m) { return m.variant->layout.names[m.from]; })
+      .def_property_readonly("to_cell", [](const MoveValue& m) { return m.variant->layout.names[m.to]; })
+      .def_property_readonly("from_index", [](const MoveValue& m) { return m.from; })
+      .def_property_readonly("to_index", [](const MoveValue& m) { return m.to; })
+      .def_property_readonly("promotion",
+                             [](const MoveValue& m) -> py::object {
+                               if (!m.promotion) return py::none();
+                               return py::str(std::string(1, kind_letter(m.promotion)));
+                             })
+      .def("__str__", &text_of)
+      .def("__repr__",
+           [](const MoveValue& m) {
+             return "Move.from_text('" + text_of(m) + "', '" + m.variant->name + "')";
+           })
+      .def("__eq__",
+           [](const MoveValue& a, py::object other) {
+             if (!py::isinstance<MoveValue>(other)) return false;
+             const MoveValue& b = other.cast<const MoveValue&>();
+             return a.variant == b.variant && a.from == b.from && a.to == b.to && a.promotion == b.promotion;
+           })
+      .def("__hash__",
+           [](const MoveValue& m) {
+             return std::hash<std::string>()(m.variant->name) ^ size_t((m.from * 256 + m.to) * 8 + m.promotion);
+           })
+      .def(py::pickle([](const MoveValue& m) { return py::make_tuple(text_of(m), m.variant->name); },
+                      [](py::tuple t) {
+                        const Variant& v = find_variant(t[1].cast<std::string>());
+                        const MoveText mt = parse_move_text(v, t[0].cast<std::string>());
+                        return MoveValue{&v, mt.from, mt.to, mt.promotion};
+                      }));
+}
+
+}  // namespace polychess

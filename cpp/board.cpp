@@ -1,0 +1,161 @@
+#include "board.h"
+
+#include "errors.h"
+#include "perft.h"
+
+namespace polychess {
+namespace {
+
+template <int W>
+class BoardOf final : public Board {
+ public:
+  explicit BoardOf(Position<W> pos) : pos_(std::move(pos)) {}
+
+  std::unique_ptr<Board> clone() const override { return std::make_unique<BoardOf>(pos_); }
+  const Variant& variant() const override { return pos_.variant(); }
+  std::string text() const override { return pos_.text(); }
+
+  int legal_moves(Move* out) const override { return polychess::legal_moves(pos_, out); }
+  uint64_t count_legal_moves() const override { return polychess::count_legal_moves(pos_); }
+  void make(Move move) override { pos_.make(move); }
+  void unmake() override { pos_.unmake(); }
+  const std::vector<Undo>& history() const override { return pos_.history(); }
+
+  uint64_t perft(int depth, const std::atomic<bool>* stop) const override {
+    Position<W> copy = pos_;
+    copy.reserve_history(size_t(depth) + 1);
+    return polychess::perft(copy, depth, stop);
+  }
+  uint64_t perft_full(int depth) const override {
+    Position<W> copy = pos_;
+    copy.reserve_history(size_t(depth) + 1);
+    return polychess::perft_full(copy, depth);
+  }
+  std::vector<std::pair<Move, uint64_t>> divide(int depth) const override {
+    Position<W> copy = pos_;
+    copy.reserve_history(size_t(depth) + 1);
+    return polychess::divide(copy, depth);
+  }
+
+  const Meta& meta() const override { return pos_.meta(); }
+  Piece piece_at(int cell) const override { return pos_.piece_at(cell); }
+  int king_of(int player) const override { return pos_.king_of(player); }
+  uint64_t compute_key() const override { return pos_.compute_key(); }
+
+  std::vector<int> checkers() const override {
+    std::vector<int> cells;
+    const int k = pos_.king_of(pos_.turn());
+    if (k != NO_CELL) for_each_cell(pos_.attackers_to(k, pos_.attacking_enemies_of(pos_.turn())), [&](int c) { cells.push_back(c); });
+    return cells;
+  }
+  std::vector<int> attacking_players(int player, int cell) const override {
+    std::vector<int> result;
+    for (int p = 0; p < pos_.players(); ++p)
+      if (pos_.meta().status[p] == ACTIVE && pos_.is_enemy(player, p) && pos_.attackers_to(cell, pos_.pieces_of(p)))
+        result.push_back(p);
+    return result;
+  }
+
+ protected:
+  void event_set_controller(int colour, int player) override { pos_.event_set_controller(colour, player); }
+  void event_remove_king(int colour) override { pos_.event_remove_king(colour); }
+  void event_set_status(int player, Status status) override { pos_.event_set_status(player, status); }
+  void event_eliminate(int player, int by) override { pos_.event_eliminate(player, by); }
+
+ private:
+  Position<W> pos_;
+};
+
+template <int W>
+std::unique_ptr<Board> make_board(const Variant& v, const std::string* text) {
+  return std::make_unique<BoardOf<W>>(text ? Position<W>(v, *text) : Position<W>(v));
+}
+
+std::unique_ptr<Board> dispatch(const std::string& variant, const std::string* text) {
+  const Variant& v = find_variant(variant);
+  switch (v.words) {
+    case 1: return make_board<1>(v, text);
+    case 2: return make_board<2>(v, text);
+    case 3: return make_board<3>(v, text);
+  }
+  throw std::logic_error("unsupported board width");
+}
+
+}  // namespace
+
+std::unique_ptr<Board> Board::create(const std::string& variant) { return dispatch(variant, nullptr); }
+std::unique_ptr<Board> Board::create(const std::string& variant, const std::string& text) {
+  return dispatch(variant, &text);
+}
+
+Move Board::find_legal(const MoveText& m, const std::string& text) const {
+  Move moves[MAX_MOVES];
+  const int n = legal_moves(moves);
+  bool needs_promotion = false;
+  for (int i = 0; i < n; ++i) {
+    const Move mv = moves[i];
+    if (move_from(mv) != m.from || move_to(mv) != m.to) continue;
+    const Kind promo = move_type(mv) == PROMOTION ? move_promotion(mv) : NO_KIND;
+    if (promo == m.promotion) return mv;
+    if (m.promotion == NO_KIND) needs_promotion = true;
+  }
+  const Variant& v = variant();
+  const std::string who = v.colour_names[meta().turn] + " to move";
+  if (needs_promotion) throw IllegalMove("move '" + text + "' needs a promotion letter (" + who + ")");
+  throw IllegalMove("illegal move '" + text + "' (" + who + ")");
+}
+
+Move Board::parse_move(const std::string& text) const {
+  return find_legal(parse_move_text(variant(), text), text);
+}
+
+bool Board::is_legal(Move move) const {
+  Move moves[MAX_MOVES];
+  const int n = legal_moves(moves);
+  for (int i = 0; i < n; ++i)
+    if (moves[i] == move) return true;
+  return false;
+}
+
+int Board::mated_by() const {
+  const std::vector<int> cells = checkers();
+  if (cells.empty() || count_legal_moves() != 0) return -1;
+  const Meta& m = meta();
+  const int me = m.turn, n = variant().players;
+  // The order of moves decides (RULES §1.7): the most recent mover among the attackers.
+  for (int back = 1; back < n; ++back) {
+    const int p = ((me - back) % n + n) % n;
+    if (m.status[p] != ACTIVE) continue;
+    for (int cell : cells) {
+      const int owner = m.controller[colour_of(piece_at(cell))];
+      if (owner == p) return p;
+    }
+  }
+  return -1;
+}
+
+void Board::set_controller(int colour, int player) {
+  if (colour < 0 || colour >= variant().colours()) throw std::invalid_argument("no colour " + std::to_string(colour));
+  if (player < -1 || player >= variant().players) throw std::invalid_argument("no player " + std::to_string(player));
+  event_set_controller(colour, player < 0 ? NOBODY : player);
+}
+
+void Board::remove_king(int colour) {
+  if (colour < 0 || colour >= variant().colours()) throw std::invalid_argument("no colour " + std::to_string(colour));
+  event_remove_king(colour);
+}
+
+void Board::set_status(int player, Status status) {
+  if (player < 0 || player >= variant().players) throw std::invalid_argument("no player " + std::to_string(player));
+  event_set_status(player, status);
+}
+
+void Board::eliminate(int player, int by) {
+  const int n = variant().players;
+  if (player < 0 || player >= n) throw std::invalid_argument("no player " + std::to_string(player));
+  if (by < -1 || by >= n || by == player) throw std::invalid_argument("player " + std::to_string(player) + " cannot be eliminated by " + std::to_string(by));
+  if (meta().status[player] == OUT) throw std::invalid_argument("player " + variant().colour_names[player] + " is already out");
+  event_eliminate(player, by < 0 ? NOBODY : by);
+}
+
+}  // namespace polychess

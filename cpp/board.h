@@ -1,0 +1,72 @@
+// One interface over the positions of every bitboard width: what the bindings (and any other
+// embedder) use. Each call does a whole job in C++; nothing here is on the hot path.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "notation.h"
+#include "position.h"
+
+namespace polychess {
+
+class Board {
+ public:
+  // The variant's start position, or the given position string. Throws std::invalid_argument
+  // for an unknown variant and InvalidPosition for a bad position string.
+  static std::unique_ptr<Board> create(const std::string& variant);
+  static std::unique_ptr<Board> create(const std::string& variant, const std::string& text);
+  virtual ~Board() = default;
+  virtual std::unique_ptr<Board> clone() const = 0;
+
+  virtual const Variant& variant() const = 0;
+  virtual std::string text() const = 0;
+
+  // Moves
+  virtual int legal_moves(Move* out) const = 0;  // room for MAX_MOVES
+  virtual uint64_t count_legal_moves() const = 0;
+  // The legal move matching the text; throws InvalidMove / IllegalMove.
+  Move parse_move(const std::string& text) const;
+  Move find_legal(const MoveText& m, const std::string& text) const;
+  bool is_legal(Move move) const;
+  virtual void make(Move move) = 0;  // assumes legality
+  virtual void unmake() = 0;         // the last move or event
+  virtual const std::vector<Undo>& history() const = 0;
+
+  // Counting (run with a copy of the position, so the board may be used meanwhile).
+  virtual uint64_t perft(int depth, const std::atomic<bool>* stop = nullptr) const = 0;
+  virtual uint64_t perft_full(int depth) const = 0;
+  virtual std::vector<std::pair<Move, uint64_t>> divide(int depth) const = 0;
+
+  // State
+  virtual const Meta& meta() const = 0;
+  virtual Piece piece_at(int cell) const = 0;
+  virtual int king_of(int player) const = 0;
+  virtual uint64_t compute_key() const = 0;
+
+  // Check and mate for the player to move (RULES §1.6, §1.7).
+  virtual std::vector<int> checkers() const = 0;
+  bool is_check() const { return !checkers().empty(); }
+  // The player whose pieces attack cell, among the active enemies of `player`.
+  virtual std::vector<int> attacking_players(int player, int cell) const = 0;
+  // If the player to move is checkmated, who gave the mate (the attacking enemy who moved most
+  // recently); else -1.
+  int mated_by() const;
+
+  // Events for the game layer (validated; throw std::invalid_argument).
+  void set_controller(int colour, int player);  // player -1: nobody
+  void remove_king(int colour);
+  void set_status(int player, Status status);
+  void eliminate(int player, int by);            // by -1: his pieces become inert
+
+ protected:
+  virtual void event_set_controller(int colour, int player) = 0;
+  virtual void event_remove_king(int colour) = 0;
+  virtual void event_set_status(int player, Status status) = 0;
+  virtual void event_eliminate(int player, int by) = 0;
+};
+
+}  // namespace polychess

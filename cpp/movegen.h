@@ -1,0 +1,232 @@
+// Legal move generation for every variant, read only from the topology tables and the
+// position.
+//
+// Pseudo-legal generation plus cheap filters where legality can fail: check and pin masks
+// for ordinary moves, an attack test per target for king moves (with the king lifted off the
+// board), and a full test of the resulting position for the rare cases that change several
+// lines at once (en passant, king capture with its army transfer).
+//
+// The generator writes into a Sink, so the same code either lists moves (MoveWriter) or only
+// counts them (MoveCounter: perft's bulk counting at the leaves).
+#pragma once
+
+#include <cstring>
+
+#include "position.h"
+
+namespace polychess {
+
+struct MoveWriter {
+  Move* cur;
+  const Kind* promotion_kinds;
+  int promotion_count;
+
+  template <int W>
+  void add(int from, const Bitboard<W>& to) {
+    for_each_cell(to, [&](int t) { *cur++ = make_move(from, t); });
+  }
+  template <int W>
+  void add_promotions(int from, const Bitboard<W>& to) {
+    for_each_cell(to, [&](int t) {
+      for (int i = 0; i < promotion_count; ++i) *cur++ = make_promotion(from, t, promotion_kinds[i]);
+    });
+  }
+  void add(Move m) { *cur++ = m; }
+};
+
+struct MoveCounter {
+  uint64_t count = 0;
+  int promotion_count;
+
+  template <int W>
+  void add(int, const Bitboard<W>& to) { count += to.count(); }
+  template <int W>
+  void add_promotions(int, const Bitboard<W>& to) { count += uint64_t(to.count()) * promotion_count; }
+  void add(Move) { ++count; }
+};
+
+template <int W, class Sink>
+void generate_legal(const Position<W>& pos, Sink& sink) {
+  using BB = Bitboard<W>;
+  const Topology<W>& t = pos.topo();
+  const int me = pos.turn();
+  const int colours = pos.colours();
+  const Meta& meta = pos.meta();
+  const BB occ = pos.occupied();
+  const BB own = pos.pieces_of(me);
+  const BB attackers = pos.attacking_enemies_of(me);
+  const BB kings = pos.kind_bb(KING);
+  const BB queens = pos.kind_bb(QUEEN);
+  const BB rook_likes = pos.kind_bb(ROOK) | queens;
+  const BB bishop_likes = pos.kind_bb(BISHOP) | queens;
+
+  // Never captured by an ordinary move: own and partners' pieces, and every king (an enemy
+  // king is taken only by the king-capture path below; a frozen king never).
+  BB shielded = own | kings;
+  BB king_forbidden = BB::empty();  // kings may not step next to a frozen king
+  for (int c = 0; c < colours; ++c) {
+    const int owner = meta.controller[c];
+    if (owner == NOBODY) continue;
+    if (owner != me && !pos.is_enemy(me, owner)) shielded |= pos.colour_bb(c);
+    if (meta.status[owner] == FROZEN)
+      for_each_cell(pos.colour_bb(c) & kings, [&](int k) { king_forbidden |= t.king[k]; });
+  }
+  const BB targets = t.all.minus(shielded);
+
+  const BB own_kings = own & kings;
+  const int ksq = own_kings ? own_kings.first() : NO_CELL;
+  BB checkers = BB::empty();
+  BB evasion = t.all;
+  BB pinned = BB::empty();
+  struct Pin { int cell; BB allowed; } pins[2 * MAX_SLOTS];
+  int pin_count = 0;
+  uint16_t lifted[MAX_LINES];  // line occupancy with the king lifted off its cell
+
+  if (ksq != NO_CELL) {
+    checkers = pos.attackers_to(ksq, attackers);
+    const BB snipers = ((t.rook_reach[ksq] & rook_likes) | (t.bishop_reach[ksq] & bishop_likes)) & attackers;
+    for_each_cell(snipers, [&](int s) {
+      const BB line = t.between(ksq, s);
+      const BB blockers = line & occ;
+      if (blockers && !blockers.more_than_one() && (blockers & own)) {
+        pinned |= blockers;
+        pins[pin_count++] = {blockers.first(), line | BB::cell(s)};
+      }
+    });
+
+    std::memcpy(lifted, pos.line_occupancy(), sizeof(uint16_t) * t.line_count);
+    for (int i = 0; i < t.slot_count[ksq]; ++i) lifted[t.slots[ksq][i].line] ^= uint16_t(1u << t.slots[ksq][i].pos);
+    BB steps = BB::empty();
+    for_each_cell(t.king[ksq] & targets.minus(king_forbidden), [&](int to) {
+      if (!pos.attackers_to(to, attackers, lifted)) steps.set(to);
+    });
+    sink.add(ksq, steps);
+  }
+
+  auto allowed_for_pinned = [&](int cell) {
+    BB allowed = t.all;
+    for (int i = 0; i < pin_count; ++i)
+      if (pins[i].cell == cell) allowed &= pins[i].allowed;
+    return allowed;
+  };
+
+  // Each checker must be captured or its line blocked. On the hexagon one cell can block two
+  // lines at once (two diagonals fork from the centre), so even a double check may leave
+  // moves other than the king's.
+  for_each_cell(checkers, [&](int c) {
+    BB answer = BB::cell(c);
+    if ((rook_likes | bishop_likes).test(c)) answer |= t.between(ksq, c);
+    evasion &= answer;
+  });
+  const uint16_t* lines = pos.line_occupancy();
+  const BB pawns = own & pos.kind_bb(PAWN);
+  if (evasion) {
+    const BB mask = targets & evasion;
+    auto emit = [&](int from, BB to) {
+      if (pinned.test(from)) to &= allowed_for_pinned(from);
+      sink.add(from, to);
+    };
+    for_each_cell(own & pos.kind_bb(KNIGHT), [&](int from) { emit(from, t.knight[from] & mask); });
+    for_each_cell(own & bishop_likes, [&](int from) { emit(from, t.bishop_attacks(from, lines) & mask); });
+    for_each_cell(own & rook_likes, [&](int from) { emit(from, t.rook_attacks(from, lines) & mask); });
+
+    for (int pc = 0; pawns && pc < colours; ++pc) {
+      for_each_cell(pawns & pos.colour_bb(pc), [&](int from) {
+        BB to = t.pawn_capture[pc][from] & occ & targets;
+        const int push = t.pawn_push[pc][from];
+        if (push != NO_CELL && !occ.test(push)) {
+          to.set(push);
+          const int dbl = t.pawn_double[pc][from];
+          if (dbl != NO_CELL && !occ.test(dbl)) to.set(dbl);
+        }
+        to &= evasion;
+        if (pinned.test(from)) to &= allowed_for_pinned(from);
+        const BB promotions = to & t.promotion[pc];
+        sink.add(from, to.minus(promotions));
+        if (promotions) sink.add_promotions(from, promotions);
+      });
+    }
+
+    if (!checkers && ksq != NO_CELL) {
+      for (int c = 0; c < colours; ++c) {
+        const int rights = meta.castling >> (2 * c) & 3;
+        if (!rights || meta.controller[c] != me) continue;
+        for (int side = 0; side < 2; ++side) {
+          if (!(rights >> side & 1)) continue;
+          const auto& rule = t.castle[c][side];
+          if (rule.king_from != ksq || (rule.must_be_empty & occ) || (rule.king_path & king_forbidden)) continue;
+          bool safe = true;
+          for_each_cell(rule.king_path, [&](int cell) {
+            safe = safe && !pos.attackers_to(cell, attackers, lifted);
+          });
+          if (safe) sink.add(make_castling(ksq, rule.king_to, c, side));
+        }
+      }
+    }
+  }
+
+  // En passant: any enemy colour's open right, taken by a pawn whose capture cells include
+  // the skipped cell; tested on the resulting position (this also covers check evasion).
+  for (int vc = 0; vc < colours; ++vc) {
+    const int skipped = meta.en_passant[vc];
+    if (skipped == NO_CELL || meta.controller[vc] == NOBODY || !pos.is_enemy(me, meta.controller[vc])) continue;
+    const int landing = t.landing_of_skipped[skipped];
+    for (int pc = 0; pc < colours; ++pc) {
+      if (meta.controller[pc] != me) continue;
+      for_each_cell(t.pawn_attackers[pc][skipped] & pawns & pos.colour_bb(pc), [&](int from) {
+        if (ksq != NO_CELL) {
+          uint16_t after[MAX_LINES];
+          std::memcpy(after, lines, sizeof(uint16_t) * t.line_count);
+          for (int cell : {from, skipped, landing})
+            for (int i = 0; i < t.slot_count[cell]; ++i)
+              after[t.slots[cell][i].line] ^= uint16_t(1u << t.slots[cell][i].pos);
+          if (pos.attackers_to(ksq, attackers.minus(BB::cell(landing)), after)) return;
+        }
+        sink.add(make_en_passant(from, skipped, vc));
+      });
+    }
+  }
+
+  // King capture (RULES §1.6): judged after the victim's army has passed to the mover.
+  if (pos.variant().king_capture) {
+    for (int victim = 0; victim < pos.players(); ++victim) {
+      if (!pos.is_enemy(me, victim) || meta.status[victim] != ACTIVE) continue;
+      const int target = pos.king_of(victim);
+      if (target == NO_CELL) continue;
+      const BB remaining = attackers.minus(pos.pieces_of(victim));
+      for_each_cell(pos.attackers_to(target, own), [&](int from) {
+        if (ksq != NO_CELL) {
+          const int king_after = from == ksq ? target : ksq;
+          if (from == ksq && king_forbidden.test(target)) return;
+          uint16_t after[MAX_LINES];
+          std::memcpy(after, pos.line_occupancy(), sizeof(uint16_t) * t.line_count);
+          for (int i = 0; i < t.slot_count[from]; ++i) after[t.slots[from][i].line] ^= uint16_t(1u << t.slots[from][i].pos);
+          if (pos.attackers_to(king_after, remaining, after)) return;
+        }
+        const Piece attacker = pos.piece_at(from);
+        if (kind_of(attacker) == PAWN && t.promotion[colour_of(attacker)].test(target))
+          sink.add_promotions(from, BB::cell(target));
+        else
+          sink.add(make_move(from, target));
+      });
+    }
+  }
+}
+
+// Writes the legal moves into `out` (room for MAX_MOVES) and returns how many.
+template <int W>
+inline int legal_moves(const Position<W>& pos, Move* out) {
+  const auto& kinds = pos.variant().promotion_kinds;
+  MoveWriter w{out, kinds.data(), int(kinds.size())};
+  generate_legal(pos, w);
+  return int(w.cur - out);
+}
+
+template <int W>
+inline uint64_t count_legal_moves(const Position<W>& pos) {
+  MoveCounter c{0, int(pos.variant().promotion_kinds.size())};
+  generate_legal(pos, c);
+  return c.count;
+}
+
+}  // namespace polychess

@@ -1,0 +1,22 @@
+// Move text (RULES §4): from-cell, to-cell and an optional promotion letter, e.g. "E2E4",
+// "A11A12Q", "e7e8q". Castling is the king's move, en passant the pawn's move to the skipped
+// cell.
+#pragma once
+
+#include <string>
+
+#include "variant.h"
+
+namespace polychess {
+
+struct MoveText {
+  int from, to;
+  Kind promotion;  // NO_KIND if none was written
+};
+
+std::string move_text(const Variant& variant, Move move);
+char kind_letter(Kind kind);  // upper case
+// Case-insensitive; '-', 'x' and '=' separators are ignored. Throws InvalidMove.
+MoveText parse_move_text(const Variant& variant, const std::string& text);
+
+}  // namespace polychess

@@ -1,0 +1,320 @@
+// The position: pieces by cell and as bitboards, line occupancy words for the sliders
+// (topology.h), and the small "meta" state that make() saves and unmake() restores wholesale:
+// key, castling rights, one en-passant slot per colour, who controls each colour, each
+// player's status, the player to move and the clocks.
+//
+// The undo history lives inside the position, so a Position is self-contained and copyable.
+// Besides moves, the history records "events": the primitives the game layer applies between
+// moves (eliminating or freezing a player, transferring an army, removing a king), so that
+// unmake() can take back those as well.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "topology.h"
+#include "zobrist.h"
+
+namespace polychess {
+
+struct Meta {
+  uint64_t key;
+  int16_t en_passant[MAX_COLOURS];  // skipped cell, or NO_CELL
+  uint8_t castling;                 // bit colour*2 + side
+  uint8_t turn;
+  uint8_t controller[MAX_COLOURS];  // player, or NOBODY
+  uint8_t status[MAX_PLAYERS];
+  uint16_t halfmove;
+  uint32_t fullmove;
+};
+
+struct Undo {
+  Meta meta;
+  Move move;          // MOVE_NONE for an event
+  Piece captured;     // by the move, or the king an event removed
+  int16_t event_cell; // where that king stood
+};
+
+template <int W>
+class Position {
+ public:
+  using BB = Bitboard<W>;
+
+  // The start position of the variant.
+  explicit Position(const Variant& variant);
+  // Parses a position string; throws std::invalid_argument naming the problem.
+  Position(const Variant& variant, const std::string& text);
+
+  std::string text() const;  // the position string (FEN for standard chess)
+
+  const Variant& variant() const { return *variant_; }
+  const Topology<W>& topo() const { return *topo_; }
+  int players() const { return variant_->players; }
+  int colours() const { return variant_->colours(); }
+
+  Piece piece_at(int cell) const { return board_[cell]; }
+  BB occupied() const { return occupied_; }
+  BB colour_bb(int colour) const { return by_colour_[colour]; }
+  BB kind_bb(Kind k) const { return by_kind_[k]; }
+  const uint16_t* line_occupancy() const { return line_occ_; }
+  const Meta& meta() const { return meta_; }
+  int turn() const { return meta_.turn; }
+  uint64_t key() const { return meta_.key; }
+  const std::vector<Undo>& history() const { return history_; }
+
+  // Pieces of the colours the player controls.
+  BB pieces_of(int player) const;
+  // Pieces that attack for the player's enemies: those of active players on another team.
+  BB attacking_enemies_of(int player) const;
+  bool is_enemy(int player, int other) const { return other != player && team_[other] != team_[player]; }
+  // The player's king cell, or NO_CELL.
+  int king_of(int player) const;
+  // Every piece of `among` that attacks `cell`, with sliders seeing through `line_occ`.
+  BB attackers_to(int cell, BB among, const uint16_t* line_occ) const;
+  BB attackers_to(int cell, BB among) const { return attackers_to(cell, among, line_occ_); }
+  // The next active player after `player` in seat order (`player` itself if none).
+  int next_active_after(int player) const;
+
+  // Plays a move; assumes it is legal in this position.
+  void make(Move move);
+  // Takes back the last move or event.
+  void unmake();
+
+  // Events (recorded in the history; unmake() takes each back). Preconditions are checked by
+  // the caller (board.cpp), which reports bad arguments to the user.
+  void event_set_controller(int colour, int player);  // player may be NOBODY
+  void event_remove_king(int colour);
+  void event_set_status(int player, Status status);
+  // Removes the player's king, gives his colours to `by` (NOBODY: inert) and puts him out.
+  void event_eliminate(int player, int by);
+
+  // Recomputes the key from scratch (checks of the incremental update).
+  uint64_t compute_key() const;
+
+  void reserve_history(size_t extra) { history_.reserve(history_.size() + extra); }
+
+ private:
+  void clear();
+  void put(int cell, Piece p);
+  void remove(int cell);
+  void move_piece(int from, int to);
+  void set_en_passant(int colour, int cell);
+  void set_castling(uint8_t rights);
+  void set_controller(int colour, int player);
+  void set_status(int player, Status status);
+  void pass_turn_from(int player);
+  void transfer_army(int victim, int to_player);
+  void parse(const std::string& text);
+  void validate() const;
+
+  const Variant* variant_;
+  const Topology<W>* topo_;
+  Piece board_[MAX_CELLS];
+  BB by_colour_[MAX_COLOURS];
+  BB by_kind_[KIND_NB];
+  BB occupied_;
+  uint16_t line_occ_[MAX_LINES];
+  uint8_t team_[MAX_PLAYERS];
+  Meta meta_;
+  std::vector<Undo> history_;
+};
+
+}  // namespace polychess
+
+// ---- hot members, inline so that perft and search see through them -------------------------
+
+namespace polychess {
+
+template <int W>
+inline Bitboard<W> Position<W>::pieces_of(int player) const {
+  BB b = BB::empty();
+  for (int c = 0; c < colours(); ++c)
+    if (meta_.controller[c] == player) b |= by_colour_[c];
+  return b;
+}
+
+template <int W>
+inline Bitboard<W> Position<W>::attacking_enemies_of(int player) const {
+  BB b = BB::empty();
+  for (int c = 0; c < colours(); ++c) {
+    const int owner = meta_.controller[c];
+    if (owner != NOBODY && meta_.status[owner] == ACTIVE && is_enemy(player, owner)) b |= by_colour_[c];
+  }
+  return b;
+}
+
+template <int W>
+inline int Position<W>::king_of(int player) const {
+  const BB kings = pieces_of(player) & by_kind_[KING];
+  return kings ? kings.first() : NO_CELL;
+}
+
+template <int W>
+inline Bitboard<W> Position<W>::attackers_to(int cell, BB among, const uint16_t* line_occ) const {
+  const Topology<W>& t = *topo_;
+  BB a = (t.knight[cell] & by_kind_[KNIGHT]) | (t.king[cell] & by_kind_[KING]);
+  const BB queens = by_kind_[QUEEN];
+  const BB rooks = (by_kind_[ROOK] | queens) & among;
+  if (rooks && (t.rook_reach[cell] & rooks)) a |= t.rook_attacks(cell, line_occ) & rooks;
+  const BB bishops = (by_kind_[BISHOP] | queens) & among;
+  if (bishops && (t.bishop_reach[cell] & bishops)) a |= t.bishop_attacks(cell, line_occ) & bishops;
+  const BB pawns = by_kind_[PAWN] & among;
+  if (pawns)
+    for (int c = 0; c < colours(); ++c) a |= t.pawn_attackers[c][cell] & pawns & by_colour_[c];
+  return a & among;
+}
+
+template <int W>
+inline int Position<W>::next_active_after(int player) const {
+  for (int i = 1; i <= players(); ++i) {
+    const int p = (player + i) % players();
+    if (meta_.status[p] == ACTIVE) return p;
+  }
+  return player;
+}
+
+template <int W>
+inline void Position<W>::put(int cell, Piece p) {
+  board_[cell] = p;
+  by_colour_[colour_of(p)].set(cell);
+  by_kind_[kind_of(p)].set(cell);
+  occupied_.set(cell);
+  const Topology<W>& t = *topo_;
+  for (int i = 0; i < t.slot_count[cell]; ++i) line_occ_[t.slots[cell][i].line] ^= uint16_t(1u << t.slots[cell][i].pos);
+  meta_.key ^= zobrist().piece[colour_of(p)][kind_of(p)][cell];
+}
+
+template <int W>
+inline void Position<W>::remove(int cell) {
+  const Piece p = board_[cell];
+  board_[cell] = NO_PIECE;
+  by_colour_[colour_of(p)].reset(cell);
+  by_kind_[kind_of(p)].reset(cell);
+  occupied_.reset(cell);
+  const Topology<W>& t = *topo_;
+  for (int i = 0; i < t.slot_count[cell]; ++i) line_occ_[t.slots[cell][i].line] ^= uint16_t(1u << t.slots[cell][i].pos);
+  meta_.key ^= zobrist().piece[colour_of(p)][kind_of(p)][cell];
+}
+
+template <int W>
+inline void Position<W>::move_piece(int from, int to) {
+  const Piece p = board_[from];
+  remove(from);
+  put(to, p);
+}
+
+template <int W>
+inline void Position<W>::set_en_passant(int colour, int cell) {
+  const auto& z = zobrist();
+  int16_t& slot = meta_.en_passant[colour];
+  if (slot != NO_CELL) meta_.key ^= z.en_passant[slot];
+  slot = int16_t(cell);
+  if (slot != NO_CELL) meta_.key ^= z.en_passant[slot];
+}
+
+template <int W>
+inline void Position<W>::set_castling(uint8_t rights) {
+  meta_.key ^= zobrist().castling[meta_.castling] ^ zobrist().castling[rights];
+  meta_.castling = rights;
+}
+
+template <int W>
+inline void Position<W>::pass_turn_from(int player) {
+  const int next = next_active_after(player);
+  if (next <= player) ++meta_.fullmove;  // a new round begins
+  meta_.key ^= zobrist().turn[meta_.turn] ^ zobrist().turn[next];
+  meta_.turn = uint8_t(next);
+  // En-passant rights last until the double-stepper's controller moves again (RULES §1.4):
+  // once his turn has come round, nobody else can use them.
+  for (int c = 0; c < colours(); ++c)
+    if (meta_.en_passant[c] != NO_CELL && meta_.controller[c] == next) set_en_passant(c, NO_CELL);
+}
+
+template <int W>
+inline void Position<W>::make(Move move) {
+  const Topology<W>& t = *topo_;
+  Undo& u = history_.emplace_back();
+  u.meta = meta_;
+  u.move = move;
+  u.event_cell = NO_CELL;
+
+  const int from = move_from(move), to = move_to(move);
+  const Piece piece = board_[from];
+  const int colour = colour_of(piece);
+  const int me = meta_.turn;
+
+  Piece captured = NO_PIECE;
+  switch (move_type(move)) {
+    case CASTLING: {
+      const auto& c = t.castle[move_aux(move) / 2][move_aux(move) % 2];
+      const Piece rook = board_[c.rook_from];
+      remove(c.rook_from);
+      remove(from);
+      put(to, piece);
+      put(c.rook_to, rook);
+      break;
+    }
+    case EN_PASSANT: {
+      const int landing = t.landing_of_skipped[to];
+      captured = board_[landing];
+      remove(landing);
+      move_piece(from, to);
+      break;
+    }
+    default:
+      captured = board_[to];
+      if (captured) remove(to);
+      remove(from);
+      put(to, move_type(move) == PROMOTION ? make_piece(colour, move_promotion(move)) : piece);
+  }
+  u.captured = captured;
+
+  set_castling(meta_.castling & ~(t.castling_lost[from] | t.castling_lost[to]));
+  meta_.halfmove = (kind_of(piece) == PAWN || captured) ? 0 : meta_.halfmove + 1;
+  if (kind_of(piece) == PAWN && t.pawn_double[colour][from] == to)
+    set_en_passant(colour, t.pawn_push[colour][from]);
+  // A right dies once its skipped cell is occupied or its pawn has left the landing cell.
+  for (int c = 0; c < colours(); ++c) {
+    const int skipped = meta_.en_passant[c];
+    if (skipped != NO_CELL && (board_[skipped] || board_[t.landing_of_skipped[skipped]] != make_piece(c, PAWN)))
+      set_en_passant(c, NO_CELL);
+  }
+  if (captured && kind_of(captured) == KING) transfer_army(meta_.controller[colour_of(captured)], me);
+  pass_turn_from(me);
+}
+
+template <int W>
+inline void Position<W>::unmake() {
+  const Undo& u = history_.back();
+  if (u.move == MOVE_NONE) {
+    if (u.event_cell != NO_CELL) put(u.event_cell, u.captured);
+  } else {
+    const Move move = u.move;
+    const int from = move_from(move), to = move_to(move);
+    switch (move_type(move)) {
+      case CASTLING: {
+        const auto& c = topo_->castle[move_aux(move) / 2][move_aux(move) % 2];
+        const Piece rook = board_[c.rook_to], king = board_[to];
+        remove(c.rook_to);
+        remove(to);
+        put(from, king);
+        put(c.rook_from, rook);
+        break;
+      }
+      case EN_PASSANT:
+        move_piece(to, from);
+        put(topo_->landing_of_skipped[to], u.captured);
+        break;
+      default: {
+        const Piece moved = board_[to];
+        remove(to);
+        put(from, move_type(move) == PROMOTION ? make_piece(colour_of(moved), PAWN) : moved);
+        if (u.captured) put(to, u.captured);
+      }
+    }
+  }
+  meta_ = u.meta;
+  history_.pop_back();
+}
+
+}  // namespace polychess

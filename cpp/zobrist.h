@@ -1,0 +1,22 @@
+// Zobrist keys: one random 64-bit number per feature of a position. A position's key is the
+// XOR of the keys of its features; make/unmake update it incrementally.
+#pragma once
+
+#include <cstdint>
+
+#include "types.h"
+
+namespace polychess {
+
+struct ZobristKeys {
+  uint64_t piece[MAX_COLOURS][KIND_NB][MAX_CELLS];
+  uint64_t turn[MAX_PLAYERS];
+  uint64_t castling[256];                       // by the whole rights mask
+  uint64_t en_passant[MAX_CELLS];               // by skipped cell
+  uint64_t controller[MAX_COLOURS][16];         // by player, or NOBODY
+  uint64_t status[MAX_PLAYERS][3];
+};
+
+const ZobristKeys& zobrist();
+
+}  // namespace polychess

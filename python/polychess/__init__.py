@@ -1,0 +1,1 @@
+"""polychess: chess for more than two players, with a fast C++ core."""
