@@ -1,5 +1,6 @@
 // The compiled module polychess._core: exceptions, Move, Board, Topology.
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include "bindings.h"
 #include "errors.h"

@@ -461,7 +461,7 @@ def test_turn_order():
     pos = tp.apply(pos, "M12L10")
     assert fields(pos)[1:] == ["b", "wKQrKQbKQ", "E3", "1", "1", "wrb", "aaa"]
     pos = tp.apply(pos, "G8F6")
-    assert fields(pos)[1:] == ["w", "wKQrKQbKQ", "E3", "2", "2", "wrb", "aaa"]
+    assert fields(pos)[1:] == ["w", "wKQrKQbKQ", "-", "2", "2", "wrb", "aaa"]
     pos = tp.apply(pos, "G1F3")
     assert fields(pos)[1:] == ["r", "wKQrKQbKQ", "-", "3", "2", "wrb", "aaa"]
 
@@ -554,9 +554,9 @@ def test_en_passant_by_both_other_players():
     black = tp.apply(pos, "D4E3")
     assert placement(black) == {"A3": "wK", "E3": "bP", "F4": "rP", "C12": "rK", "K8": "bK"}
     assert fields(black)[1:] == ["w", "-", "-", "0", "2", "wrb", "aaa"]
-    # both decline: the right lapses when White moves again
+    # both decline: the right lapses as the turn comes back to White
     pos = tp.apply(pos, "K8L8")
-    assert fields(pos)[3] == "E3"
+    assert fields(pos)[3] == "-"
     pos = tp.apply(pos, "A3B3")
     assert fields(pos)[3] == "-"
     assert "F4E3" not in tp.legal_moves(pos)
@@ -573,7 +573,8 @@ def test_en_passant_slots_per_colour():
     assert "C9D10" in tp.legal_moves(pos)
     after = tp.apply(pos, "C9D10")
     assert "D9" not in placement(after)
-    assert fields(after)[3] == "E3"
+    # the turn is White's again, so White's own right has lapsed
+    assert fields(after)[3] == "-"
 
 
 def test_promotion():

@@ -1,1 +1,35 @@
-"""polychess: chess for more than two players, with a fast C++ core."""
+"""polychess: chess for more than two players, with a fast C++ core.
+
+>>> import polychess
+>>> board = polychess.Board("three-player")
+>>> len(board.legal_moves)
+20
+>>> board.push("E2E4")
+Move.from_text('E2E4', 'three-player')
+>>> board.turn
+<Colour.RED: 'red'>
+>>> board.perft(3)
+8000
+"""
+
+from polychess._core import Layout
+from polychess.board import VARIANTS, Board, Colour, Kind, LegalMoves, Move, Piece, Status
+from polychess.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Board",
+    "Colour",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "InvalidPositionError",
+    "Kind",
+    "Layout",
+    "LegalMoves",
+    "Move",
+    "Piece",
+    "Status",
+    "VARIANTS",
+    "__version__",
+]

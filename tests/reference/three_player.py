@@ -502,10 +502,6 @@ def _apply(st: _State, frm, to, promo: str) -> _State:
     mover = st.turn
     piece = st.board[frm]
     colour, kind = piece
-    # En-passant slots of the mover's colours lapse as he moves.
-    for k in range(3):
-        if st.controllers[k] == mover:
-            st.ep[k] = None
     captured = st.board.get(to)
     capture = captured is not None
     if kind == "P" and captured is None and to in _pawn_captures(colour, frm):
@@ -556,6 +552,11 @@ def _apply(st: _State, frm, to, promo: str) -> _State:
     if nxt <= mover:
         st.fullmove += 1
     st.turn = nxt
+    # En-passant rights last until the double-stepper's controller moves again: once the turn
+    # is his, nobody else can use them, so they lapse now.
+    for k in range(3):
+        if st.controllers[k] == nxt:
+            st.ep[k] = None
     return st
 
 

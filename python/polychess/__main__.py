@@ -1,0 +1,3 @@
+from polychess.cli import main
+
+raise SystemExit(main())
