@@ -173,3 +173,10 @@ def test_board_usable_during_perft_in_another_thread():
         board.pop()
     thread.join()
     assert board.fen() == START3
+
+
+def test_package_docstring_examples():
+    import doctest
+
+    failures, tried = doctest.testmod(polychess, verbose=False)
+    assert tried > 0 and failures == 0

@@ -977,13 +977,86 @@ def test_pieces_of_two_colour_player_are_enemies_to_the_third():
 
 
 def test_two_colour_player_keeps_only_his_own_king_safe():
-    # White controls Black's pieces too (Black's king is gone).  Red's rook attacks Black's
-    # queen: that does not restrict White, but White's own king must stay out of check.
+    # White controls Black's pieces too (Black's king is gone, White's is the only king he has).
+    # Black's queen on E2 shields White's king from Red's rook on E8 (E-file E1..E4 | E5..E8):
+    # it may only move along the file (up to capturing the rook).  Black's knight on L8, attacked
+    # by Red's rook along rank 8 (E8 | K8 L8), moves freely: nothing else needs protecting.
     pieces = {"E1": "wK", "E2": "bQ", "A1": "wR", "D12": "rK", "E8": "rR", "L8": "bN"}
     b = board(pieces, controllers="wrw", statuses="aax")
-    got = moves(b)
-    # Black's queen on E2 shields White's king from Red's rook on E8 (E-file): pinned to the file
     assert moves_from(b, "E2") == {"E2E3", "E2E4", "E2E5", "E2E6", "E2E7", "E2E8"}
-    # Black's knight may leave Black's... it is simply White's piece now
-    assert moves_from(b, "L8") == {"L8K6", "L8M6", "L8N7"}
+    assert moves_from(b, "L8") == {"L8E7", "L8K6", "L8M6", "L8N7"}
+    assert {"E1D1", "E1F1", "E1D2", "E1F2"} <= moves(b)
     agrees_with_reference(b)
+    # Red, to move, may take the knight; the queen stays pinned for White afterwards
+    b.push("A1A2")
+    assert b.turn == R
+    assert "E8L8" in moves(b)
+
+
+# --------------------------------------------------------------------------- pins across the centre
+
+def test_diagonal_pin_through_the_rosette():
+    # Long diagonal A1 B2 C3 D4 | E5 F6 G7 H8.  White's king A1, White's bishop C3, Black's
+    # bishop F6: the White bishop is pinned.  From C3 the diagonal forks at D4 into E5 and K9
+    # (RULES 1.2): D4 and E5 keep the pin line closed, K9 (and beyond) opens it.
+    pieces = {"A1": "wK", "C3": "wB", "F6": "bB", "A12": "rK", "H6": "bK"}
+    b = board(pieces)
+    assert moves_from(b, "C3") == {"C3B2", "C3D4", "C3E5", "C3F6"}
+    agrees_with_reference(b)
+    # without the pinner the bishop has its full fork
+    free = board({"A1": "wK", "C3": "wB", "A12": "rK", "H6": "bK"})
+    assert {"C3K9", "C3L10", "C3M11", "C3N12", "C3E5", "C3F6", "C3G7", "C3H8",
+            "C3D2", "C3E1", "C3B4", "C3A9", "C3B2", "C3D4"} == moves_from(free, "C3")
+    # the pinner is Black's; the pin holds for White whoever else is on the board
+    assert b.checkers() == []
+
+
+def test_file_pin_through_the_centre():
+    # D-file: D1 D2 D3 D4 | D9 D10 D11 D12.  Red's rook on D11 pins White's rook on D3 to his
+    # king on D1 across the White/Red crossing.
+    pieces = {"D1": "wK", "D3": "wR", "D11": "rR", "D12": "rK", "K8": "bK"}
+    b = board(pieces)
+    assert moves_from(b, "D3") == {"D3D2", "D3D4", "D3D9", "D3D10", "D3D11"}
+    agrees_with_reference(b)
+    free = board({"D1": "wK", "D3": "wR", "D12": "rK", "K8": "bK"})
+    assert {"D3C3", "D3A3", "D3H3", "D3E3"} <= moves(free)
+
+
+def test_rank_pin_does_not_exist_across_sectors():
+    # Ranks never leave their sector (RULES 1.2): a Black rook on H4... is in White's sector;
+    # a Black rook on N5 and White's king on H5 are on Black's rank 5, not White's.
+    pieces = {"H4": "wK", "G4": "wN", "A4": "bR", "D12": "rK", "N8": "bK"}
+    b = board(pieces)
+    assert moves_from(b, "G4") == set()          # pinned along White's rank 4 (A4 .. H4)
+    pieces = {"H4": "wK", "G5": "wN", "N5": "bR", "D12": "rK", "N8": "bK"}
+    b = board(pieces)
+    assert moves_from(b, "G5")                   # G5 is on Black's rank 5: no pin
+    agrees_with_reference(b)
+
+
+def test_discovered_check_across_the_centre():
+    # White's bishop on B2 looks along B2 C3 D4 | K9 L10 M11 N12 at Red's king; White's knight
+    # on D4 blocks.  D4-F3 uncovers the check.
+    pieces = {"E1": "wK", "B2": "wB", "D4": "wN", "N12": "rK", "L12": "rR", "K8": "bK"}
+    b = board(pieces)
+    assert not b.is_check()
+    assert "D4F3" in moves(b)
+    b.push("D4F3")
+    assert b.turn == R
+    assert b.is_check()
+    assert b.checkers() == ["B2"]
+    got = moves(b)
+    assert "L12L10" in got                # interposes on the diagonal (L10)
+    assert "L12L11" not in got            # does not
+    assert "N12M11" not in got            # M11 is on the line
+    assert {"N12M12", "N12N11"} <= got
+    assert got == {"L12L10", "N12M12", "N12N11"}
+    agrees_with_reference(b)
+    # the same check also hits through the other branch of the fork: a Black king on H8 is
+    # attacked from B2 via D4 | E5 F6 G7 once D4 is empty
+    b2 = board({"E1": "wK", "B2": "wB", "D4": "wN", "A12": "rK", "H8": "bK"})
+    b2.push("D4F3")
+    b2.push("A12A11")
+    assert b2.turn == B
+    assert b2.checkers() == ["B2"]
+    agrees_with_reference(b2)
