@@ -9,6 +9,10 @@ Move.from_text('E2E4', 'three-player')
 >>> board.turn
 <Colour.RED: 'red'>
 >>> board.perft(3)
+12020
+>>> board.pop()
+Move.from_text('E2E4', 'three-player')
+>>> board.perft(3)
 8000
 """
 
