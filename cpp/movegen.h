@@ -95,7 +95,7 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
     });
 
     std::memcpy(lifted, pos.line_occupancy(), sizeof(uint16_t) * t.line_count);
-    for (int i = 0; i < t.slot_count[ksq]; ++i) lifted[t.slots[ksq][i].line] ^= uint16_t(1u << t.slots[ksq][i].pos);
+    t.toggle_lines(lifted, ksq);
     BB steps = BB::empty();
     for_each_cell(t.king[ksq] & targets.minus(king_forbidden), [&](int to) {
       if (!pos.attackers_to(to, attackers, lifted)) steps.set(to);
@@ -177,9 +177,7 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
         if (ksq != NO_CELL) {
           uint16_t after[MAX_LINES];
           std::memcpy(after, lines, sizeof(uint16_t) * t.line_count);
-          for (int cell : {from, skipped, landing})
-            for (int i = 0; i < t.slot_count[cell]; ++i)
-              after[t.slots[cell][i].line] ^= uint16_t(1u << t.slots[cell][i].pos);
+          for (int cell : {from, skipped, landing}) t.toggle_lines(after, cell);
           if (pos.attackers_to(ksq, attackers.minus(BB::cell(landing)), after)) return;
         }
         sink.add(make_en_passant(from, skipped, vc));
@@ -200,7 +198,7 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
           if (from == ksq && king_forbidden.test(target)) return;
           uint16_t after[MAX_LINES];
           std::memcpy(after, pos.line_occupancy(), sizeof(uint16_t) * t.line_count);
-          for (int i = 0; i < t.slot_count[from]; ++i) after[t.slots[from][i].line] ^= uint16_t(1u << t.slots[from][i].pos);
+          t.toggle_lines(after, from);
           if (pos.attackers_to(king_after, remaining, after)) return;
         }
         const Piece attacker = pos.piece_at(from);

@@ -179,8 +179,7 @@ inline void Position<W>::put(int cell, Piece p) {
   by_colour_[colour_of(p)].set(cell);
   by_kind_[kind_of(p)].set(cell);
   occupied_.set(cell);
-  const Topology<W>& t = *topo_;
-  for (int i = 0; i < t.slot_count[cell]; ++i) line_occ_[t.slots[cell][i].line] ^= uint16_t(1u << t.slots[cell][i].pos);
+  topo_->toggle_lines(line_occ_, cell);
   meta_.key ^= zobrist().piece[colour_of(p)][kind_of(p)][cell];
 }
 
@@ -191,8 +190,7 @@ inline void Position<W>::remove(int cell) {
   by_colour_[colour_of(p)].reset(cell);
   by_kind_[kind_of(p)].reset(cell);
   occupied_.reset(cell);
-  const Topology<W>& t = *topo_;
-  for (int i = 0; i < t.slot_count[cell]; ++i) line_occ_[t.slots[cell][i].line] ^= uint16_t(1u << t.slots[cell][i].pos);
+  topo_->toggle_lines(line_occ_, cell);
   meta_.key ^= zobrist().piece[colour_of(p)][kind_of(p)][cell];
 }
 

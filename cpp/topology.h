@@ -69,6 +69,11 @@ struct Topology {
     return span_from[p.line][p.lo + 1].minus(span_from[p.line][p.hi]);
   }
 
+  // Flips the cell's bit in the occupancy word of every line through it.
+  void toggle_lines(uint16_t* line_occ, int cell) const {
+    for (int i = 0; i < slot_count[cell]; ++i) line_occ[slots[cell][i].line] ^= uint16_t(1u << slots[cell][i].pos);
+  }
+
   BB line_attacks(int cell, LineSlot s, const uint16_t* line_occ) const {
     const uint32_t occ = line_occ[s.line];
     const uint32_t below = (occ & ((1u << s.pos) - 1)) | 1u;

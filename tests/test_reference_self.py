@@ -17,6 +17,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from reference import three_player as tp  # noqa: E402
+from positions import placement, position  # noqa: E402
 
 # --------------------------------------------------------------------------- helpers
 
@@ -79,48 +80,6 @@ def bishop_targets(cell: str) -> set[str]:
 
 def rook_targets(cell: str) -> set[str]:
     return {u for ray in tp.rook_rays(cell) for u in ray}
-
-
-def position(pieces: dict[str, str], turn: str = "w", castling: str = "-", ep: str = "-",
-             halfmove: int = 0, fullmove: int = 1, controllers: str = "wrb",
-             statuses: str = "aaa") -> str:
-    """Write a three-player position string (docs/position-strings.md) from {cell: 'wK', ...}."""
-    rows = []
-    for rank in range(12, 0, -1):
-        files = "ABCDEFGH" if rank <= 4 else "EFGHKLMN" if rank <= 8 else "ABCDKLMN"
-        text, run = "", 0
-        for f in files:
-            piece = pieces.get(f"{f}{rank}")
-            if piece is None:
-                run += 1
-                continue
-            if run:
-                text += str(run)
-            run = 0
-            text += piece
-        if run:
-            text += str(run)
-        rows.append(text)
-    return " ".join(["/".join(rows), turn, castling, ep, str(halfmove), str(fullmove),
-                     controllers, statuses])
-
-
-def placement(pos: str) -> dict[str, str]:
-    """Read the placement field back into {cell: 'wK', ...} (independent of the reference)."""
-    out = {}
-    for rank, text in zip(range(12, 0, -1), pos.split(" ")[0].split("/")):
-        files = "ABCDEFGH" if rank <= 4 else "EFGHKLMN" if rank <= 8 else "ABCDKLMN"
-        i = j = 0
-        while j < len(text):
-            if text[j].isdigit():
-                i += int(text[j])
-                j += 1
-            else:
-                out[f"{files[i]}{rank}"] = text[j:j + 2]
-                i += 1
-                j += 2
-        assert i == 8
-    return out
 
 
 def fields(pos: str) -> list[str]:

@@ -23,6 +23,7 @@ from polychess import Board, Colour, IllegalMoveError, InvalidPositionError, Kin
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from reference import three_player as tp  # noqa: E402
+from positions import files_of_rank, position  # noqa: E402
 
 # --------------------------------------------------------------------------- helpers
 
@@ -40,35 +41,6 @@ def cell(s: int, r: int, c: int) -> str:
     """Name of local cell (s, r, c), straight from the RULES 1.1 table."""
     rank = (r + 1, 12 - r, 8 - r)[s]
     return f"{SECTOR_FILES[s][c]}{rank}"
-
-
-def files_of_rank(rank: int) -> str:
-    return "ABCDEFGH" if rank <= 4 else "EFGHKLMN" if rank <= 8 else "ABCDKLMN"
-
-
-def position(pieces: dict[str, str], turn: str = "w", castling: str = "-", ep: str = "-",
-             halfmove: int = 0, fullmove: int = 1, controllers: str = "wrb",
-             statuses: str = "aaa") -> str:
-    """Position string (docs/position-strings.md) from {cell: 'wK', ...}."""
-    for name in pieces:
-        assert name[0] in files_of_rank(int(name[1:])), f"no cell {name}"
-    rows = []
-    for rank in range(12, 0, -1):
-        text, run = "", 0
-        for f in files_of_rank(rank):
-            piece = pieces.get(f"{f}{rank}")
-            if piece is None:
-                run += 1
-                continue
-            if run:
-                text += str(run)
-            run = 0
-            text += piece
-        if run:
-            text += str(run)
-        rows.append(text)
-    return " ".join(["/".join(rows), turn, castling, ep, str(halfmove), str(fullmove),
-                     controllers, statuses])
 
 
 def board(pieces: dict[str, str], **kw) -> Board:
@@ -607,7 +579,7 @@ def test_pawn_direction_white():
               "D9": "wP",    # crossed into Red's sector: toward rank 12, not back to D4
               "E5": "wP",    # Black's sector: toward rank 8
               "H4": "wP",    # own row 3: crosses to H5
-              "D4": "wP",    # own rosette cell: crosses to D9? occupied by own pawn: no push
+              "D4": "wP",    # own rosette cell: would cross to D9, which its own pawn occupies
               "G2": "wP",    # own row 1: single and double step
               "K11": "wP"}   # Red's row 1: no double step, promotes on K12
     b = board(pieces)
@@ -722,7 +694,7 @@ def test_king_capture_after_discovered_attack():
     got = moves(b)
     assert {"A2A3", "A2A4", "H1H2", "H1F1", "H1G1"} <= got
     assert "H1E1" not in got            # never captures his own (Black) rook
-    assert not any(split(m)[0] == "E1" and split(m)[1] == "H1" for m in got)
+    assert "E1H1" not in got and "E1G1" in got
     agrees_with_reference(b)
     b.push("H1H2")
     assert b.turn == R
@@ -750,8 +722,8 @@ def test_king_capture_pop_returns_the_move():
 
 
 def test_king_capture_legality_judged_after_transfer():
-    # Black is in check from White's queen on K6 (K-file: K6 K7 K8).  Capturing White's king makes the queen Black's, so it is legal;
-    # any other non-answer to the check is not.
+    # Black is in check from White's queen on K6 (K-file: K6 K7 K8).  Capturing White's king
+    # makes the queen Black's, so it is legal; any other non-answer to the check is not.
     pieces = {"E1": "wK", "K6": "wQ", "E6": "bR", "D12": "rK", "K8": "bK"}
     b = board(pieces, turn="b")
     assert b.is_check()
@@ -895,10 +867,10 @@ def test_frozen_king_cannot_be_captured_nor_approached():
     b = board(pieces, turn="r", statuses="aaf")
     assert moves_from(b, "H5") == {"H5H6", "H5G6", "H5G5"}
     agrees_with_reference(b)
-    # with Black active the same cells are simply attacked, and White's king E3 is not in check
-    # (G3 is two files away), so the frozen rule is what forbids E3F3 above
-    active = board(dict(pieces, G3="bK"))
-    assert "E3F3" not in moves(active)
+    # without the frozen king those cells are free
+    free = {k: v for k, v in pieces.items() if k != "G3"}
+    free["N8"] = "bK"
+    assert {"E3F2", "E3F3", "E3F4"} <= moves(board(free))
 
 
 def test_frozen_player_whose_turn_it_would_be_is_skipped():
@@ -1022,18 +994,6 @@ def test_file_pin_through_the_centre():
     assert {"D3C3", "D3A3", "D3H3", "D3E3"} <= moves(free)
 
 
-def test_rank_pin_does_not_exist_across_sectors():
-    # Ranks never leave their sector (RULES 1.2): a Black rook on H4... is in White's sector;
-    # a Black rook on N5 and White's king on H5 are on Black's rank 5, not White's.
-    pieces = {"H4": "wK", "G4": "wN", "A4": "bR", "D12": "rK", "N8": "bK"}
-    b = board(pieces)
-    assert moves_from(b, "G4") == set()          # pinned along White's rank 4 (A4 .. H4)
-    pieces = {"H4": "wK", "G5": "wN", "N5": "bR", "D12": "rK", "N8": "bK"}
-    b = board(pieces)
-    assert moves_from(b, "G5")                   # G5 is on Black's rank 5: no pin
-    agrees_with_reference(b)
-
-
 def test_discovered_check_across_the_centre():
     # White's bishop on B2 looks along B2 C3 D4 | K9 L10 M11 N12 at Red's king; White's knight
     # on D4 blocks.  D4-F3 uncovers the check.
@@ -1060,3 +1020,86 @@ def test_discovered_check_across_the_centre():
     assert b2.turn == B
     assert b2.checkers() == ["B2"]
     agrees_with_reference(b2)
+
+
+# --------------------------------------------------------------------------- further edge cases
+
+def test_en_passant_that_opens_a_rank_onto_own_king_is_illegal():
+    # White's rank 4: A4 B4 C4 D4 E4 F4 G4 H4.  Black's rook on A4, Red's king on H4, Red's pawn
+    # on F4.  After E2-E4, F4xE3 en passant would empty both E4 and F4: Black's rook then
+    # attacks H4.  The capture is illegal.
+    pieces = {"B1": "wK", "E2": "wP", "F4": "rP", "H4": "rK", "A4": "bR", "H8": "bK"}
+    b = board(pieces)
+    b.push("E2E4")
+    assert fields(b)[3] == "E3"
+    assert "F4E3" not in moves(b)
+    assert "F4F3" in moves(b)
+    agrees_with_reference(b)
+
+
+def test_en_passant_when_the_next_player_is_frozen():
+    # Red is frozen: after White's double step Black gets the only chance.
+    pieces = {"A1": "wK", "E2": "wP", "F4": "rP", "D4": "bP", "N12": "rK", "H8": "bK"}
+    b = board(pieces, statuses="afa")
+    b.push("E2E4")
+    assert b.turn == B
+    assert fields(b)[3] == "E3"
+    assert "D4E3" in moves(b)
+    b.push("H8H7")
+    assert b.turn == W and fields(b)[3] == "-"
+
+
+def test_king_capture_still_needs_own_king_safe():
+    # Black's rook on E6 could take White's exposed king on E1, but it is pinned by Red's rook
+    # on N6 against Black's king on H6 (Black's rank 6: H6 G6 F6 E6 K6 L6 M6 N6).
+    pieces = {"E1": "wK", "A2": "wP", "E6": "bR", "H6": "bK", "N6": "rR", "D12": "rK"}
+    b = board(pieces, turn="b")
+    got = moves(b)
+    assert "E6E1" not in got
+    assert {"E6K6", "E6N6"} <= got and "E6E5" not in got
+    agrees_with_reference(b)
+    # without the pin the king capture is there
+    b = board({k: v for k, v in pieces.items() if k != "N6"}, turn="b")
+    assert "E6E1" in moves(b)
+
+
+def test_king_may_not_step_next_to_frozen_king_on_the_rosette():
+    # Frozen Black king on E4.  Its neighbours (RULES 1.2): D3 E3 F3 D4 F4 E5 F5 D9 K5 -- not
+    # K9, the opposite rosette cell.  Red's king on L9 can reach both K9 and K5.
+    pieces = {"A1": "wK", "E4": "bK", "L9": "rK"}
+    b = board(pieces, turn="r", statuses="aaf")
+    got = moves_from(b, "L9")
+    assert "L9K9" in got
+    assert "L9K5" not in got
+    agrees_with_reference(b)
+    free = board({"A1": "wK", "N8": "bK", "L9": "rK"}, turn="r")
+    assert {"L9K9", "L9K5"} <= moves_from(free, "L9")
+
+
+def test_en_passant_gone_once_the_pawn_is_captured():
+    # White E2-E4; Red's knight on C3 captures the pawn on E4 (C3 -> E4 is the knight path
+    # R R F).  Black's D4 pawn no longer has an en-passant capture.
+    pieces = {"A1": "wK", "E2": "wP", "C3": "rN", "D4": "bP", "N12": "rK", "H8": "bK"}
+    b = board(pieces)
+    b.push("E2E4")
+    assert "C3E4" in moves(b)
+    b.push("C3E4")
+    assert fields(b)[3] == "-"
+    assert "D4E3" not in moves(b)
+    assert "D4D3" in moves(b)
+    agrees_with_reference(b)
+
+
+def test_king_capture_of_a_two_colour_player_transfers_both_colours():
+    # White controls White and Red; Black takes White's king: Black now controls all pieces.
+    pieces = {"E1": "wK", "H1": "wR", "A3": "rB", "L11": "rP", "E6": "bR", "K8": "bK"}
+    b = board(pieces, turn="b", controllers="wwb", statuses="axa")
+    assert "E6E1" in moves(b)
+    before = b.fen()
+    b.push("E6E1")
+    assert b.controller(W) == B and b.controller(R) == B
+    assert b.status(W) == Status.OUT and b.status(R) == Status.OUT
+    assert fields(b)[6:] == ["bbb", "xxa"]
+    assert b.piece_at("A3") == Piece(R, Kind.BISHOP) and b.piece_at("H1") == Piece(W, Kind.ROOK)
+    b.pop()
+    assert b.fen() == before
