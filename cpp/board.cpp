@@ -142,6 +142,10 @@ void Board::set_controller(int colour, int player) {
 
 void Board::remove_king(int colour) {
   if (colour < 0 || colour >= variant().colours()) throw std::invalid_argument("no colour " + std::to_string(colour));
+  bool found = false;
+  for (int cell = 0; cell < variant().layout.cell_count && !found; ++cell)
+    found = piece_at(cell) == make_piece(colour, KING);
+  if (!found) throw std::invalid_argument("the " + variant().colour_names[colour] + " king is not on the board");
   event_remove_king(colour);
 }
 

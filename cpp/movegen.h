@@ -52,6 +52,7 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
   const int me = pos.turn();
   const int colours = pos.colours();
   const Meta& meta = pos.meta();
+  if (meta.status[me] != ACTIVE) return;  // only active players move (RULES §0)
   const BB occ = pos.occupied();
   const BB own = pos.pieces_of(me);
   const BB attackers = pos.attacking_enemies_of(me);

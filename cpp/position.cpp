@@ -88,11 +88,10 @@ void Position<W>::event_set_controller(int colour, int player) {
 
 template <int W>
 void Position<W>::event_remove_king(int colour) {
-  const BB kings = by_colour_[colour] & by_kind_[KING];
-  if (!kings) return;
-  const int cell = kings.first();
+  const int cell = (by_colour_[colour] & by_kind_[KING]).first();  // the caller checked there is one
   history_.push_back(Undo{meta_, MOVE_NONE, board_[cell], int16_t(cell)});
   remove(cell);
+  set_castling(meta_.castling & ~uint8_t(3u << (2 * colour)));  // no king, no castling
   // remove() changed the key; the saved meta keeps the old one for unmake().
 }
 

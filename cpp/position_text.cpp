@@ -188,6 +188,11 @@ void Position<W>::validate() const {
   auto name = [&](int cell) { return lay.names[cell]; };
   auto colour_name = [&](int c) { return v.colour_names[c]; };
 
+  for (int c = 0; c < colours(); ++c)
+    if (by_colour_[c].count() > MAX_PIECES_PER_COLOUR)
+      fail(colour_name(c) + " has " + std::to_string(by_colour_[c].count()) + " pieces, at most " +
+           std::to_string(MAX_PIECES_PER_COLOUR) + " are possible");
+
   BB no_pawns = BB::empty();
   for (int c = 0; c < colours(); ++c) no_pawns |= t.promotion[c];
   if (BB bad = by_kind_[PAWN] & no_pawns) fail("a pawn cannot stand on " + name(bad.first()));

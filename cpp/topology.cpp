@@ -1,5 +1,6 @@
 #include "topology.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -19,6 +20,26 @@ template <int W>
 void add_slot(LineSlot (&slots)[MAX_SLOTS], uint8_t& count, LineSlot s) {
   if (count == MAX_SLOTS) throw std::logic_error("too many lines through one cell");
   slots[count++] = s;
+}
+
+// Guarantees that move lists fit in MAX_MOVES: every colour has at most
+// MAX_PIECES_PER_COLOUR pieces (position strings are checked for that), each with no more
+// moves than the best-placed queen, promoting pawn or knight on an empty board, plus a king
+// and two castlings.
+void check_move_bound(const Layout& lay) {
+  size_t most = 0;
+  for (int c = 0; c < lay.cell_count; ++c) {
+    size_t queen = lay.knight_targets[c].size();
+    size_t reach = 0;
+    for (const CellList& r : lay.rook_rays[c]) reach += r.size();
+    for (const CellList& r : lay.bishop_rays[c]) reach += r.size();  // forks count twice: an over-estimate
+    queen = std::max(queen, reach);
+    for (int colour = 0; colour < lay.colour_count; ++colour)
+      queen = std::max(queen, 4 * (2 + lay.pawn_captures[colour][c].size()));
+    most = std::max(most, queen);
+  }
+  const size_t per_colour = (MAX_PIECES_PER_COLOUR - 1) * most + 8 + 2;
+  if (per_colour * lay.colour_count > size_t(MAX_MOVES)) throw std::logic_error("MAX_MOVES too small for this board");
 }
 
 template <int W>
@@ -116,6 +137,7 @@ std::unique_ptr<Topology<W>> build(const Variant& v) {
       t->castling_lost[c.rook_from] |= right;
     }
   }
+  check_move_bound(lay);
   return t;
 }
 

@@ -14,7 +14,10 @@ namespace polychess {
 constexpr int MAX_CELLS = 192;    // three 64-bit words; the largest board has 160 cells
 constexpr int MAX_COLOURS = 4;
 constexpr int MAX_PLAYERS = 4;
-constexpr int MAX_MOVES = 1024;   // generous: two transferred armies with promoted queens
+// Room for the legal moves of any valid position: topology.cpp checks, for every board, that
+// MAX_PIECES_PER_COLOUR pieces of every colour cannot have more moves than this.
+constexpr int MAX_MOVES = 2048;
+constexpr int MAX_PIECES_PER_COLOUR = 16;
 constexpr int MAX_LINES = 160;    // straight lines of the largest board
 constexpr int MAX_LINE_LENGTH = 16;
 
