@@ -82,7 +82,9 @@ START3 = Board(THREE).fen()
     (lambda f: f.replace(" wrb aaa", " wrb afa").replace(" w ", " r ", 1), "not active"),
     (lambda f: f.replace(" - 0 1", " E3 0 1"), "en-passant"),
     (lambda f: f.replace("wRwNwBwQwKwBwNwR", "wRwNwBwQwKwBwN1"), "castling"),
-    (lambda f: f.replace("bQbBbNbRbKbBbNbR", "wPbBbNbRbKbBbNbR"), "pawn cannot stand on E8"),
+    (lambda f: f.replace("bQbBbNbRbKbBbNbR", "wPbBbNbRbKbBbNbR").replace("wPwPwPwPwPwPwPwP", "1wPwPwPwPwPwPwP"),
+     "pawn cannot stand on E8"),
+    (lambda f: f.replace("/8/8/8/8/wP", "/wQwQwQwQwQwQwQwQ/8/8/8/wP"), "at most 16"),
     (lambda f: f.replace(" wrb aaa", " wrb aaq"), "status"),
     (lambda f: f.replace(" wrb aaa", " wrz aaa"), "controller"),
 ])
