@@ -71,10 +71,13 @@ void bind_board(py::module_& m) {
       .value("OUT", OUT);
 
   py::class_<PyBoard>(m, "Board", "A position with its history (low-level; see polychess.Board).")
-      .def(py::init([](const std::string& variant, std::optional<std::string> fen) {
-             return PyBoard{fen ? Board::create(variant, *fen) : Board::create(variant)};
+      .def(py::init([](const std::string& variant, std::optional<std::string> fen, bool neutrality) {
+             GameRules rules;
+             rules.neutrality = neutrality;
+             return PyBoard{fen ? Board::create(variant, *fen, rules) : Board::create(variant, rules)};
            }),
-           py::arg("variant"), py::arg("fen") = py::none())
+           py::arg("variant"), py::arg("fen") = py::none(), py::kw_only(), py::arg("neutrality") = false)
+      .def_property_readonly("neutrality", [](const PyBoard& b) { return b.board->neutrality(); })
       .def_property_readonly("variant", [](const PyBoard& b) { return b.variant().name; })
       .def("fen", [](const PyBoard& b) { return b.board->text(); })
       .def("copy", [](const PyBoard& b) { return PyBoard{b.board->clone()}; })

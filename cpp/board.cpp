@@ -13,6 +13,7 @@ class BoardOf final : public Board {
 
   std::unique_ptr<Board> clone() const override { return std::make_unique<BoardOf>(pos_); }
   const Variant& variant() const override { return pos_.variant(); }
+  bool neutrality() const override { return pos_.rules().neutrality; }
   std::string text() const override { return pos_.text(); }
 
   int legal_moves(Move* out) const override { return polychess::legal_moves(pos_, out); }
@@ -67,25 +68,29 @@ class BoardOf final : public Board {
 };
 
 template <int W>
-std::unique_ptr<Board> make_board(const Variant& v, const std::string* text) {
-  return std::make_unique<BoardOf<W>>(text ? Position<W>(v, *text) : Position<W>(v));
+std::unique_ptr<Board> make_board(const Variant& v, const std::string* text, GameRules rules) {
+  return std::make_unique<BoardOf<W>>(text ? Position<W>(v, *text, rules) : Position<W>(v, rules));
 }
 
-std::unique_ptr<Board> dispatch(const std::string& variant, const std::string* text) {
+std::unique_ptr<Board> dispatch(const std::string& variant, const std::string* text, GameRules rules) {
   const Variant& v = find_variant(variant);
+  if (rules.neutrality && v.players != 3)
+    throw std::invalid_argument("the neutrality option is for three players, not " + variant);
   switch (v.words) {
-    case 1: return make_board<1>(v, text);
-    case 2: return make_board<2>(v, text);
-    case 3: return make_board<3>(v, text);
+    case 1: return make_board<1>(v, text, rules);
+    case 2: return make_board<2>(v, text, rules);
+    case 3: return make_board<3>(v, text, rules);
   }
   throw std::logic_error("unsupported board width");
 }
 
 }  // namespace
 
-std::unique_ptr<Board> Board::create(const std::string& variant) { return dispatch(variant, nullptr); }
-std::unique_ptr<Board> Board::create(const std::string& variant, const std::string& text) {
-  return dispatch(variant, &text);
+std::unique_ptr<Board> Board::create(const std::string& variant, GameRules rules) {
+  return dispatch(variant, nullptr, rules);
+}
+std::unique_ptr<Board> Board::create(const std::string& variant, const std::string& text, GameRules rules) {
+  return dispatch(variant, &text, rules);
 }
 
 Move Board::find_legal(const MoveText& m, const std::string& text) const {

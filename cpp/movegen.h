@@ -72,6 +72,14 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
     if (meta.status[owner] == FROZEN)
       for_each_cell(pos.colour_bb(c) & kings, [&](int k) { king_forbidden |= t.king[k]; });
   }
+  // Under the neutrality option some opponents' pieces may not be captured this turn.
+  uint32_t untouchable_players = 0;
+  if (pos.rules().neutrality)
+    for (int p = 0; p < pos.players(); ++p)
+      if (p != me && pos.is_enemy(me, p) && !pos.neutrality_allows(me, p)) {
+        untouchable_players |= 1u << p;
+        shielded |= pos.pieces_of(p);
+      }
   const BB targets = t.all.minus(shielded);
 
   const BB own_kings = own & kings;
@@ -170,7 +178,9 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
   // the skipped cell; tested on the resulting position (this also covers check evasion).
   for (int vc = 0; vc < colours; ++vc) {
     const int skipped = meta.en_passant[vc];
-    if (skipped == NO_CELL || meta.controller[vc] == NOBODY || !pos.is_enemy(me, meta.controller[vc])) continue;
+    const int victim = meta.controller[vc];
+    if (skipped == NO_CELL || victim == NOBODY || !pos.is_enemy(me, victim) || (untouchable_players >> victim & 1))
+      continue;
     const int landing = t.landing_of_skipped[skipped];
     for (int pc = 0; pc < colours; ++pc) {
       if (meta.controller[pc] != me) continue;
@@ -189,7 +199,7 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
   // King capture (RULES §1.6): judged after the victim's army has passed to the mover.
   if (pos.variant().king_capture) {
     for (int victim = 0; victim < pos.players(); ++victim) {
-      if (!pos.is_enemy(me, victim) || meta.status[victim] != ACTIVE) continue;
+      if (!pos.is_enemy(me, victim) || meta.status[victim] != ACTIVE || (untouchable_players >> victim & 1)) continue;
       const int target = pos.king_of(victim);
       if (target == NO_CELL) continue;
       const BB remaining = attackers.minus(pos.pieces_of(victim));

@@ -13,13 +13,15 @@ void Position<W>::clear() {
   for (auto& e : meta_.en_passant) e = NO_CELL;
   for (int c = 0; c < MAX_COLOURS; ++c) meta_.controller[c] = c < colours() ? uint8_t(c) : NOBODY;
   for (auto& s : meta_.status) s = ACTIVE;
+  for (auto& v : meta_.last_capture) v = NOBODY;
   for (int p = 0; p < MAX_PLAYERS; ++p) team_[p] = uint8_t(p);
   meta_.fullmove = 1;
   history_.clear();
 }
 
 template <int W>
-Position<W>::Position(const Variant& variant) : variant_(&variant), topo_(&topology_of<W>(variant)) {
+Position<W>::Position(const Variant& variant, GameRules rules)
+    : variant_(&variant), topo_(&topology_of<W>(variant)), rules_(rules) {
   clear();
   for (auto [cell, piece] : variant.layout.geometry->start_position()) put(cell, piece);
   meta_.castling = uint8_t((1u << (2 * colours())) - 1);
@@ -27,8 +29,8 @@ Position<W>::Position(const Variant& variant) : variant_(&variant), topo_(&topol
 }
 
 template <int W>
-Position<W>::Position(const Variant& variant, const std::string& text)
-    : variant_(&variant), topo_(&topology_of<W>(variant)) {
+Position<W>::Position(const Variant& variant, const std::string& text, GameRules rules)
+    : variant_(&variant), topo_(&topology_of<W>(variant)), rules_(rules) {
   clear();
   parse(text);
   validate();
@@ -46,7 +48,10 @@ uint64_t Position<W>::compute_key() const {
     if (meta_.en_passant[c] != NO_CELL) k ^= z.en_passant[meta_.en_passant[c]];
     k ^= z.controller[c][meta_.controller[c]];
   }
-  for (int p = 0; p < players(); ++p) k ^= z.status[p][meta_.status[p]];
+  for (int p = 0; p < players(); ++p) {
+    k ^= z.status[p][meta_.status[p]];
+    if (rules_.neutrality) k ^= z.last_capture[p][meta_.last_capture[p]];
+  }
   return k;
 }
 

@@ -26,6 +26,14 @@ struct Meta {
   uint8_t status[MAX_PLAYERS];
   uint16_t halfmove;
   uint32_t fullmove;
+  // Whose pieces each player captured on his most recent move (NOBODY: none); kept for the
+  // neutrality option (RULES §1.11), and in the key only when that option is on.
+  uint8_t last_capture[MAX_PLAYERS];
+};
+
+// Rule options that change which moves are legal, fixed for the life of a position.
+struct GameRules {
+  bool neutrality = false;  // RULES §1.11 "rule of neutrality"
 };
 
 struct Undo {
@@ -41,15 +49,18 @@ class Position {
   using BB = Bitboard<W>;
 
   // The start position of the variant.
-  explicit Position(const Variant& variant);
-  // Parses a position string; throws std::invalid_argument naming the problem.
-  Position(const Variant& variant, const std::string& text);
+  explicit Position(const Variant& variant, GameRules rules = {});
+  // Parses a position string; throws InvalidPosition naming the problem.
+  Position(const Variant& variant, const std::string& text, GameRules rules = {});
 
   std::string text() const;  // the position string (FEN for standard chess)
 
   const Variant& variant() const { return *variant_; }
   const Topology<W>& topo() const { return *topo_; }
   int players() const { return variant_->players; }
+  const GameRules& rules() const { return rules_; }
+  // Under the neutrality option: may `player` capture pieces of `victim` now?
+  bool neutrality_allows(int player, int victim) const;
   int colours() const { return variant_->colours(); }
 
   Piece piece_at(int cell) const { return board_[cell]; }
@@ -109,6 +120,7 @@ class Position {
 
   const Variant* variant_;
   const Topology<W>* topo_;
+  GameRules rules_;
   Piece board_[MAX_CELLS];
   BB by_colour_[MAX_COLOURS];
   BB by_kind_[KIND_NB];
@@ -162,6 +174,18 @@ inline Bitboard<W> Position<W>::attackers_to(int cell, BB among, const uint16_t*
   if (pawns)
     for (int c = 0; c < colours(); ++c) a |= t.pawn_attackers[c][cell] & pawns & by_colour_[c];
   return a & among;
+}
+
+template <int W>
+inline bool Position<W>::neutrality_allows(int player, int victim) const {
+  // "The player to move may capture a piece of opponent X only if X captured a piece of his
+  // on X's previous turn, or the third player did not capture a piece of X on his previous
+  // turn."
+  if (meta_.last_capture[victim] == player) return true;
+  for (int third = 0; third < players(); ++third)
+    if (third != player && third != victim && meta_.status[third] == ACTIVE && meta_.last_capture[third] == victim)
+      return false;
+  return true;
 }
 
 template <int W>
@@ -266,6 +290,11 @@ inline void Position<W>::make(Move move) {
       put(to, move_type(move) == PROMOTION ? make_piece(colour, move_promotion(move)) : piece);
   }
   u.captured = captured;
+  if (rules_.neutrality) {
+    const uint8_t victim = captured ? meta_.controller[colour_of(captured)] : NOBODY;
+    meta_.key ^= zobrist().last_capture[me][meta_.last_capture[me]] ^ zobrist().last_capture[me][victim];
+    meta_.last_capture[me] = victim;
+  }
 
   set_castling(meta_.castling & ~(t.castling_lost[from] | t.castling_lost[to]));
   meta_.halfmove = (kind_of(piece) == PAWN || captured) ? 0 : meta_.halfmove + 1;

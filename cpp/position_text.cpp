@@ -58,7 +58,8 @@ void Position<W>::parse(const std::string& text) {
     while (in >> f) fields.push_back(f);
   }
   const bool multi = v.multi_colour_text;
-  const size_t full = multi ? 8 : 6, least = multi ? 6 : 4;
+  // Neutrality adds a ninth field: whose pieces each player captured on his last move.
+  const size_t full = multi ? (rules_.neutrality ? 9 : 8) : 6, least = multi ? 6 : 4;
   if (fields.size() < least || fields.size() > full)
     fail("expected " + std::to_string(least) + " to " + std::to_string(full) + " space-separated fields, got " +
          std::to_string(fields.size()));
@@ -176,6 +177,16 @@ void Position<W>::parse(const std::string& text) {
       const char ch = st[p];
       if (ch != 'a' && ch != 'f' && ch != 'x') fail("bad status '" + std::string(1, ch) + "' (a, f or x)");
       meta_.status[p] = ch == 'a' ? ACTIVE : ch == 'f' ? FROZEN : OUT;
+    }
+  }
+  if (fields.size() > 8) {
+    const std::string& lc = fields[8];
+    if (int(lc.size()) != players()) fail("last-captures field '" + lc + "' needs one letter per player");
+    for (int p = 0; p < players(); ++p) {
+      const auto pos = v.colour_letters.find(lc[p]);
+      if (lc[p] != '-' && (pos == std::string::npos || int(pos) >= players() || int(pos) == p))
+        fail("bad last-capture letter '" + std::string(1, lc[p]) + "'");
+      meta_.last_capture[p] = lc[p] == '-' ? NOBODY : uint8_t(pos);
     }
   }
 }
@@ -296,6 +307,11 @@ std::string Position<W>::text() const {
       s += meta_.controller[c] == NOBODY ? '-' : v.colour_letters[meta_.controller[c]];
     s += ' ';
     for (int p = 0; p < players(); ++p) s += "afx"[meta_.status[p]];
+    if (rules_.neutrality) {
+      s += ' ';
+      for (int p = 0; p < players(); ++p)
+        s += meta_.last_capture[p] == NOBODY ? '-' : v.colour_letters[meta_.last_capture[p]];
+    }
   }
   return s;
 }

@@ -32,6 +32,8 @@ ZobristKeys build() {
     for (auto& key : by_player) key = rng.next();
   for (auto& by_status : k.status)
     for (auto& key : by_status) key = rng.next();
+  for (auto& by_victim : k.last_capture)
+    for (auto& key : by_victim) key = rng.next();
   return k;
 }
 

@@ -15,6 +15,7 @@ struct ZobristKeys {
   uint64_t en_passant[MAX_CELLS];               // by skipped cell
   uint64_t controller[MAX_COLOURS][16];         // by player, or NOBODY
   uint64_t status[MAX_PLAYERS][3];
+  uint64_t last_capture[MAX_PLAYERS][16];       // whose piece the player took last turn
 };
 
 const ZobristKeys& zobrist();

@@ -18,13 +18,19 @@ Move.from_text('E2E4', 'three-player')
 
 from polychess._core import Layout
 from polychess.board import VARIANTS, Board, Colour, Kind, LegalMoves, Move, Piece, Status
+from polychess.clock import Clock
 from polychess.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from polychess.game import Elimination, Game, GameOverError, Outcome, Reason, Termination, TimeForfeitError
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Board",
+    "Clock",
     "Colour",
+    "Elimination",
+    "Game",
+    "GameOverError",
     "IllegalMoveError",
     "InvalidMoveError",
     "InvalidPositionError",
@@ -32,8 +38,12 @@ __all__ = [
     "Layout",
     "LegalMoves",
     "Move",
+    "Outcome",
     "Piece",
+    "Reason",
     "Status",
+    "Termination",
+    "TimeForfeitError",
     "VARIANTS",
     "__version__",
 ]

@@ -88,13 +88,14 @@ class Board:
     ``Board("three-player")`` is the start position; ``Board(variant, fen=text)`` reads a
     position string (FEN for standard chess, docs/position-strings.md for three-player chess)
     and raises :class:`~polychess.InvalidPositionError` if it is malformed. An unknown variant
-    raises ``ValueError``.
+    raises ``ValueError``. ``neutrality=True`` turns on the three-player "rule of neutrality"
+    (RULES §1.11), which restricts captures and adds a field to the position string.
     """
 
     __slots__ = ("_core", "_colours")
 
-    def __init__(self, variant: str = "three-player", fen: str | None = None) -> None:
-        self._core = _core.Board(variant, fen)
+    def __init__(self, variant: str = "three-player", fen: str | None = None, *, neutrality: bool = False) -> None:
+        self._core = _core.Board(variant, fen, neutrality=neutrality)
         self._colours = _COLOURS_OF_VARIANT[variant]
 
     # -- identity -------------------------------------------------------------------------
@@ -102,6 +103,10 @@ class Board:
     @property
     def variant(self) -> str:
         return self._core.variant
+
+    @property
+    def neutrality(self) -> bool:
+        return self._core.neutrality
 
     @property
     def colours(self) -> tuple[Colour, ...]:
@@ -131,10 +136,12 @@ class Board:
         return hash((self.variant, self.fen()))
 
     def __repr__(self) -> str:
-        return f"Board({self.variant!r}, fen={self.fen()!r})"
+        extra = ", neutrality=True" if self.neutrality else ""
+        return f"Board({self.variant!r}, fen={self.fen()!r}{extra})"
 
     def __reduce__(self) -> tuple[object, ...]:
-        return (_rebuild, (self.variant, self._start_fen(), [str(m) for m in self.move_stack], self.fen()))
+        moves = [str(m) for m in self.move_stack]
+        return (_rebuild, (self.variant, self._start_fen(), moves, self.fen(), self.neutrality))
 
     def _start_fen(self) -> str:
         board = self.copy()
@@ -313,11 +320,11 @@ def _layout(variant: str) -> _core.Layout:
     return _LAYOUTS[variant]
 
 
-def _rebuild(variant: str, start: str, moves: list[str], fen: str) -> Board:
-    board = Board(variant, start)
+def _rebuild(variant: str, start: str, moves: list[str], fen: str, neutrality: bool = False) -> Board:
+    board = Board(variant, start, neutrality=neutrality)
     for move in moves:
         board.push(move)
     if board.fen() != fen:  # events (eliminations...) were applied: keep the position itself
-        board = Board(variant, fen)
+        board = Board(variant, fen, neutrality=neutrality)
     return board
 

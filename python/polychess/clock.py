@@ -1,0 +1,64 @@
+"""Game clocks (RULES §1.11): time per player with an increment, and the hourglass mode in
+which the time a mover uses is shared out among the other active players."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterable, Sequence
+
+from polychess.board import Colour
+
+
+class Clock:
+    """The remaining time of every player, in seconds.
+
+    The clock of the player to move runs from the moment the previous turn ended (or the clock
+    was made). ``time_source`` returns the current time in seconds; tests inject their own.
+    """
+
+    def __init__(self, players: Sequence[Colour], initial: float, increment: float = 0.0, hourglass: bool = False,
+                 time_source: Callable[[], float] | None = None) -> None:
+        if initial <= 0:
+            raise ValueError(f"time_control must be positive, got {initial}")
+        if increment < 0:
+            raise ValueError(f"increment must be >= 0, got {increment}")
+        if time_source is None:
+            import time
+
+            time_source = time.monotonic
+        self.increment = increment
+        self.hourglass = hourglass
+        self.remaining: dict[Colour, float] = {p: float(initial) for p in players}
+        self._time_source = time_source
+        self._turn_started = time_source()
+
+    def elapsed(self) -> float:
+        """Seconds since the current turn began."""
+        return self._time_source() - self._turn_started
+
+    def remaining_now(self, player: Colour) -> float:
+        """The player's time if he is the one to move (his clock running)."""
+        return self.remaining[player] - self.elapsed()
+
+    def stop(self, mover: Colour, active: Iterable[Colour]) -> bool:
+        """Ends the mover's turn; False if his time ran out before it ended."""
+        used = self.elapsed()
+        self._turn_started += used
+        self.remaining[mover] -= used
+        if self.remaining[mover] <= 0:
+            return False
+        self.remaining[mover] += self.increment
+        others = [p for p in active if p != mover]
+        if self.hourglass and others:
+            for p in others:
+                self.remaining[p] += used / len(others)
+        return True
+
+    def restart(self) -> None:
+        """Starts the next turn now (after an event that ended a turn without a move)."""
+        self._turn_started = self._time_source()
+
+    def copy(self) -> Clock:
+        other = copy.copy(self)
+        other.remaining = dict(self.remaining)
+        return other

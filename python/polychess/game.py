@@ -1,0 +1,452 @@
+"""A whole game: turns, eliminations and transfers, frozen players, places, draws, clocks.
+
+The C++ core decides which moves are legal; this module runs a game to its end by the rules of
+RULES §1.6-1.11 (three-player) and §3 (standard): after every move it examines the player
+whose turn it is, eliminates him on checkmate (his army passes to the mater), freezes him on
+stalemate, and ends the game when the rules say so. Every step can be taken back with
+:meth:`Game.pop`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from polychess.board import Board, Colour, Kind, LegalMoves, Move, Status
+from polychess.clock import Clock
+
+__all__ = ["Game", "Outcome", "Termination", "Elimination", "Reason", "GameOverError", "TimeForfeitError"]
+
+
+class GameOverError(ValueError):
+    """A move or event was offered after the game ended."""
+
+
+class TimeForfeitError(ValueError):
+    """The mover's time ran out before his move: he lost on time and the move was not played."""
+
+
+class Reason(enum.Enum):
+    """Why a player left the game."""
+
+    CHECKMATE = "checkmate"
+    KING_CAPTURE = "king capture"
+    STALEMATE = "stalemate"  # frozen, not out (RULES §1.9)
+    RESIGNATION = "resignation"
+    TIME_FORFEIT = "time forfeit"
+
+
+class Termination(enum.Enum):
+    """Why the game ended."""
+
+    CHECKMATE = "checkmate"
+    KING_CAPTURE = "king capture"
+    STALEMATE = "stalemate"
+    AGREEMENT = "agreement"
+    THREEFOLD_REPETITION = "threefold repetition"
+    FIFTY_MOVES = "fifty moves"
+    INSUFFICIENT_MATERIAL = "insufficient material"
+    RESIGNATION = "resignation"
+    TIME_FORFEIT = "time forfeit"
+
+
+@dataclass(frozen=True)
+class Elimination:
+    """A player leaving the game (out, or frozen by stalemate)."""
+
+    player: Colour
+    reason: Reason
+    by: Colour | None  # the mater or king capturer; None for the rest
+    ply: int  # number of moves played when it happened
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: why, every player's place (1 = first; tied players share a place)
+    and who left the game how and when."""
+
+    termination: Termination
+    places: dict[Colour, int]
+    eliminations: tuple[Elimination, ...]
+
+    @property
+    def winners(self) -> tuple[Colour, ...]:
+        return tuple(p for p, place in self.places.items() if place == 1)
+
+    def returns(self) -> tuple[float, ...]:
+        """Per player in seat order: +1 for a sole first place, -1 for a sole last place and
+        in between linearly by place (a uniform score for learning agents)."""
+        n = len(self.places)
+        return tuple(1.0 - 2.0 * (place - 1) / (n - 1) for place in self.places.values())
+
+
+@dataclass
+class _State:
+    """Everything the game adds to the board; copied before every step so pop() restores it."""
+
+    eliminations: list[Elimination] = field(default_factory=list)
+    places: dict[Colour, int] = field(default_factory=dict)  # fixed places of players who are out
+    outcome: Outcome | None = None
+    repetitions: Counter[int] = field(default_factory=Counter)
+    history: list[str] = field(default_factory=list)  # moves and events, as record tokens
+    board_length: int = 0  # board history length (moves and primitives) after the step
+
+    def copy(self) -> _State:
+        return dataclasses.replace(self, eliminations=list(self.eliminations), places=dict(self.places),
+                                   repetitions=Counter(self.repetitions), history=list(self.history))
+
+
+class Game:
+    """One game from its start position to its outcome.
+
+    Options (RULES §1.11; each off by default):
+
+    - ``first_mate_wins``: the first checkmate (or king capture) ends the game.
+    - ``neutrality``: the rule of neutrality restricts captures (decided by the move generator).
+    - ``players=2``: White and Red on the hexagonal board, Black not set up; the first mate wins.
+    - ``time_control`` (seconds per player) with ``increment`` (seconds added after each move)
+      and ``hourglass`` (the time a mover uses is shared out among the other active players);
+      ``time_source`` is a function returning seconds (``time.monotonic`` by default; inject
+      your own for exact tests). A player whose time runs out loses on time.
+    - ``start``: a position string to start from instead of the start position.
+    """
+
+    def __init__(
+        self,
+        variant: str = "three-player",
+        *,
+        first_mate_wins: bool = False,
+        neutrality: bool = False,
+        players: int | None = None,
+        time_control: float | None = None,
+        increment: float = 0.0,
+        hourglass: bool = False,
+        time_source: Callable[[], float] = time.monotonic,
+        start: str | None = None,
+    ) -> None:
+        default_players = len(Board(variant).colours)
+        players = default_players if players is None else players
+        if players not in (2, default_players):
+            raise ValueError(f"{variant} is played by {default_players} players (or 2 on the hexagon), not {players}")
+        if players == 2 and variant == "three-player" and start is not None:
+            raise ValueError("players=2 sets up its own start position; give either players=2 or start")
+        self.variant = variant
+        self.first_mate_wins = first_mate_wins or players == 2
+        self.neutrality = neutrality
+        self.players = players
+        if players == 2 and variant == "three-player":
+            start = _two_player_start(neutrality)
+        self._board = Board(variant, start, neutrality=neutrality)
+        self.start_position = self._board.fen()
+        # Seats with a player at the start (players=2 leaves Black's seat empty).
+        self.seats = tuple(p for p in self._board.colours if self._board.status(p) != Status.OUT)
+        self.clock: Clock | None = None
+        if time_control is not None:
+            self.clock = Clock(self._board.colours, time_control, increment, hourglass, time_source)
+        self._state = _State()
+        self._state.repetitions[self._board.zobrist_key] += 1
+        self._undo: list[tuple[_State, Clock | None]] = []
+        if self._board.status(self._board.turn) != Status.ACTIVE:
+            raise ValueError("the player to move in the start position is not active")
+        self._resolve_turn()
+        self._state.board_length = self._board._core.history_length()
+
+    # -- reading the game -----------------------------------------------------------------
+
+    @property
+    def board(self) -> Board:
+        """A copy of the current position (changing it does not change the game)."""
+        return self._board.copy()
+
+    @property
+    def turn(self) -> Colour:
+        return self._board.turn
+
+    @property
+    def colours(self) -> tuple[Colour, ...]:
+        return self._board.colours
+
+    @property
+    def legal_moves(self) -> LegalMoves:
+        """The legal moves of the player to move (none once the game is over)."""
+        return LegalMoves(self._board) if self._state.outcome is None else LegalMoves(_FINISHED)
+
+    @property
+    def history(self) -> list[str]:
+        """Moves and events in order, as they are written in game records."""
+        return list(self._state.history)
+
+    @property
+    def eliminations(self) -> tuple[Elimination, ...]:
+        return tuple(self._state.eliminations)
+
+    @property
+    def ply(self) -> int:
+        """Number of moves played."""
+        return len(self._board.move_stack)
+
+    def outcome(self) -> Outcome | None:
+        """The outcome, or None while the game runs."""
+        return self._state.outcome
+
+    def is_over(self) -> bool:
+        return self._state.outcome is not None
+
+    def status(self, player: Colour | str) -> Status:
+        return self._board.status(player)
+
+    def active_players(self) -> list[Colour]:
+        return [p for p in self.colours if self._board.status(p) == Status.ACTIVE]
+
+    # -- playing --------------------------------------------------------------------------
+
+    def push(self, move: Move | str) -> Move:
+        """Plays a legal move of the player to move and everything it entails.
+
+        Raises :class:`~polychess.IllegalMoveError` (game unchanged) for an illegal move,
+        :class:`GameOverError` after the end, and :class:`TimeForfeitError` if the mover's
+        time had run out (then he has lost on time and the move was not played).
+        """
+        self._require_running()
+        board = self._board
+        move = board.parse_move(move) if isinstance(move, str) else move
+        if move not in board.legal_moves:
+            board.push(move)  # raises IllegalMoveError with the core's message
+        self._save()
+        mover = board.turn
+        if self.clock is not None and not self.clock.stop(mover, self.active_players()):
+            # stop() has started the next turn's clock
+            self._leave(mover, Reason.TIME_FORFEIT, None)
+            self._finish_step()
+            raise TimeForfeitError(f"{mover} ran out of time; the move {move} was not played")
+        statuses = {p: board.status(p) for p in self.colours}
+        board.push(move)
+        self._state.history.append(str(move))
+        for p in self.colours:  # a king capture eliminates inside the move (RULES §1.6)
+            if statuses[p] != Status.OUT and board.status(p) == Status.OUT:
+                self._record_out(p, Reason.KING_CAPTURE, mover)
+        if self._state.outcome is None:
+            self._resolve_turn()
+        if self._state.outcome is None:
+            self._check_draws()
+        self._finish_step()
+        return move
+
+    def resign(self, player: Colour | str) -> None:
+        """The player resigns: he is out, ranked as if mated now, his king removed and his other
+        pieces left as inert obstacles (RULES §1.10)."""
+        self._event(Colour(player), Reason.RESIGNATION)
+
+    def flag(self) -> bool:
+        """Checks the clock of the player to move; if his time has run out he loses on time.
+        Returns whether that happened."""
+        self._require_running()
+        if self.clock is None or self.clock.remaining_now(self.turn) > 0:
+            return False
+        self.time_forfeit(self.turn)
+        return True
+
+    def time_forfeit(self, player: Colour | str) -> None:
+        """The player loses on time (as an external clock decided): out, ranked as if mated
+        now, king removed, other pieces inert (RULES §1.10)."""
+        self._event(Colour(player), Reason.TIME_FORFEIT)
+        if self.clock is not None:
+            self.clock.restart()
+
+    def agree_draw(self) -> None:
+        """All players still playing agree to a draw."""
+        self._require_running()
+        self._save()
+        self._state.history.append("draw")
+        self._finish(Termination.AGREEMENT, draw=True)
+        self._finish_step()
+
+    def pop(self) -> str:
+        """Takes back the last move or event with everything it entailed; returns its record
+        token (the move text, or ``resign(red)`` and the like)."""
+        if not self._undo:
+            raise IndexError("nothing to take back")
+        token = self._state.history[-1]
+        state, clock = self._undo.pop()
+        while self._board._core.history_length() > state.board_length:
+            self._board._core.undo()
+        self._state = state
+        self.clock = clock
+        return token
+
+    # -- the rules ------------------------------------------------------------------------
+
+    def _event(self, player: Colour, reason: Reason) -> None:
+        self._require_running()
+        if self._board.status(player) == Status.OUT:
+            raise ValueError(f"{player} is already out")
+        self._save()
+        self._leave(player, reason, None)
+        if self._state.outcome is None:
+            self._resolve_turn()
+        self._finish_step()
+
+    def _leave(self, player: Colour, reason: Reason, by: Colour | None) -> None:
+        """Takes a player out for a reason that is not a move (resignation, time forfeit)."""
+        self._state.history.append(f"{'resign' if reason is Reason.RESIGNATION else 'timeout'}({player.value})")
+        self._board.eliminate(player, by=None)
+        self._record_out(player, reason, by)
+
+    def _resolve_turn(self) -> None:
+        """Examines the players in turn: a player to move with no legal move is mated or
+        stalemated, which may end the game or pass the turn on."""
+        board = self._board
+        while self._state.outcome is None and not board.legal_moves:
+            player = board.turn
+            if board.status(player) != Status.ACTIVE:
+                break  # nobody left to move; the ending rules below decide
+            mater = board.mated_by()
+            if mater is not None:
+                board.eliminate(player, by=mater)
+                self._record_out(player, Reason.CHECKMATE, mater)
+            else:
+                board.set_status(player, Status.FROZEN)
+                self._record_frozen(player)
+
+    def _record_out(self, player: Colour, reason: Reason, by: Colour | None) -> None:
+        state = self._state
+        earlier_out = [e for e in state.eliminations if e.reason is not Reason.STALEMATE]
+        frozen = [p for p in self.colours if self._board.status(p) == Status.FROZEN]
+        state.eliminations.append(Elimination(player, reason, by, self.ply))
+        n = len(self.seats)
+        remaining = [p for p in self.colours if self._board.status(p) == Status.ACTIVE]
+        termination = Termination.KING_CAPTURE if reason is Reason.KING_CAPTURE else Termination(reason.value)
+        if self.first_mate_wins:
+            # The mater wins and everyone else shares last place (RULES §1.11); after a
+            # resignation or time forfeit, the players still in share first place.
+            if by is not None:
+                self._finish(termination, places={p: (1 if p == by else 2) for p in self.colours})
+            else:
+                self._finish(termination, places={p: (len(self.seats) if p == player else 1) for p in self.colours})
+            return
+        state.places[player] = n - len(earlier_out)
+        if frozen:
+            # After a stalemate, a mate ends the game: mater (the last active player) first,
+            # the mated and the frozen share second (RULES §1.9).
+            for p in frozen:
+                state.places[p] = 2
+            state.places[player] = 2
+            self._finish(termination, places={p: state.places.get(p, 1) for p in self.colours})
+        elif len(remaining) <= 1:
+            self._finish(termination, places={p: state.places.get(p, 1) for p in self.colours})
+
+    def _record_frozen(self, player: Colour) -> None:
+        state = self._state
+        state.eliminations.append(Elimination(player, Reason.STALEMATE, None, self.ply))
+        out = [e for e in state.eliminations if e.reason is not Reason.STALEMATE]
+        frozen = [p for p in self.colours if self._board.status(p) == Status.FROZEN]
+        if len(self.seats) == 2 or out or len(frozen) >= 2:
+            # A second stalemate, or a stalemate after a mate, is a draw of everyone not mated.
+            self._finish(Termination.STALEMATE, draw=True)
+
+    def _check_draws(self) -> None:
+        board = self._board
+        key = board.zobrist_key
+        self._state.repetitions[key] += 1
+        if self._state.repetitions[key] >= 3:
+            self._finish(Termination.THREEFOLD_REPETITION, draw=True)
+        elif board.halfmove_clock >= 50 * len(self.active_players()):
+            self._finish(Termination.FIFTY_MOVES, draw=True)
+        elif _insufficient_material(board):
+            self._finish(Termination.INSUFFICIENT_MATERIAL, draw=True)
+
+    def _finish(self, termination: Termination, places: dict[Colour, int] | None = None, draw: bool = False) -> None:
+        if draw:
+            # A draw shares first place among everyone not yet out; the out keep theirs.
+            places = {p: self._state.places.get(p, 1) for p in self.colours}
+        assert places is not None
+        places = {p: places[p] for p in self.seats}
+        self._state.outcome = Outcome(termination, places, tuple(self._state.eliminations))
+
+    def _require_running(self) -> None:
+        if self._state.outcome is not None:
+            raise GameOverError(f"the game is over ({self._state.outcome.termination.value})")
+
+    def _save(self) -> None:
+        self._undo.append((self._state.copy(), None if self.clock is None else self.clock.copy()))
+
+    def _finish_step(self) -> None:
+        self._state.board_length = self._board._core.history_length()
+
+
+def _insufficient_material(board: Board) -> bool:
+    """Only kings left (RULES §1.10); in standard chess also the FIDE dead positions of king
+    and minor piece against king, and bishops all on one colour."""
+    pieces = board.pieces()
+    others = [(cell, p) for cell, p in pieces.items() if p.kind is not Kind.KING]
+    if not others:
+        return True
+    if board.variant != "standard":
+        return False
+    kinds = [p.kind for _, p in others]
+    if len(others) == 1 and kinds[0] in (Kind.KNIGHT, Kind.BISHOP):
+        return True
+    if all(k is Kind.BISHOP for k in kinds):
+        layout = board.layout
+        return len({layout.is_dark(layout.index(cell)) for cell, _ in others}) == 1
+    return False
+
+
+def _two_player_start(neutrality: bool) -> str:
+    """The three-player start without Black (seed 000 §6.5): White and Red play."""
+    board = Board("three-player", neutrality=neutrality)
+    placement, *rest = board.fen().split(" ")
+    rows = placement.split("/")
+    rows = [_drop_colour(row, "b") for row in rows]
+    fields = list(rest)
+    fields[1] = fields[1].replace("bKQ", "")  # castling
+    fields[5] = "wr-"  # controllers
+    fields[6] = "aax"  # statuses
+    return " ".join(["/".join(rows), *fields])
+
+
+def _drop_colour(row: str, colour: str) -> str:
+    cells: list[str] = []
+    i = 0
+    while i < len(row):
+        if row[i].isdigit():
+            cells.extend([""] * int(row[i]))
+            i += 1
+        else:
+            cells.append("" if row[i] == colour else row[i : i + 2])
+            i += 2
+    out, run = "", 0
+    for c in cells:
+        if not c:
+            run += 1
+            continue
+        if run:
+            out += str(run)
+        out, run = out + c, 0
+    return out + (str(run) if run else "")
+
+
+class _Finished:
+    """Stands in for a board in the legal-move view of a finished game."""
+
+    class _NoMoves:
+        def legal_moves(self) -> list[Move]:
+            return []
+
+        def count_legal_moves(self) -> int:
+            return 0
+
+        def parse_move(self, text: str) -> Move:
+            raise ValueError("the game is over")
+
+        def is_legal(self, move: Move) -> bool:
+            return False
+
+    _core = _NoMoves()
+
+
+_FINISHED: Board = _Finished()  # type: ignore[assignment]
