@@ -135,6 +135,7 @@ class Game:
         if players == 2 and variant == "three-player" and start is not None:
             raise ValueError("players=2 sets up its own start position; give either players=2 or start")
         self.variant = variant
+        self.time_control = time_control
         self.first_mate_wins = first_mate_wins or players == 2
         self.neutrality = neutrality
         self.players = players
@@ -183,6 +184,10 @@ class Game:
     @property
     def eliminations(self) -> tuple[Elimination, ...]:
         return tuple(self._state.eliminations)
+
+    @property
+    def fullmove_number(self) -> int:
+        return self._board.fullmove_number
 
     @property
     def ply(self) -> int:
