@@ -45,10 +45,10 @@ class BoardOf final : public Board {
 
   std::vector<int> checkers() const override {
     std::vector<int> cells;
-    const int k = pos_.king_of(pos_.turn());
-    if (k != NO_CELL) for_each_cell(pos_.attackers_to(k, pos_.attacking_enemies_of(pos_.turn())), [&](int c) { cells.push_back(c); });
+    for_each_cell(polychess::checkers(pos_), [&](int c) { cells.push_back(c); });
     return cells;
   }
+  int mated_by() const override { return polychess::mated_by(pos_); }
   std::vector<int> attacking_players(int player, int cell) const override {
     std::vector<int> result;
     for (int p = 0; p < pos_.players(); ++p)
@@ -120,23 +120,6 @@ bool Board::is_legal(Move move) const {
   for (int i = 0; i < n; ++i)
     if (moves[i] == move) return true;
   return false;
-}
-
-int Board::mated_by() const {
-  const std::vector<int> cells = checkers();
-  if (cells.empty() || count_legal_moves() != 0) return -1;
-  const Meta& m = meta();
-  const int me = m.turn, n = variant().players;
-  // The order of moves decides (RULES §1.7): the most recent mover among the attackers.
-  for (int back = 1; back < n; ++back) {
-    const int p = ((me - back) % n + n) % n;
-    if (m.status[p] != ACTIVE) continue;
-    for (int cell : cells) {
-      const int owner = m.controller[colour_of(piece_at(cell))];
-      if (owner == p) return p;
-    }
-  }
-  return -1;
 }
 
 void Board::set_controller(int colour, int player) {

@@ -55,7 +55,7 @@ class Board {
   virtual std::vector<int> attacking_players(int player, int cell) const = 0;
   // If the player to move is checkmated, who gave the mate (the attacking enemy who moved most
   // recently); else -1.
-  int mated_by() const;
+  virtual int mated_by() const = 0;
 
   // Events for the game layer (validated; throw std::invalid_argument).
   void set_controller(int colour, int player);  // player -1: nobody

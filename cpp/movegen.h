@@ -238,4 +238,27 @@ inline uint64_t count_legal_moves(const Position<W>& pos) {
   return c.count;
 }
 
+// Pieces of the active enemies of the player to move that attack his king.
+template <int W>
+inline Bitboard<W> checkers(const Position<W>& pos) {
+  const int king = pos.king_of(pos.turn());
+  if (king == NO_CELL) return Bitboard<W>::empty();
+  return pos.attackers_to(king, pos.attacking_enemies_of(pos.turn()));
+}
+
+// If the player to move is checkmated, the player credited with the mate: among the enemies
+// attacking his king, the one who moved most recently (RULES §1.7). Otherwise -1. This is what
+// the game layer and the search use to treat a mate as an elimination and to score it.
+template <int W>
+inline int mated_by(const Position<W>& pos) {
+  const Bitboard<W> attackers = checkers(pos);
+  if (!attackers || count_legal_moves(pos) != 0) return -1;
+  const int me = pos.turn(), n = pos.players();
+  for (int back = 1; back < n; ++back) {
+    const int p = ((me - back) % n + n) % n;
+    if (pos.meta().status[p] == ACTIVE && (attackers & pos.pieces_of(p))) return p;
+  }
+  return -1;
+}
+
 }  // namespace polychess
