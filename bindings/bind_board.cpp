@@ -154,6 +154,11 @@ void bind_board(py::module_& m) {
         if (!p) return std::nullopt;
         return std::pair<int, int>{colour_of(p), kind_of(p)};
       })
+      .def("piece_counts", [](const PyBoard& b) {
+        std::vector<int> counts;
+        for (int k = PAWN; k <= KING; ++k) counts.push_back(b.board->count(Kind(k)));
+        return counts;
+      }, "Pieces on the board by kind (pawn, knight, bishop, rook, queen, king), all colours.")
       .def("king_of", [](const PyBoard& b, int player) -> std::optional<int> {
         if (player < 0 || player >= b.variant().players) throw py::index_error("no player " + std::to_string(player));
         const int k = b.board->king_of(player);

@@ -40,6 +40,7 @@ class BoardOf final : public Board {
 
   const Meta& meta() const override { return pos_.meta(); }
   Piece piece_at(int cell) const override { return pos_.piece_at(cell); }
+  int count(Kind kind) const override { return pos_.kind_bb(kind).count(); }
   int king_of(int player) const override { return pos_.king_of(player); }
   uint64_t compute_key() const override { return pos_.compute_key(); }
 

@@ -45,6 +45,7 @@ class Board {
   // State
   virtual const Meta& meta() const = 0;
   virtual Piece piece_at(int cell) const = 0;
+  virtual int count(Kind kind) const = 0;  // pieces of that kind on the board, every colour
   virtual int king_of(int player) const = 0;
   virtual uint64_t compute_key() const = 0;
 

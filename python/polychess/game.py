@@ -85,19 +85,16 @@ class Outcome:
 
 
 @dataclass
-class _State:
-    """Everything the game adds to the board; copied before every step so pop() restores it."""
+class _Step:
+    """What pop() needs to take back one move or event: the game's state before it."""
 
-    eliminations: list[Elimination] = field(default_factory=list)
-    places: dict[Colour, int] = field(default_factory=dict)  # fixed places of players who are out
-    outcome: Outcome | None = None
-    repetitions: Counter[int] = field(default_factory=Counter)
-    history: list[str] = field(default_factory=list)  # moves and events, as record tokens
-    board_length: int = 0  # board history length (moves and primitives) after the step
-
-    def copy(self) -> _State:
-        return dataclasses.replace(self, eliminations=list(self.eliminations), places=dict(self.places),
-                                   repetitions=Counter(self.repetitions), history=list(self.history))
+    eliminations: int
+    places: dict[Colour, int]
+    outcome: Outcome | None
+    history: int
+    board_length: int
+    clock: Clock | None
+    repetition: int | None = None  # the position key this step counted
 
 
 class Game:
@@ -148,13 +145,16 @@ class Game:
         self.clock: Clock | None = None
         if time_control is not None:
             self.clock = Clock(self._board.colours, time_control, increment, hourglass, time_source)
-        self._state = _State()
-        self._state.repetitions[self._board.zobrist_key] += 1
-        self._undo: list[tuple[_State, Clock | None]] = []
+        self._eliminations: list[Elimination] = []
+        self._places: dict[Colour, int] = {}  # fixed places of players who are out
+        self._outcome: Outcome | None = None
+        self._history: list[str] = []  # moves and events, as record tokens
+        self._repetitions: Counter[int] = Counter([self._board.zobrist_key])
+        self._steps: list[_Step] = []
         if self._board.status(self._board.turn) != Status.ACTIVE:
             raise ValueError("the player to move in the start position is not active")
         self._resolve_turn()
-        self._state.board_length = self._board._core.history_length()
+        self._board_length = self._board._core.history_length()
 
     # -- reading the game -----------------------------------------------------------------
 
@@ -174,16 +174,16 @@ class Game:
     @property
     def legal_moves(self) -> LegalMoves:
         """The legal moves of the player to move (none once the game is over)."""
-        return LegalMoves(self._board) if self._state.outcome is None else LegalMoves(_FINISHED)
+        return LegalMoves(self._board) if self._outcome is None else LegalMoves(_FINISHED)
 
     @property
     def history(self) -> list[str]:
         """Moves and events in order, as they are written in game records."""
-        return list(self._state.history)
+        return list(self._history)
 
     @property
     def eliminations(self) -> tuple[Elimination, ...]:
-        return tuple(self._state.eliminations)
+        return tuple(self._eliminations)
 
     @property
     def fullmove_number(self) -> int:
@@ -196,10 +196,10 @@ class Game:
 
     def outcome(self) -> Outcome | None:
         """The outcome, or None while the game runs."""
-        return self._state.outcome
+        return self._outcome
 
     def is_over(self) -> bool:
-        return self._state.outcome is not None
+        return self._outcome is not None
 
     def status(self, player: Colour | str) -> Status:
         return self._board.status(player)
@@ -230,13 +230,13 @@ class Game:
             raise TimeForfeitError(f"{mover} ran out of time; the move {move} was not played")
         statuses = {p: board.status(p) for p in self.colours}
         board.push(move)
-        self._state.history.append(str(move))
+        self._history.append(str(move))
         for p in self.colours:  # a king capture eliminates inside the move (RULES §1.6)
             if statuses[p] != Status.OUT and board.status(p) == Status.OUT:
                 self._record_out(p, Reason.KING_CAPTURE, mover)
-        if self._state.outcome is None:
+        if self._outcome is None:
             self._resolve_turn()
-        if self._state.outcome is None:
+        if self._outcome is None:
             self._check_draws()
         self._finish_step()
         return move
@@ -266,21 +266,27 @@ class Game:
         """All players still playing agree to a draw."""
         self._require_running()
         self._save()
-        self._state.history.append("draw")
+        self._history.append("draw")
         self._finish(Termination.AGREEMENT, draw=True)
         self._finish_step()
 
     def pop(self) -> str:
         """Takes back the last move or event with everything it entailed; returns its record
         token (the move text, or ``resign(red)`` and the like)."""
-        if not self._undo:
+        if not self._steps:
             raise IndexError("nothing to take back")
-        token = self._state.history[-1]
-        state, clock = self._undo.pop()
-        while self._board._core.history_length() > state.board_length:
+        token = self._history[-1]
+        step = self._steps.pop()
+        while self._board._core.history_length() > step.board_length:
             self._board._core.undo()
-        self._state = state
-        self.clock = clock
+        del self._eliminations[step.eliminations:]
+        del self._history[step.history:]
+        self._places = step.places
+        self._outcome = step.outcome
+        self._board_length = step.board_length
+        self.clock = step.clock
+        if step.repetition is not None:
+            self._repetitions[step.repetition] -= 1
         return token
 
     # -- the rules ------------------------------------------------------------------------
@@ -291,13 +297,13 @@ class Game:
             raise ValueError(f"{player} is already out")
         self._save()
         self._leave(player, reason, None)
-        if self._state.outcome is None:
+        if self._outcome is None:
             self._resolve_turn()
         self._finish_step()
 
     def _leave(self, player: Colour, reason: Reason, by: Colour | None) -> None:
         """Takes a player out for a reason that is not a move (resignation, time forfeit)."""
-        self._state.history.append(f"{'resign' if reason is Reason.RESIGNATION else 'timeout'}({player.value})")
+        self._history.append(f"{'resign' if reason is Reason.RESIGNATION else 'timeout'}({player.value})")
         self._board.eliminate(player, by=None)
         self._record_out(player, reason, by)
 
@@ -305,7 +311,7 @@ class Game:
         """Examines the players in turn: a player to move with no legal move is mated or
         stalemated, which may end the game or pass the turn on."""
         board = self._board
-        while self._state.outcome is None and not board.legal_moves:
+        while self._outcome is None and not board.legal_moves:
             player = board.turn
             if board.status(player) != Status.ACTIVE:
                 break  # nobody left to move; the ending rules below decide
@@ -318,10 +324,9 @@ class Game:
                 self._record_frozen(player)
 
     def _record_out(self, player: Colour, reason: Reason, by: Colour | None) -> None:
-        state = self._state
-        earlier_out = [e for e in state.eliminations if e.reason is not Reason.STALEMATE]
+        earlier_out = [e for e in self._eliminations if e.reason is not Reason.STALEMATE]
         frozen = [p for p in self.colours if self._board.status(p) == Status.FROZEN]
-        state.eliminations.append(Elimination(player, reason, by, self.ply))
+        self._eliminations.append(Elimination(player, reason, by, self.ply))
         n = len(self.seats)
         remaining = [p for p in self.colours if self._board.status(p) == Status.ACTIVE]
         termination = Termination.KING_CAPTURE if reason is Reason.KING_CAPTURE else Termination(reason.value)
@@ -333,21 +338,20 @@ class Game:
             else:
                 self._finish(termination, places={p: (len(self.seats) if p == player else 1) for p in self.colours})
             return
-        state.places[player] = n - len(earlier_out)
+        self._places[player] = n - len(earlier_out)
         if frozen:
             # After a stalemate, a mate ends the game: mater (the last active player) first,
             # the mated and the frozen share second (RULES §1.9).
             for p in frozen:
-                state.places[p] = 2
-            state.places[player] = 2
-            self._finish(termination, places={p: state.places.get(p, 1) for p in self.colours})
+                self._places[p] = 2
+            self._places[player] = 2
+            self._finish(termination, places={p: self._places.get(p, 1) for p in self.colours})
         elif len(remaining) <= 1:
-            self._finish(termination, places={p: state.places.get(p, 1) for p in self.colours})
+            self._finish(termination, places={p: self._places.get(p, 1) for p in self.colours})
 
     def _record_frozen(self, player: Colour) -> None:
-        state = self._state
-        state.eliminations.append(Elimination(player, Reason.STALEMATE, None, self.ply))
-        out = [e for e in state.eliminations if e.reason is not Reason.STALEMATE]
+        self._eliminations.append(Elimination(player, Reason.STALEMATE, None, self.ply))
+        out = [e for e in self._eliminations if e.reason is not Reason.STALEMATE]
         frozen = [p for p in self.colours if self._board.status(p) == Status.FROZEN]
         if len(self.seats) == 2 or out or len(frozen) >= 2:
             # A second stalemate, or a stalemate after a mate, is a draw of everyone not mated.
@@ -356,8 +360,9 @@ class Game:
     def _check_draws(self) -> None:
         board = self._board
         key = board.zobrist_key
-        self._state.repetitions[key] += 1
-        if self._state.repetitions[key] >= 3:
+        self._repetitions[key] += 1
+        self._steps[-1].repetition = key
+        if self._repetitions[key] >= 3:
             self._finish(Termination.THREEFOLD_REPETITION, draw=True)
         elif board.halfmove_clock >= 50 * len(self.active_players()):
             self._finish(Termination.FIFTY_MOVES, draw=True)
@@ -367,31 +372,33 @@ class Game:
     def _finish(self, termination: Termination, places: dict[Colour, int] | None = None, draw: bool = False) -> None:
         if draw:
             # A draw shares first place among everyone not yet out; the out keep theirs.
-            places = {p: self._state.places.get(p, 1) for p in self.colours}
+            places = {p: self._places.get(p, 1) for p in self.colours}
         assert places is not None
         places = {p: places[p] for p in self.seats}
-        self._state.outcome = Outcome(termination, places, tuple(self._state.eliminations))
+        self._outcome = Outcome(termination, places, tuple(self._eliminations))
 
     def _require_running(self) -> None:
-        if self._state.outcome is not None:
-            raise GameOverError(f"the game is over ({self._state.outcome.termination.value})")
+        if self._outcome is not None:
+            raise GameOverError(f"the game is over ({self._outcome.termination.value})")
 
     def _save(self) -> None:
-        self._undo.append((self._state.copy(), None if self.clock is None else self.clock.copy()))
+        clock = None if self.clock is None else self.clock.copy()
+        self._steps.append(_Step(len(self._eliminations), dict(self._places), self._outcome, len(self._history),
+                                 self._board_length, clock))
 
     def _finish_step(self) -> None:
-        self._state.board_length = self._board._core.history_length()
+        self._board_length = self._board._core.history_length()
 
 
 def _insufficient_material(board: Board) -> bool:
     """Only kings left (RULES §1.10); in standard chess also the FIDE dead positions of king
     and minor piece against king, and bishops all on one colour."""
-    pieces = board.pieces()
-    others = [(cell, p) for cell, p in pieces.items() if p.kind is not Kind.KING]
-    if not others:
+    pawns, knights, bishops, rooks, queens, _ = board._core.piece_counts()
+    if pawns + knights + bishops + rooks + queens == 0:
         return True
-    if board.variant != "standard":
+    if board.variant != "standard" or pawns + rooks + queens > 0 or knights + bishops > 2:
         return False
+    others = [(cell, p) for cell, p in board.pieces().items() if p.kind is not Kind.KING]
     kinds = [p.kind for _, p in others]
     if len(others) == 1 and kinds[0] in (Kind.KNIGHT, Kind.BISHOP):
         return True
