@@ -23,7 +23,7 @@ from polychess import Board, Colour, IllegalMoveError, InvalidPositionError, Kin
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from reference import three_player as tp  # noqa: E402
-from positions import files_of_rank, position  # noqa: E402
+from positions import position  # noqa: E402
 
 # --------------------------------------------------------------------------- helpers
 

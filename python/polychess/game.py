@@ -9,12 +9,11 @@ stalemate, and ends the game when the rules say so. Every step can be taken back
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from polychess.board import Board, Colour, Kind, LegalMoves, Move, Status
 from polychess.clock import Clock
@@ -226,7 +225,7 @@ class Game:
         if self.clock is not None and not self.clock.stop(mover, self.active_players()):
             # stop() has started the next turn's clock
             self._leave(mover, Reason.TIME_FORFEIT, None)
-            self._finish_step()
+            self._after_step()
             raise TimeForfeitError(f"{mover} ran out of time; the move {move} was not played")
         statuses = {p: board.status(p) for p in self.colours}
         board.push(move)
@@ -234,11 +233,7 @@ class Game:
         for p in self.colours:  # a king capture eliminates inside the move (RULES §1.6)
             if statuses[p] != Status.OUT and board.status(p) == Status.OUT:
                 self._record_out(p, Reason.KING_CAPTURE, mover)
-        if self._outcome is None:
-            self._resolve_turn()
-        if self._outcome is None:
-            self._check_draws()
-        self._finish_step()
+        self._after_step()
         return move
 
     def resign(self, player: Colour | str) -> None:
@@ -259,8 +254,6 @@ class Game:
         """The player loses on time (as an external clock decided): out, ranked as if mated
         now, king removed, other pieces inert (RULES §1.10)."""
         self._event(Colour(player), Reason.TIME_FORFEIT)
-        if self.clock is not None:
-            self.clock.restart()
 
     def agree_draw(self) -> None:
         """All players still playing agree to a draw."""
@@ -293,12 +286,22 @@ class Game:
 
     def _event(self, player: Colour, reason: Reason) -> None:
         self._require_running()
-        if self._board.status(player) == Status.OUT:
-            raise ValueError(f"{player} is already out")
+        if player not in self.seats or self._board.status(player) == Status.OUT:
+            raise ValueError(f"{player} is not playing")
+        to_move = player == self.turn
         self._save()
         self._leave(player, reason, None)
+        if self.clock is not None and to_move:
+            self.clock.restart()  # the next player's turn begins now
+        self._after_step()
+
+    def _after_step(self) -> None:
+        """What follows every move or event: the players whose turn comes are examined, then
+        the draw rules."""
         if self._outcome is None:
             self._resolve_turn()
+        if self._outcome is None:
+            self._check_draws()
         self._finish_step()
 
     def _leave(self, player: Colour, reason: Reason, by: Colour | None) -> None:

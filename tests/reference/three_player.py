@@ -13,7 +13,7 @@ docs/position-strings.md.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 COLOURS = "wrb"  # seat order; colour index == sector index == seat index
 PROMOTION_KINDS = "QRBN"
