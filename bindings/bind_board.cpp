@@ -17,13 +17,15 @@ struct PyBoard {
 
   const Variant& variant() const { return board->variant(); }
 
+  // The legal move a Move value stands for. A move of another mode or setup of the same game
+  // is read by its text (the promotion letter names the piece in this mode).
   Move resolve(const MoveValue& m) const {
-    if (m.variant != &variant())
-      throw IllegalMove("move " + move_text(*m.variant, make_move(m.from, m.to)) + " is a " + m.variant->name +
-                        " move, not a " + variant().name + " move");
-    return board->find_legal(MoveText{m.from, m.to, m.promotion},
-                             move_text(variant(), m.promotion ? make_promotion(m.from, m.to, m.promotion)
-                                                              : make_move(m.from, m.to)));
+    const std::string text = move_text(*m.variant, m.promotion ? make_promotion(m.from, m.to, m.promotion)
+                                                               : make_move(m.from, m.to));
+    if (m.variant->name != variant().name)
+      throw IllegalMove("move " + text + " is a " + m.variant->name + " move, not a " + variant().name + " move");
+    if (m.variant != &variant()) return board->parse_move(text);
+    return board->find_legal(MoveText{m.from, m.to, m.promotion}, text);
   }
 
   py::list legal_moves() const {
@@ -71,12 +73,17 @@ void bind_board(py::module_& m) {
       .value("OUT", OUT);
 
   py::class_<PyBoard>(m, "Board", "A position with its history (low-level; see polychess.Board).")
-      .def(py::init([](const std::string& variant, std::optional<std::string> fen, bool neutrality) {
+      .def(py::init([](const std::string& variant, std::optional<std::string> fen, bool neutrality,
+                       const std::string& mode, const std::string& setup) {
+             const Variant& v = find_variant(variant, mode, setup);
              GameRules rules;
              rules.neutrality = neutrality;
-             return PyBoard{fen ? Board::create(variant, *fen, rules) : Board::create(variant, rules)};
+             return PyBoard{fen ? Board::create(v, *fen, rules) : Board::create(v, rules)};
            }),
-           py::arg("variant"), py::arg("fen") = py::none(), py::kw_only(), py::arg("neutrality") = false)
+           py::arg("variant"), py::arg("fen") = py::none(), py::kw_only(), py::arg("neutrality") = false,
+           py::arg("mode") = "", py::arg("setup") = "")
+      .def_property_readonly("mode", [](const PyBoard& b) { return b.variant().mode; })
+      .def_property_readonly("setup", [](const PyBoard& b) { return b.variant().setup; })
       .def_property_readonly("neutrality", [](const PyBoard& b) { return b.board->neutrality(); })
       .def_property_readonly("variant", [](const PyBoard& b) { return b.variant().name; })
       .def("fen", [](const PyBoard& b) { return b.board->text(); })
@@ -156,9 +163,9 @@ void bind_board(py::module_& m) {
       })
       .def("piece_counts", [](const PyBoard& b) {
         std::vector<int> counts;
-        for (int k = PAWN; k <= KING; ++k) counts.push_back(b.board->count(Kind(k)));
+        for (int k = PAWN; k < KIND_NB; ++k) counts.push_back(b.board->count(Kind(k)));
         return counts;
-      }, "Pieces on the board by kind (pawn, knight, bishop, rook, queen, king), all colours.")
+      }, "Pieces on the board by kind (pawn, knight, bishop, rook, queen, king, one-point queen), all colours.")
       .def("king_of", [](const PyBoard& b, int player) -> std::optional<int> {
         if (player < 0 || player >= b.variant().players) throw py::index_error("no player " + std::to_string(player));
         const int k = b.board->king_of(player);

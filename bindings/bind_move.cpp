@@ -44,12 +44,12 @@ void bind_move(py::module_& m) {
   py::class_<MoveValue>(m, "Move", "A move: from-cell, to-cell and an optional promotion (immutable).")
       .def_static(
           "from_text",
-          [](const std::string& text, const std::string& variant) {
-            const Variant& v = find_variant(variant);
+          [](const std::string& text, const std::string& variant, const std::string& mode) {
+            const Variant& v = find_variant(variant, mode);
             const MoveText t = parse_move_text(v, text);
             return MoveValue{&v, t.from, t.to, t.promotion};
           },
-          py::arg("text"), py::arg("variant"),
+          py::arg("text"), py::arg("variant"), py::arg("mode") = "",
           "Reads move text such as 'E2E4' or 'e7e8q' (RULES §4); raises InvalidMoveError.")
       .def_property_readonly("variant", [](const MoveValue& m) { return m.variant->name; })
       .def_property_readonly("from_cell", [](const MoveValue& m) { return m.variant->layout.names[m.from]; })
@@ -59,12 +59,14 @@ void bind_move(py::module_& m) {
       .def_property_readonly("promotion",
                              [](const MoveValue& m) -> py::object {
                                if (!m.promotion) return py::none();
-                               return py::str(std::string(1, kind_letter(m.promotion)));
+                               return py::str(std::string(1, promotion_letter(m.promotion)));
                              })
       .def("__str__", &text_of)
       .def("__repr__",
            [](const MoveValue& m) {
-             return "Move.from_text('" + text_of(m) + "', '" + m.variant->name + "')";
+             const std::string mode = m.variant->mode.empty() || m.variant->mode == "teams" ? ""
+                                      : ", mode='" + m.variant->mode + "'";
+             return "Move.from_text('" + text_of(m) + "', '" + m.variant->name + "'" + mode + ")";
            })
       .def("__eq__",
            [](const MoveValue& a, py::object other) {
@@ -76,9 +78,12 @@ void bind_move(py::module_& m) {
            [](const MoveValue& m) {
              return std::hash<std::string>()(m.variant->name) ^ size_t((m.from * 256 + m.to) * 8 + m.promotion);
            })
-      .def(py::pickle([](const MoveValue& m) { return py::make_tuple(text_of(m), m.variant->name); },
+      .def(py::pickle([](const MoveValue& m) {
+                        return py::make_tuple(text_of(m), m.variant->name, m.variant->mode, m.variant->setup);
+                      },
                       [](py::tuple t) {
-                        const Variant& v = find_variant(t[1].cast<std::string>());
+                        const Variant& v = find_variant(t[1].cast<std::string>(), t[2].cast<std::string>(),
+                                                        t[3].cast<std::string>());
                         const MoveText mt = parse_move_text(v, t[0].cast<std::string>());
                         return MoveValue{&v, mt.from, mt.to, mt.promotion};
                       }));

@@ -7,7 +7,9 @@ namespace py = pybind11;
 namespace polychess {
 namespace {
 
-const Layout& layout_of(const std::string& variant) { return find_variant(variant).layout; }
+const Layout& layout_of(const std::string& variant, const std::string& mode, const std::string& setup) {
+  return find_variant(variant, mode, setup).layout;
+}
 
 void check_cell(const Layout& lay, int cell) {
   if (cell < 0 || cell >= lay.cell_count) throw py::index_error("no cell " + std::to_string(cell));
@@ -20,7 +22,10 @@ void check_colour(const Layout& lay, int colour) {
 
 void bind_topology(py::module_& m) {
   py::class_<Layout>(m, "Layout", "The cells of a board and every relation between them (by cell index).")
-      .def(py::init([](const std::string& variant) { return layout_of(variant); }), py::arg("variant"))
+      .def(py::init([](const std::string& variant, const std::string& mode, const std::string& setup) {
+             return layout_of(variant, mode, setup);
+           }),
+           py::arg("variant"), py::kw_only(), py::arg("mode") = "", py::arg("setup") = "")
       .def_readonly("cell_count", &Layout::cell_count)
       .def_readonly("colour_count", &Layout::colour_count)
       .def_readonly("names", &Layout::names)

@@ -73,10 +73,9 @@ std::unique_ptr<Board> make_board(const Variant& v, const std::string* text, Gam
   return std::make_unique<BoardOf<W>>(text ? Position<W>(v, *text, rules) : Position<W>(v, rules));
 }
 
-std::unique_ptr<Board> dispatch(const std::string& variant, const std::string* text, GameRules rules) {
-  const Variant& v = find_variant(variant);
-  if (rules.neutrality && v.players != 3)
-    throw std::invalid_argument("the neutrality option is for three players, not " + variant);
+std::unique_ptr<Board> dispatch(const Variant& v, const std::string* text, GameRules rules) {
+  if (rules.neutrality && v.name != "three-player")
+    throw std::invalid_argument("the neutrality option is for three-player chess, not " + v.name);
   switch (v.words) {
     case 1: return make_board<1>(v, text, rules);
     case 2: return make_board<2>(v, text, rules);
@@ -87,10 +86,10 @@ std::unique_ptr<Board> dispatch(const std::string& variant, const std::string* t
 
 }  // namespace
 
-std::unique_ptr<Board> Board::create(const std::string& variant, GameRules rules) {
+std::unique_ptr<Board> Board::create(const Variant& variant, GameRules rules) {
   return dispatch(variant, nullptr, rules);
 }
-std::unique_ptr<Board> Board::create(const std::string& variant, const std::string& text, GameRules rules) {
+std::unique_ptr<Board> Board::create(const Variant& variant, const std::string& text, GameRules rules) {
   return dispatch(variant, &text, rules);
 }
 

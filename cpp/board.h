@@ -17,8 +17,8 @@ class Board {
  public:
   // The variant's start position, or the given position string. Throws std::invalid_argument
   // for an unknown variant and InvalidPosition for a bad position string.
-  static std::unique_ptr<Board> create(const std::string& variant, GameRules rules = {});
-  static std::unique_ptr<Board> create(const std::string& variant, const std::string& text, GameRules rules = {});
+  static std::unique_ptr<Board> create(const Variant& variant, GameRules rules = {});
+  static std::unique_ptr<Board> create(const Variant& variant, const std::string& text, GameRules rules = {});
   virtual ~Board() = default;
   virtual std::unique_ptr<Board> clone() const = 0;
 

@@ -56,5 +56,8 @@ class Geometry {
 const Geometry& hexagon_geometry();
 // The 8x8 board of standard chess.
 const Geometry& square_geometry();
+// The 160-square cross of four-player chess; promotion ranks depend on the mode (teams or
+// free-for-all), the start position and castling on the setup (modern or classic).
+const Geometry& cross_geometry(bool teams, bool modern);
 
 }  // namespace polychess

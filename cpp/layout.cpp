@@ -23,11 +23,17 @@ Step walk(const Geometry& g, Step at, std::initializer_list<Dir> dirs) {
   return at;
 }
 
+// Repeats a step (one direction, or an ordered pair of directions for a diagonal) from the
+// cell until the board ends. A diagonal step whose first half-step leaves the board is taken
+// in the other order: on the cross the corner squares are missing, but the diagonal
+// neighbour beside them is still one diagonal step away.
 CellList ray(const Geometry& g, int cell, std::initializer_list<Dir> unit) {
   CellList cells;
   Step at{cell, false};
   while (true) {
-    at = walk(g, at, unit);
+    Step next = walk(g, at, unit);
+    if (next.cell == NO_CELL && unit.size() == 2) next = walk(g, at, {*(unit.begin() + 1), *unit.begin()});
+    at = next;
     if (at.cell == NO_CELL || at.cell == cell) break;
     cells.push_back(at.cell);
   }
@@ -114,7 +120,11 @@ void check_lines(const Layout& lay) {
         }
       }
       for (const CellList& r : rays)
-        if (!halves.count(r)) throw std::logic_error("ray not on a line at " + lay.names[cell]);
+        if (!halves.count(r)) {
+          std::string cells;
+          for (int c : r) cells += " " + lay.names[c];
+          throw std::logic_error("ray not on a line at " + lay.names[cell] + ":" + cells);
+        }
     }
   }
 }

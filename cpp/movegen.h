@@ -57,7 +57,7 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
   const BB own = pos.pieces_of(me);
   const BB attackers = pos.attacking_enemies_of(me);
   const BB kings = pos.kind_bb(KING);
-  const BB queens = pos.kind_bb(QUEEN);
+  const BB queens = pos.kind_bb(QUEEN) | pos.kind_bb(ONE_POINT_QUEEN);
   const BB rook_likes = pos.kind_bb(ROOK) | queens;
   const BB bishop_likes = pos.kind_bb(BISHOP) | queens;
 

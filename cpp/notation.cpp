@@ -6,12 +6,13 @@
 
 namespace polychess {
 
-char kind_letter(Kind kind) { return " PNBRQK"[kind]; }
+char kind_letter(Kind kind) { return " PNBRQKD"[kind]; }
+char promotion_letter(Kind kind) { return kind == ONE_POINT_QUEEN ? 'Q' : kind_letter(kind); }
 
 std::string move_text(const Variant& v, Move move) {
   std::string s = v.layout.names[move_from(move)] + v.layout.names[move_to(move)];
   if (move_type(move) == PROMOTION) {
-    const char letter = kind_letter(move_promotion(move));
+    const char letter = promotion_letter(move_promotion(move));
     s += v.upper_case_text ? letter : char(std::tolower(letter));
   }
   return s;
@@ -43,7 +44,7 @@ MoveText parse_move_text(const Variant& v, const std::string& text) {
   if (i < s.size()) {
     const char letter = char(std::toupper(static_cast<unsigned char>(s[i])));
     for (Kind k : v.promotion_kinds)
-      if (kind_letter(k) == letter) m.promotion = k;
+      if (promotion_letter(k) == letter) m.promotion = k;
     if (m.promotion == NO_KIND || i + 1 != s.size())
       throw InvalidMove("bad move text " + quoted + ": unexpected '" + s.substr(i) + "' after the cells");
   }

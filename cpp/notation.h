@@ -15,7 +15,8 @@ struct MoveText {
 };
 
 std::string move_text(const Variant& variant, Move move);
-char kind_letter(Kind kind);  // upper case
+char kind_letter(Kind kind);       // upper case, as on boards (D: the one-point queen)
+char promotion_letter(Kind kind);  // upper case, as in move text (Q for either queen)
 // Case-insensitive; '-', 'x' and '=' separators are ignored. Throws InvalidMove.
 MoveText parse_move_text(const Variant& variant, const std::string& text);
 

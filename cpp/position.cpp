@@ -14,7 +14,7 @@ void Position<W>::clear() {
   for (int c = 0; c < MAX_COLOURS; ++c) meta_.controller[c] = c < colours() ? uint8_t(c) : NOBODY;
   for (auto& s : meta_.status) s = ACTIVE;
   for (auto& v : meta_.last_capture) v = NOBODY;
-  for (int p = 0; p < MAX_PLAYERS; ++p) team_[p] = uint8_t(p);
+  for (int p = 0; p < MAX_PLAYERS; ++p) team_[p] = uint8_t(variant_->teams ? p % 2 : p);
   meta_.fullmove = 1;
   history_.clear();
 }

@@ -165,7 +165,7 @@ template <int W>
 inline Bitboard<W> Position<W>::attackers_to(int cell, BB among, const uint16_t* line_occ) const {
   const Topology<W>& t = *topo_;
   BB a = (t.knight[cell] & by_kind_[KNIGHT]) | (t.king[cell] & by_kind_[KING]);
-  const BB queens = by_kind_[QUEEN];
+  const BB queens = by_kind_[QUEEN] | by_kind_[ONE_POINT_QUEEN];
   const BB rooks = (by_kind_[ROOK] | queens) & among;
   if (rooks && (t.rook_reach[cell] & rooks)) a |= t.rook_attacks(cell, line_occ) & rooks;
   const BB bishops = (by_kind_[BISHOP] | queens) & among;

@@ -11,7 +11,7 @@
 namespace polychess {
 namespace {
 
-constexpr const char* KIND_LETTERS = " PNBRQK";
+constexpr const char* KIND_LETTERS = " PNBRQKD";
 
 std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> parts;
@@ -29,7 +29,7 @@ std::vector<std::string> split(const std::string& s, char sep) {
 }
 
 Kind kind_from_letter(char ch) {
-  for (int k = PAWN; k <= KING; ++k)
+  for (int k = PAWN; k < KIND_NB; ++k)
     if (KIND_LETTERS[k] == std::toupper(static_cast<unsigned char>(ch))) return Kind(k);
   return NO_KIND;
 }

@@ -25,6 +25,9 @@ class Colour(str, enum.Enum):
     WHITE = "white"
     RED = "red"
     BLACK = "black"
+    BLUE = "blue"
+    YELLOW = "yellow"
+    GREEN = "green"
 
     def __str__(self) -> str:
         return self.value
@@ -33,6 +36,7 @@ class Colour(str, enum.Enum):
 _COLOURS_OF_VARIANT: dict[str, tuple[Colour, ...]] = {
     "three-player": (Colour.WHITE, Colour.RED, Colour.BLACK),
     "standard": (Colour.WHITE, Colour.BLACK),
+    "four-player": (Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.GREEN),
 }
 
 
@@ -45,6 +49,7 @@ class Kind(enum.IntEnum):
     ROOK = 4
     QUEEN = 5
     KING = 6
+    ONE_POINT_QUEEN = 7  # four-player free-for-all's promoted queen (moves as a queen)
 
 
 class Piece(NamedTuple):
@@ -90,12 +95,15 @@ class Board:
     and raises :class:`~polychess.InvalidPositionError` if it is malformed. An unknown variant
     raises ``ValueError``. ``neutrality=True`` turns on the three-player "rule of neutrality"
     (RULES §1.11), which restricts captures and adds a field to the position string.
+    Four-player chess takes ``mode="teams"`` (default) or ``"ffa"`` and ``setup="modern"``
+    (default) or ``"classic"`` (RULES §2).
     """
 
     __slots__ = ("_core", "_colours")
 
-    def __init__(self, variant: str = "three-player", fen: str | None = None, *, neutrality: bool = False) -> None:
-        self._core = _core.Board(variant, fen, neutrality=neutrality)
+    def __init__(self, variant: str = "three-player", fen: str | None = None, *, neutrality: bool = False,
+                 mode: str | None = None, setup: str | None = None) -> None:
+        self._core = _core.Board(variant, fen, neutrality=neutrality, mode=mode or "", setup=setup or "")
         self._colours = _COLOURS_OF_VARIANT[variant]
 
     # -- identity -------------------------------------------------------------------------
@@ -107,6 +115,16 @@ class Board:
     @property
     def neutrality(self) -> bool:
         return self._core.neutrality
+
+    @property
+    def mode(self) -> str | None:
+        """Four-player chess: "teams" or "ffa"."""
+        return self._core.mode or None
+
+    @property
+    def setup(self) -> str | None:
+        """Four-player chess: "modern" or "classic"."""
+        return self._core.setup or None
 
     @property
     def colours(self) -> tuple[Colour, ...]:
@@ -136,12 +154,19 @@ class Board:
         return hash((self.variant, self.fen()))
 
     def __repr__(self) -> str:
-        extra = ", neutrality=True" if self.neutrality else ""
-        return f"Board({self.variant!r}, fen={self.fen()!r}{extra})"
+        return f"Board({self.variant!r}, fen={self.fen()!r}{''.join(f', {k}={v!r}' for k, v in self._options().items())})"
+
+    def _options(self) -> dict[str, object]:
+        options: dict[str, object] = {}
+        if self.neutrality:
+            options["neutrality"] = True
+        if self.mode is not None:
+            options.update(mode=self.mode, setup=self.setup)
+        return options
 
     def __reduce__(self) -> tuple[object, ...]:
         moves = [str(m) for m in self.move_stack]
-        return (_rebuild, (self.variant, self._start_fen(), moves, self.fen(), self.neutrality))
+        return (_rebuild, (self.variant, self._start_fen(), moves, self.fen(), self._options()))
 
     def _start_fen(self) -> str:
         board = self.copy()
@@ -238,7 +263,7 @@ class Board:
 
     @property
     def layout(self) -> _core.Layout:
-        return _layout(self.variant)
+        return _layout(self.variant, self.mode, self.setup)
 
     # -- check and mate -------------------------------------------------------------------
 
@@ -311,20 +336,21 @@ class Board:
             raise ValueError(f"no cell named {cell!r} in {self.variant}") from None
 
 
-_LAYOUTS: dict[str, _core.Layout] = {}
+_LAYOUTS: dict[tuple[str, str | None, str | None], _core.Layout] = {}
 
 
-def _layout(variant: str) -> _core.Layout:
-    if variant not in _LAYOUTS:
-        _LAYOUTS[variant] = _core.Layout(variant)
-    return _LAYOUTS[variant]
+def _layout(variant: str, mode: str | None = None, setup: str | None = None) -> _core.Layout:
+    key = (variant, mode, setup)
+    if key not in _LAYOUTS:
+        _LAYOUTS[key] = _core.Layout(variant, mode=mode or "", setup=setup or "")
+    return _LAYOUTS[key]
 
 
-def _rebuild(variant: str, start: str, moves: list[str], fen: str, neutrality: bool = False) -> Board:
-    board = Board(variant, start, neutrality=neutrality)
+def _rebuild(variant: str, start: str, moves: list[str], fen: str, options: dict[str, object]) -> Board:
+    board = Board(variant, start, **options)  # type: ignore[arg-type]
     for move in moves:
         board.push(move)
     if board.fen() != fen:  # events (eliminations...) were applied: keep the position itself
-        board = Board(variant, fen, neutrality=neutrality)
+        board = Board(variant, fen, **options)  # type: ignore[arg-type]
     return board
 

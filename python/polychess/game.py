@@ -396,8 +396,8 @@ class Game:
 def _insufficient_material(board: Board) -> bool:
     """Only kings left (RULES §1.10); in standard chess also the FIDE dead positions of king
     and minor piece against king, and bishops all on one colour."""
-    pawns, knights, bishops, rooks, queens, _ = board._core.piece_counts()
-    if pawns + knights + bishops + rooks + queens == 0:
+    pawns, knights, bishops, rooks, queens, _, one_point_queens = board._core.piece_counts()
+    if pawns + knights + bishops + rooks + queens + one_point_queens == 0:
         return True
     if board.variant != "standard" or pawns + rooks + queens > 0 or knights + bishops > 2:
         return False
