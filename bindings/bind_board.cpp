@@ -199,9 +199,9 @@ void bind_board(py::module_& m) {
       })
       .def("remove_king", [](PyBoard& b, int colour) { b.board->remove_king(colour); })
       .def("set_status", [](PyBoard& b, int player, Status s) { b.board->set_status(player, s); })
-      .def("eliminate", [](PyBoard& b, int player, std::optional<int> by) {
-        b.board->eliminate(player, by ? *by : -1);
-      }, py::arg("player"), py::arg("by"));
+      .def("eliminate", [](PyBoard& b, int player, std::optional<int> by, bool keep_king) {
+        b.board->eliminate(player, by ? *by : -1, keep_king);
+      }, py::arg("player"), py::arg("by"), py::arg("keep_king") = false);
 }
 
 }  // namespace polychess

@@ -29,7 +29,7 @@ std::vector<PyObject*>& cache_of(const Variant& v) {
 }  // namespace
 
 MoveValue move_value(const Variant& v, uint32_t move) {
-  return {&v, move_from(move), move_to(move), move_type(move) == PROMOTION ? move_promotion(move) : NO_KIND};
+  return {&v, move_from(move), move_to(move), move_promotion(move)};
 }
 
 py::object move_object(const Variant& v, uint32_t move) {

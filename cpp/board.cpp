@@ -62,7 +62,7 @@ class BoardOf final : public Board {
   void event_set_controller(int colour, int player) override { pos_.event_set_controller(colour, player); }
   void event_remove_king(int colour) override { pos_.event_remove_king(colour); }
   void event_set_status(int player, Status status) override { pos_.event_set_status(player, status); }
-  void event_eliminate(int player, int by) override { pos_.event_eliminate(player, by); }
+  void event_eliminate(int player, int by, bool keep_king) override { pos_.event_eliminate(player, by, keep_king); }
 
  private:
   Position<W> pos_;
@@ -100,7 +100,7 @@ Move Board::find_legal(const MoveText& m, const std::string& text) const {
   for (int i = 0; i < n; ++i) {
     const Move mv = moves[i];
     if (move_from(mv) != m.from || move_to(mv) != m.to) continue;
-    const Kind promo = move_type(mv) == PROMOTION ? move_promotion(mv) : NO_KIND;
+    const Kind promo = move_promotion(mv);
     if (promo == m.promotion) return mv;
     if (m.promotion == NO_KIND) needs_promotion = true;
   }
@@ -142,12 +142,13 @@ void Board::set_status(int player, Status status) {
   event_set_status(player, status);
 }
 
-void Board::eliminate(int player, int by) {
+void Board::eliminate(int player, int by, bool keep_king) {
   const int n = variant().players;
   if (player < 0 || player >= n) throw std::invalid_argument("no player " + std::to_string(player));
   if (by < -1 || by >= n || by == player) throw std::invalid_argument("player " + std::to_string(player) + " cannot be eliminated by " + std::to_string(by));
   if (meta().status[player] == OUT) throw std::invalid_argument("player " + variant().colour_names[player] + " is already out");
-  event_eliminate(player, by < 0 ? NOBODY : by);
+  if (keep_king && by >= 0) throw std::invalid_argument("a kept king stays among dead pieces, which nobody controls");
+  event_eliminate(player, by < 0 ? NOBODY : by, keep_king);
 }
 
 }  // namespace polychess

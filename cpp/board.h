@@ -62,13 +62,15 @@ class Board {
   void set_controller(int colour, int player);  // player -1: nobody
   void remove_king(int colour);
   void set_status(int player, Status status);
-  void eliminate(int player, int by);            // by -1: his pieces become inert
+  // by -1: his pieces become inert; keep_king leaves his king on the board among them (the
+  // dead pieces of four-player free-for-all).
+  void eliminate(int player, int by, bool keep_king = false);
 
  protected:
   virtual void event_set_controller(int colour, int player) = 0;
   virtual void event_remove_king(int colour) = 0;
   virtual void event_set_status(int player, Status status) = 0;
-  virtual void event_eliminate(int player, int by) = 0;
+  virtual void event_eliminate(int player, int by, bool keep_king) = 0;
 };
 
 }  // namespace polychess

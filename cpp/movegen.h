@@ -61,13 +61,15 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
   const BB rook_likes = pos.kind_bb(ROOK) | queens;
   const BB bishop_likes = pos.kind_bb(BISHOP) | queens;
 
-  // Never captured by an ordinary move: own and partners' pieces, and every king (an enemy
-  // king is taken only by the king-capture path below; a frozen king never).
-  BB shielded = own | kings;
+  // Never captured by an ordinary move: own and partners' pieces, and the kings of players
+  // still in the game (an enemy king is taken only by the king-capture path below; a frozen
+  // king never). A dead king, which nobody controls, is an ordinary dead piece.
+  BB shielded = own;
   BB king_forbidden = BB::empty();  // kings may not step next to a frozen king
   for (int c = 0; c < colours; ++c) {
     const int owner = meta.controller[c];
     if (owner == NOBODY) continue;
+    shielded |= pos.colour_bb(c) & kings;
     if (owner != me && !pos.is_enemy(me, owner)) shielded |= pos.colour_bb(c);
     if (meta.status[owner] == FROZEN)
       for_each_cell(pos.colour_bb(c) & kings, [&](int k) { king_forbidden |= t.king[k]; });
@@ -191,7 +193,11 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
           for (int cell : {from, skipped, landing}) t.toggle_lines(after, cell);
           if (pos.attackers_to(ksq, attackers.minus(BB::cell(landing)), after)) return;
         }
-        sink.add(make_en_passant(from, skipped, vc));
+        const Move move = make_en_passant(from, skipped, vc);
+        if (t.promotion[pc].test(skipped))
+          for (Kind k : pos.variant().promotion_kinds) sink.add(with_promotion(move, k));
+        else
+          sink.add(move);
       });
     }
   }

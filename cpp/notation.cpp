@@ -11,7 +11,7 @@ char promotion_letter(Kind kind) { return kind == ONE_POINT_QUEEN ? 'Q' : kind_l
 
 std::string move_text(const Variant& v, Move move) {
   std::string s = v.layout.names[move_from(move)] + v.layout.names[move_to(move)];
-  if (move_type(move) == PROMOTION) {
+  if (move_promotion(move) != NO_KIND) {
     const char letter = promotion_letter(move_promotion(move));
     s += v.upper_case_text ? letter : char(std::tolower(letter));
   }

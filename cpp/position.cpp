@@ -107,8 +107,8 @@ void Position<W>::event_set_status(int player, Status status) {
 }
 
 template <int W>
-void Position<W>::event_eliminate(int player, int by) {
-  const int king = king_of(player);
+void Position<W>::event_eliminate(int player, int by, bool keep_king) {
+  const int king = keep_king ? NO_CELL : king_of(player);
   history_.push_back(Undo{meta_, MOVE_NONE, king == NO_CELL ? NO_PIECE : board_[king], int16_t(king)});
   if (king != NO_CELL) remove(king);
   transfer_army(player, by);

@@ -97,7 +97,7 @@ class Position {
   void event_remove_king(int colour);
   void event_set_status(int player, Status status);
   // Removes the player's king, gives his colours to `by` (NOBODY: inert) and puts him out.
-  void event_eliminate(int player, int by);
+  void event_eliminate(int player, int by, bool keep_king = false);
 
   // Recomputes the key from scratch (checks of the incremental update).
   uint64_t compute_key() const;
@@ -280,7 +280,8 @@ inline void Position<W>::make(Move move) {
       const int landing = t.landing_of_skipped[to];
       captured = board_[landing];
       remove(landing);
-      move_piece(from, to);
+      remove(from);
+      put(to, move_promotion(move) ? make_piece(colour, move_promotion(move)) : piece);
       break;
     }
     default:
@@ -306,7 +307,8 @@ inline void Position<W>::make(Move move) {
     if (skipped != NO_CELL && (board_[skipped] || board_[t.landing_of_skipped[skipped]] != make_piece(c, PAWN)))
       set_en_passant(c, NO_CELL);
   }
-  if (captured && kind_of(captured) == KING) transfer_army(meta_.controller[colour_of(captured)], me);
+  if (captured && kind_of(captured) == KING && meta_.controller[colour_of(captured)] != NOBODY)
+    transfer_army(meta_.controller[colour_of(captured)], me);
   pass_turn_from(me);
 }
 
@@ -328,10 +330,13 @@ inline void Position<W>::unmake() {
         put(c.rook_from, rook);
         break;
       }
-      case EN_PASSANT:
-        move_piece(to, from);
+      case EN_PASSANT: {
+        const Piece moved = board_[to];
+        remove(to);
+        put(from, move_promotion(move) ? make_piece(colour_of(moved), PAWN) : moved);
         put(topo_->landing_of_skipped[to], u.captured);
         break;
+      }
       default: {
         const Piece moved = board_[to];
         remove(to);

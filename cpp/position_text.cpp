@@ -216,9 +216,6 @@ void Position<W>::validate() const {
       fail("player " + colour_name(p) + " has " + std::to_string(kings.count()) + " kings, expected 1");
     }
   }
-  for (int c = 0; c < colours(); ++c)
-    if (meta_.controller[c] == NOBODY && (by_colour_[c] & by_kind_[KING]))
-      fail("the " + colour_name(c) + " king stands on the board but nobody controls " + colour_name(c));
   if (meta_.status[meta_.turn] != ACTIVE) fail("player to move " + colour_name(meta_.turn) + " is not active");
 
   for (int c = 0; c < colours(); ++c)

@@ -56,10 +56,12 @@ constexpr Move make_en_passant(int from, int to, int victim_colour) {
 constexpr Move make_castling(int from, int to, int colour, int side) {
   return make_move(from, to) | CASTLING << 16 | Move(colour * 2 + side) << 21;
 }
+// An en-passant capture that lands on a promotion cell also promotes (four-player FFA).
+constexpr Move with_promotion(Move m, Kind k) { return m | Move(k) << 18; }
 constexpr int move_from(Move m) { return int(m & 0xFF); }
 constexpr int move_to(Move m) { return int(m >> 8 & 0xFF); }
 constexpr MoveType move_type(Move m) { return MoveType(m >> 16 & 3); }
-constexpr Kind move_promotion(Move m) { return Kind(m >> 18 & 7); }
+constexpr Kind move_promotion(Move m) { return Kind(m >> 18 & 7); }  // NO_KIND if none
 constexpr int move_aux(Move m) { return int(m >> 21 & 7); }
 
 }  // namespace polychess

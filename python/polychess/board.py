@@ -311,10 +311,10 @@ class Board:
         """Sets a player's status; FROZEN freezes a stalemated player (RULES §1.9)."""
         self._core.set_status(self._index(player), status)
 
-    def eliminate(self, player: Colour | str, by: Colour | str | None) -> None:
+    def eliminate(self, player: Colour | str, by: Colour | str | None, *, keep_king: bool = False) -> None:
         """Puts a player out: removes his king and gives his pieces to ``by`` (a mate or king
         capture, RULES §1.8) or to nobody (resignation, time forfeit: inert pieces)."""
-        self._core.eliminate(self._index(player), None if by is None else self._index(by))
+        self._core.eliminate(self._index(player), None if by is None else self._index(by), keep_king)
 
     # -- helpers --------------------------------------------------------------------------
 
