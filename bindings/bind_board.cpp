@@ -116,6 +116,11 @@ void bind_board(py::module_& m) {
         b.board->unmake();
       }, "Takes back the last move or event alone.")
       .def("move_stack", &PyBoard::move_stack)
+      .def("last_captured", [](const PyBoard& b) -> std::optional<std::pair<int, int>> {
+        const auto& h = b.board->history();
+        if (h.empty() || h.back().move == MOVE_NONE || !h.back().captured) return std::nullopt;
+        return std::pair<int, int>{colour_of(h.back().captured), kind_of(h.back().captured)};
+      }, "(colour, kind) of the piece the last move captured, if it was a move that captured.")
       .def("history_length", [](const PyBoard& b) { return b.board->history().size(); })
       .def("perft",
            [](const PyBoard& b, int depth) {
@@ -189,6 +194,18 @@ void bind_board(py::module_& m) {
         if (cell < 0 || cell >= b.variant().layout.cell_count) throw py::index_error("no cell " + std::to_string(cell));
         return b.board->attacking_players(player, cell);
       })
+      .def("attackers", [](const PyBoard& b, int cell, int player) {
+        if (player < 0 || player >= b.variant().players) throw py::index_error("no player " + std::to_string(player));
+        if (cell < 0 || cell >= b.variant().layout.cell_count) throw py::index_error("no cell " + std::to_string(cell));
+        return b.board->attackers(cell, player);
+      }, py::arg("cell"), py::arg("player"), "Cells of the player's pieces that attack the cell.")
+      .def("examine", [](const PyBoard& b, int player, int last_mover) {
+        const int n = b.variant().players;
+        if (player < 0 || player >= n || last_mover < 0 || last_mover >= n) throw py::index_error("no such player");
+        const Board::Examination e = b.board->examine(player, last_mover);
+        return py::make_tuple(e.in_check, e.legal_moves, e.mated_by < 0 ? py::object(py::none()) : py::int_(e.mated_by));
+      }, py::arg("player"), py::arg("last_mover"),
+      "(in check, number of legal moves, credited mater or None) for the player as if it were his turn.")
       .def("mated_by", [](const PyBoard& b) -> std::optional<int> {
         const int p = b.board->mated_by();
         if (p < 0) return std::nullopt;

@@ -54,9 +54,21 @@ class Board {
   bool is_check() const { return !checkers().empty(); }
   // The player whose pieces attack cell, among the active enemies of `player`.
   virtual std::vector<int> attacking_players(int player, int cell) const = 0;
+  // Cells of the pieces of `player` that attack `cell` (what scoring checks needs: which kings
+  // a move checks and with which pieces).
+  virtual std::vector<int> attackers(int cell, int player) const = 0;
   // If the player to move is checkmated, who gave the mate (the attacking enemy who moved most
   // recently); else -1.
   virtual int mated_by() const = 0;
+
+  // Whether `player` would be in check, how many legal moves he would have and who would be
+  // credited with mating him, were it his turn now, `last_mover` having just moved.
+  struct Examination {
+    bool in_check;
+    uint64_t legal_moves;
+    int mated_by;  // -1 unless in check with no legal move
+  };
+  virtual Examination examine(int player, int last_mover) const = 0;
 
   // Events for the game layer (validated; throw std::invalid_argument).
   void set_controller(int colour, int player);  // player -1: nobody

@@ -253,16 +253,18 @@ inline Bitboard<W> checkers(const Position<W>& pos) {
 }
 
 // If the player to move is checkmated, the player credited with the mate: among the enemies
-// attacking his king, the one who moved most recently (RULES §1.7). Otherwise -1. This is what
+// attacking his king, the one who moved most recently (RULES §1.7), counting back from
+// `last_mover` (by default the player before him in turn order). Otherwise -1. This is what
 // the game layer and the search use to treat a mate as an elimination and to score it.
 template <int W>
-inline int mated_by(const Position<W>& pos) {
+inline int mated_by(const Position<W>& pos, int last_mover = -1) {
   const Bitboard<W> attackers = checkers(pos);
   if (!attackers || count_legal_moves(pos) != 0) return -1;
   const int me = pos.turn(), n = pos.players();
-  for (int back = 1; back < n; ++back) {
-    const int p = ((me - back) % n + n) % n;
-    if (pos.meta().status[p] == ACTIVE && (attackers & pos.pieces_of(p))) return p;
+  if (last_mover < 0) last_mover = (me + n - 1) % n;
+  for (int back = 0; back < n; ++back) {
+    const int p = ((last_mover - back) % n + n) % n;
+    if (p != me && pos.meta().status[p] == ACTIVE && (attackers & pos.pieces_of(p))) return p;
   }
   return -1;
 }

@@ -1,5 +1,8 @@
 #include "position.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace polychess {
 
 template <int W>
@@ -112,6 +115,20 @@ void Position<W>::event_eliminate(int player, int by, bool keep_king) {
   history_.push_back(Undo{meta_, MOVE_NONE, king == NO_CELL ? NO_PIECE : board_[king], int16_t(king)});
   if (king != NO_CELL) remove(king);
   transfer_army(player, by);
+}
+
+template <int W>
+Position<W> Position<W>::as_turn_of(int player) const {
+  Position copy(*variant_, rules_);
+  std::copy(std::begin(board_), std::end(board_), std::begin(copy.board_));
+  std::copy(std::begin(by_colour_), std::end(by_colour_), std::begin(copy.by_colour_));
+  std::copy(std::begin(by_kind_), std::end(by_kind_), std::begin(copy.by_kind_));
+  copy.occupied_ = occupied_;
+  std::copy(std::begin(line_occ_), std::end(line_occ_), std::begin(copy.line_occ_));
+  copy.meta_ = meta_;
+  copy.meta_.turn = uint8_t(player);
+  copy.meta_.key = copy.compute_key();
+  return copy;
 }
 
 template class Position<1>;

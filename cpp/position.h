@@ -104,6 +104,10 @@ class Position {
 
   void reserve_history(size_t extra) { history_.reserve(history_.size() + extra); }
 
+  // A copy without the history, with `player` to move: to ask whether a player who is not to
+  // move is mated or stalemated (four-player free-for-all judges mates right after the move).
+  Position as_turn_of(int player) const;
+
  private:
   void clear();
   void put(int cell, Piece p);
@@ -308,7 +312,7 @@ inline void Position<W>::make(Move move) {
       set_en_passant(c, NO_CELL);
   }
   if (captured && kind_of(captured) == KING && meta_.controller[colour_of(captured)] != NOBODY)
-    transfer_army(meta_.controller[colour_of(captured)], me);
+    transfer_army(meta_.controller[colour_of(captured)], variant_->captured_army_dies ? NOBODY : me);
   pass_turn_from(me);
 }
 

@@ -23,6 +23,7 @@ struct Variant {
   bool multi_colour_text;   // position strings of docs/position-strings.md instead of FEN
   bool upper_case_text;     // cell names and promotion letters in upper case
   bool teams;               // players p and p + 2 are partners (four-player teams)
+  bool captured_army_dies;  // a king capture leaves the victim's pieces dead, not the capturer's
   std::vector<Kind> promotion_kinds;
 
   int colours() const { return layout.colour_count; }

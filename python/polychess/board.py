@@ -272,6 +272,11 @@ class Board:
         names = self.layout.names
         return [names[c] for c in self._core.checkers()]
 
+    def attackers(self, cell: str | int, player: Colour | str) -> list[str]:
+        """Cells of the player's pieces that attack the cell (pawns by their capture cells)."""
+        names = self.layout.names
+        return [names[c] for c in self._core.attackers(self._cell(cell), self._index(player))]
+
     def is_check(self) -> bool:
         return bool(self._core.checkers())
 

@@ -45,6 +45,8 @@ class Termination(enum.Enum):
     CHECKMATE = "checkmate"
     KING_CAPTURE = "king capture"
     STALEMATE = "stalemate"
+    POINTS_LEAD = "points lead"  # four-player FFA: two left and one 21 points ahead
+    MOVE_LIMIT = "move limit"
     AGREEMENT = "agreement"
     THREEFOLD_REPETITION = "threefold repetition"
     FIFTY_MOVES = "fifty moves"
@@ -71,7 +73,7 @@ class Outcome:
     termination: Termination
     places: dict[Colour, int]
     eliminations: tuple[Elimination, ...]
-
+    points: dict[Colour, int] | None = None  # four-player free-for-all
     @property
     def winners(self) -> tuple[Colour, ...]:
         return tuple(p for p, place in self.places.items() if place == 1)
@@ -93,6 +95,8 @@ class _Step:
     history: int
     board_length: int
     clock: Clock | None
+    points: dict[Colour, int]
+    ply: int
     repetition: int | None = None  # the position key this step counted
 
 
@@ -109,6 +113,11 @@ class Game:
       ``time_source`` is a function returning seconds (``time.monotonic`` by default; inject
       your own for exact tests). A player whose time runs out loses on time.
     - ``start``: a position string to start from instead of the start position.
+
+    Four-player chess (RULES §2) takes ``mode="teams"`` (default) or ``"ffa"`` (points) and
+    ``setup="modern"`` or ``"classic"``, plus ``move_limit`` (total plies; then teams draw and
+    free-for-all ranks by points), ``first_player`` and ``rotate_first_player`` (see
+    :meth:`next_game`).
     """
 
     def __init__(
@@ -123,21 +132,39 @@ class Game:
         hourglass: bool = False,
         time_source: Callable[[], float] = time.monotonic,
         start: str | None = None,
+        mode: str | None = None,
+        setup: str | None = None,
+        move_limit: int | None = None,
+        first_player: Colour | str | None = None,
+        rotate_first_player: bool = False,
     ) -> None:
-        default_players = len(Board(variant).colours)
+        default_players = len(Board(variant, mode=mode, setup=setup).colours)
         players = default_players if players is None else players
         if players not in (2, default_players):
             raise ValueError(f"{variant} is played by {default_players} players (or 2 on the hexagon), not {players}")
         if players == 2 and variant == "three-player" and start is not None:
             raise ValueError("players=2 sets up its own start position; give either players=2 or start")
+        if move_limit is not None and move_limit < 1:
+            raise ValueError(f"move_limit must be at least 1, got {move_limit}")
         self.variant = variant
+        self.move_limit = move_limit
+        self.rotate_first_player = rotate_first_player
         self.time_control = time_control
+        self._time_source = time_source
+        self._clock_options = (increment, hourglass)
         self.first_mate_wins = first_mate_wins or players == 2
         self.neutrality = neutrality
         self.players = players
+        self._start_option = start
         if players == 2 and variant == "three-player":
             start = _two_player_start(neutrality)
-        self._board = Board(variant, start, neutrality=neutrality)
+        self._board = Board(variant, start, neutrality=neutrality, mode=mode, setup=setup)
+        if first_player is not None:
+            fields = self._board.fen().split(" ")
+            fields[1] = Colour(first_player).value[0]
+            self._board = Board(variant, " ".join(fields), neutrality=neutrality, mode=mode, setup=setup)
+        self.mode = self._board.mode
+        self.setup = self._board.setup
         self.start_position = self._board.fen()
         # Seats with a player at the start (players=2 leaves Black's seat empty).
         self.seats = tuple(p for p in self._board.colours if self._board.status(p) != Status.OUT)
@@ -150,6 +177,9 @@ class Game:
         self._history: list[str] = []  # moves and events, as record tokens
         self._repetitions: Counter[int] = Counter([self._board.zobrist_key])
         self._steps: list[_Step] = []
+        self._ply = 0
+        # Four-player free-for-all keeps score (RULES §2.4).
+        self._points: dict[Colour, int] = {p: 0 for p in self.seats} if self.mode == "ffa" else {}
         if self._board.status(self._board.turn) != Status.ACTIVE:
             raise ValueError("the player to move in the start position is not active")
         self._resolve_turn()
@@ -191,7 +221,25 @@ class Game:
     @property
     def ply(self) -> int:
         """Number of moves played."""
-        return len(self._board.move_stack)
+        return self._ply
+
+    @property
+    def points(self) -> dict[Colour, int]:
+        """Four-player free-for-all: every seat's points so far (empty in other games)."""
+        return dict(self._points)
+
+    def next_game(self) -> Game:
+        """A new game with the same options; with ``rotate_first_player`` the first move
+        passes one seat further clockwise."""
+        start_turn = next(c for c in self.colours if c.value[0] == self.start_position.split(" ")[1])
+        first = self.colours[(self.colours.index(start_turn) + 1) % len(self.colours)] if self.rotate_first_player else start_turn
+        increment, hourglass = self._clock_options
+        return Game(self.variant, first_mate_wins=self.first_mate_wins and self.players != 2,
+                    neutrality=self.neutrality, players=self.players if self.players == 2 else None,
+                    time_control=self.time_control, increment=increment, hourglass=hourglass,
+                    time_source=self._time_source, start=self._start_option, mode=self.mode, setup=self.setup,
+                    move_limit=self.move_limit,
+                    first_player=first, rotate_first_player=self.rotate_first_player)
 
     def outcome(self) -> Outcome | None:
         """The outcome, or None while the game runs."""
@@ -228,11 +276,17 @@ class Game:
             self._after_step()
             raise TimeForfeitError(f"{mover} ran out of time; the move {move} was not played")
         statuses = {p: board.status(p) for p in self.colours}
+        controllers = {c: board.controller(c) for c in self.colours}
         board.push(move)
+        self._ply += 1
         self._history.append(str(move))
+        king_captured = False
         for p in self.colours:  # a king capture eliminates inside the move (RULES §1.6)
             if statuses[p] != Status.OUT and board.status(p) == Status.OUT:
+                king_captured = True
                 self._record_out(p, Reason.KING_CAPTURE, mover)
+        if self.mode == "ffa" and self._outcome is None:
+            self._score_move(mover, controllers, king_captured)
         self._after_step()
         return move
 
@@ -275,6 +329,8 @@ class Game:
         del self._eliminations[step.eliminations:]
         del self._history[step.history:]
         self._places = step.places
+        self._points = step.points
+        self._ply = step.ply
         self._outcome = step.outcome
         self._board_length = step.board_length
         self.clock = step.clock
@@ -307,8 +363,17 @@ class Game:
     def _leave(self, player: Colour, reason: Reason, by: Colour | None) -> None:
         """Takes a player out for a reason that is not a move (resignation, time forfeit)."""
         self._history.append(f"{'resign' if reason is Reason.RESIGNATION else 'timeout'}({player.value})")
-        self._board.eliminate(player, by=None)
+        self._eliminate(player, None)
         self._record_out(player, reason, by)
+
+    def _eliminate(self, player: Colour, by: Colour | None) -> None:
+        """Puts a player out on the board: in free-for-all his pieces, king included, stay as
+        dead pieces (RULES §2.4); elsewhere his king goes and his army passes to ``by`` (a mate,
+        RULES §1.8) or to nobody (resignation, time forfeit: inert pieces, RULES §1.10)."""
+        if self.mode == "ffa":
+            self._board.eliminate(player, by=None, keep_king=True)
+        else:
+            self._board.eliminate(player, by=by)
 
     def _resolve_turn(self) -> None:
         """Examines the players in turn: a player to move with no legal move is mated or
@@ -320,13 +385,31 @@ class Game:
                 break  # nobody left to move; the ending rules below decide
             mater = board.mated_by()
             if mater is not None:
-                board.eliminate(player, by=mater)
+                self._eliminate(player, mater)
                 self._record_out(player, Reason.CHECKMATE, mater)
+            elif self.mode == "ffa":
+                # A stalemated player is out, and scores 20 himself (RULES §2.4).
+                self._eliminate(player, None)
+                self._record_out(player, Reason.STALEMATE, None)
+            elif self.mode == "teams":
+                self._eliminations.append(Elimination(player, Reason.STALEMATE, None, self.ply))
+                self._finish(Termination.STALEMATE, draw=True)
             else:
                 board.set_status(player, Status.FROZEN)
                 self._record_frozen(player)
 
     def _record_out(self, player: Colour, reason: Reason, by: Colour | None) -> None:
+        if self.mode == "ffa":
+            self._record_out_ffa(player, reason, by)
+            return
+        if self.mode == "teams":
+            # Mating one opponent (or capturing his king) wins for the team; a resignation or
+            # time forfeit loses for the team (RULES §2.3).
+            self._eliminations.append(Elimination(player, reason, by, self.ply))
+            termination = Termination.KING_CAPTURE if reason is Reason.KING_CAPTURE else Termination(reason.value)
+            losers = {player, self.colours[(self.colours.index(player) + 2) % 4]}
+            self._finish(termination, places={p: 3 if p in losers else 1 for p in self.colours})
+            return
         earlier_out = [e for e in self._eliminations if e.reason is not Reason.STALEMATE]
         frozen = [p for p in self.colours if self._board.status(p) == Status.FROZEN]
         self._eliminations.append(Elimination(player, reason, by, self.ply))
@@ -352,6 +435,50 @@ class Game:
         elif len(remaining) <= 1:
             self._finish(termination, places={p: self._places.get(p, 1) for p in self.colours})
 
+    def _record_out_ffa(self, player: Colour, reason: Reason, by: Colour | None) -> None:
+        self._eliminations.append(Elimination(player, reason, by, self.ply))
+        if reason in (Reason.CHECKMATE, Reason.KING_CAPTURE) and by is not None:
+            self._points[by] += 20
+        elif reason is Reason.STALEMATE:
+            self._points[player] += 20
+        if len(self.active_players()) <= 1:
+            termination = Termination.KING_CAPTURE if reason is Reason.KING_CAPTURE else Termination(reason.value)
+            self._finish(termination, by_points=True)
+
+    def _score_move(self, mover: Colour, controllers: dict[Colour, Colour | None], king_captured: bool) -> None:
+        """Free-for-all points of a move (RULES §2.4): the captured live piece, checks of
+        several kings at once, then every other player mated by it, judged in turn order."""
+        board = self._board
+        captured = board._core.last_captured()
+        if captured is not None and not king_captured:
+            colour = board.colours[captured[0]]
+            if controllers[colour] is not None:  # dead pieces score nothing
+                self._points[mover] += _CAPTURE_POINTS[Kind(captured[1])]
+        checked, only_queens = 0, True
+        for player in self.active_players():
+            king = board.king(player)
+            if player == mover or king is None:
+                continue
+            attackers = board.attackers(king, mover)
+            if attackers:
+                checked += 1
+                kinds = {piece.kind for piece in map(board.piece_at, attackers) if piece is not None}
+                only_queens &= kinds <= {Kind.QUEEN, Kind.ONE_POINT_QUEEN}
+        if checked >= 2:
+            self._points[mover] += {2: (5, 1), 3: (20, 5)}[min(checked, 3)][only_queens]
+        # Mates are confirmed at once, each player judged after the eliminations before him.
+        order = board.colours
+        start = order.index(mover)
+        for i in range(1, len(order)):
+            player = order[(start + i) % len(order)]
+            if self._outcome is not None or board.status(player) != Status.ACTIVE:
+                continue
+            in_check, moves, mater = board._core.examine(order.index(player), order.index(mover))
+            if in_check and moves == 0:
+                credited = order[mater] if mater is not None else mover
+                self._eliminate(player, None)
+                self._record_out(player, Reason.CHECKMATE, credited)
+
     def _record_frozen(self, player: Colour) -> None:
         self._eliminations.append(Elimination(player, Reason.STALEMATE, None, self.ply))
         out = [e for e in self._eliminations if e.reason is not Reason.STALEMATE]
@@ -369,16 +496,35 @@ class Game:
             self._finish(Termination.THREEFOLD_REPETITION, draw=True)
         elif board.halfmove_clock >= 50 * len(self.active_players()):
             self._finish(Termination.FIFTY_MOVES, draw=True)
-        elif _insufficient_material(board):
+        elif self.variant != "four-player" and _insufficient_material(board):
+            # RULES §1.10 and §3; four-player chess knows no such draw (§2.3, §2.4)
             self._finish(Termination.INSUFFICIENT_MATERIAL, draw=True)
+        elif self.mode == "ffa" and len(self.active_players()) == 2:
+            a, b = (self._points[p] for p in self.active_players())
+            if abs(a - b) >= 21:
+                self._finish(Termination.POINTS_LEAD, by_points=True)
+        if self._outcome is None and self.move_limit is not None and self._ply >= self.move_limit:
+            if self.mode == "ffa":
+                self._finish(Termination.MOVE_LIMIT, by_points=True)
+            else:
+                self._finish(Termination.MOVE_LIMIT, draw=True)
 
-    def _finish(self, termination: Termination, places: dict[Colour, int] | None = None, draw: bool = False) -> None:
-        if draw:
+    def _finish(self, termination: Termination, places: dict[Colour, int] | None = None, draw: bool = False,
+                by_points: bool = False) -> None:
+        if draw and self.mode == "ffa":
+            # A free-for-all draw gives each remaining player 10 points, then ranks by points.
+            for p in self.active_players():
+                self._points[p] += 10
+            by_points = True
+        if by_points:
+            places = {p: 1 + sum(q > self._points[p] for q in self._points.values()) for p in self.seats}
+        elif draw:
             # A draw shares first place among everyone not yet out; the out keep theirs.
             places = {p: self._places.get(p, 1) for p in self.colours}
         assert places is not None
         places = {p: places[p] for p in self.seats}
-        self._outcome = Outcome(termination, places, tuple(self._eliminations))
+        points = dict(self._points) if self.mode == "ffa" else None
+        self._outcome = Outcome(termination, places, tuple(self._eliminations), points)
 
     def _require_running(self) -> None:
         if self._outcome is not None:
@@ -387,10 +533,14 @@ class Game:
     def _save(self) -> None:
         clock = None if self.clock is None else self.clock.copy()
         self._steps.append(_Step(len(self._eliminations), dict(self._places), self._outcome, len(self._history),
-                                 self._board_length, clock))
+                                 self._board_length, clock, dict(self._points), self._ply))
 
     def _finish_step(self) -> None:
         self._board_length = self._board._core.history_length()
+
+
+_CAPTURE_POINTS = {Kind.PAWN: 1, Kind.KNIGHT: 3, Kind.BISHOP: 5, Kind.ROOK: 5, Kind.QUEEN: 9, Kind.ONE_POINT_QUEEN: 1,
+                   Kind.KING: 0}
 
 
 def _insufficient_material(board: Board) -> bool:
