@@ -46,9 +46,11 @@ STANDARD_FENS = {
 # Known perft counts from the start positions.
 STANDARD_PERFT = {1: 20, 2: 400, 3: 8_902, 4: 197_281, 5: 4_865_609, 6: 119_060_324, 7: 3_195_901_860}
 THREE_PLAYER_PERFT = {4: 178_080, 5: 3_960_896}
+FOUR_PLAYER_PERFT = {4: 152_050, 5: 3_452_310}  # teams, modern start (RULES §2.5)
 
 TARGET_PERFT_STANDARD = 0.25  # polychess standard nodes/s >= 0.25 x Stockfish
 TARGET_PERFT_THREE_PLAYER = 0.15  # polychess three-player nodes/s >= 0.15 x Stockfish (standard)
+TARGET_PERFT_FOUR_PLAYER = 0.15  # polychess four-player nodes/s >= 0.15 x Stockfish (standard)
 TARGET_ITERATION = 10.0  # iterating legal_moves >= 10x as fast as python-chess
 
 STOCKFISH_TIMEOUT = 600.0  # seconds allowed for one Stockfish command
@@ -320,6 +322,7 @@ def main(argv: list[str] | None = None) -> int:
     for variant, depth, expected, target in (
         ("standard", std_depth, STANDARD_PERFT[std_depth], TARGET_PERFT_STANDARD),
         ("three-player", tp_depth, THREE_PLAYER_PERFT[tp_depth], TARGET_PERFT_THREE_PLAYER),
+        ("four-player", tp_depth, FOUR_PLAYER_PERFT[tp_depth], TARGET_PERFT_FOUR_PLAYER),
     ):
         say(f"polychess {variant} start: perft {depth}, best of {runs}")
         nodes, seconds = best_of(runs, lambda: our_perft(variant, depth))
@@ -371,7 +374,7 @@ def main(argv: list[str] | None = None) -> int:
     perft.print("Perft (single thread, bulk counting at the last ply; best of %d)" % runs)
     iteration.print("Time per position to iterate board.legal_moves fully (best of %d)" % repeat)
     print()
-    print("Targets: standard perft >= 0.25x Stockfish nodes/s; three-player perft >= 0.15x Stockfish")
+    print("Targets: standard perft >= 0.25x Stockfish nodes/s; three-player and four-player perft >= 0.15x Stockfish")
     print("standard nodes/s; legal_moves iteration >= 10x python-chess. This script reports only.")
     return 0
 

@@ -30,6 +30,7 @@ PERFT_CASES = [
     ("standard-start-d4", "standard", START, 4, 197_281),
     ("standard-kiwipete-d3", "standard", KIWIPETE, 3, 97_862),
     ("three-player-start-d4", "three-player", START, 4, 178_080),
+    ("four-player-start-d4", "four-player", START, 4, 152_050),
 ]
 
 # (id, variant, fen, number of legal moves = perft 1)
