@@ -204,9 +204,9 @@ void Position<W>::validate() const {
       fail(colour_name(c) + " has " + std::to_string(by_colour_[c].count()) + " pieces, at most " +
            std::to_string(MAX_PIECES_PER_COLOUR) + " are possible");
 
-  BB no_pawns = BB::empty();
-  for (int c = 0; c < colours(); ++c) no_pawns |= t.promotion[c];
-  if (BB bad = by_kind_[PAWN] & no_pawns) fail("a pawn cannot stand on " + name(bad.first()));
+  for (int c = 0; c < colours(); ++c)
+    if (BB bad = by_kind_[PAWN] & by_colour_[c] & t.promotion[c])  // it would have promoted
+      fail("a " + colour_name(c) + " pawn cannot stand on " + name(bad.first()));
 
   for (int p = 0; p < players(); ++p) {
     const BB kings = pieces_of(p) & by_kind_[KING];

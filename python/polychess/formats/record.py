@@ -19,7 +19,10 @@ _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
 _EVENT = re.compile(r"^(mate|capture|stalemate|resign|timeout)\(([a-z]+)(?:,([a-z]+))?\)$")
 _MOVE_NUMBER = re.compile(r"^[0-9]+\.$")
 _RESULT = re.compile(r"^(\*|[0-9-]+)$")
-_KNOWN_OPTIONS = ("first_mate_wins", "neutrality", "players=2", "hourglass")
+_KNOWN_OPTIONS = ("first_mate_wins", "neutrality", "players=2", "hourglass", "mode=teams", "mode=ffa",
+                  "setup=modern", "setup=classic", "move_limit=N")
+_OPTION = re.compile(r"^(first_mate_wins|neutrality|players=2|hourglass|mode=(?:teams|ffa)|setup=(?:modern|classic)"
+                     r"|move_limit=[1-9][0-9]*)$")
 
 _AUTOMATIC = {Reason.CHECKMATE: "mate", Reason.KING_CAPTURE: "capture", Reason.STALEMATE: "stalemate"}
 
@@ -58,6 +61,10 @@ def _options(game: Game) -> list[str]:
         options.append("players=2")
     if game.clock is not None and game.clock.hourglass:
         options.append("hourglass")
+    if game.mode is not None:
+        options += [f"mode={game.mode}", f"setup={game.setup}"]
+    if game.move_limit is not None:
+        options.append(f"move_limit={game.move_limit}")
     return options
 
 
@@ -71,7 +78,8 @@ def write_record(game: Game, tags: Mapping[str, str] | None = None) -> str:
         all_tags["Options"] = " ".join(options)
     if game.clock is not None:
         all_tags["TimeControl"] = f"{_number(game.time_control)}+{_number(game.clock.increment)}"
-    if game.players != 2 and game.start_position != Board(game.variant, neutrality=game.neutrality).fen():
+    default_start = Board(game.variant, neutrality=game.neutrality, mode=game.mode, setup=game.setup).fen()
+    if game.players != 2 and game.start_position != default_start:
         all_tags["StartPosition"] = game.start_position
     all_tags["Result"] = _result(game)
     outcome = game.outcome()
@@ -144,6 +152,7 @@ def _apply(game: Game, token: str) -> None:
 def _new_game(variant: str, options: list[str], time_control: float | None, increment: float | None,
               start: str | None) -> Game:
     two_players = "players=2" in options
+    values = dict(option.split("=", 1) for option in options if "=" in option)
     return Game(
         variant,
         first_mate_wins="first_mate_wins" in options,
@@ -153,6 +162,9 @@ def _new_game(variant: str, options: list[str], time_control: float | None, incr
         increment=increment or 0.0,
         hourglass="hourglass" in options,
         start=None if two_players else start,
+        mode=values.get("mode"),
+        setup=values.get("setup"),
+        move_limit=int(values["move_limit"]) if "move_limit" in values else None,
     )
 
 
@@ -194,7 +206,7 @@ def _game_from_tags(tags: dict[str, str], lines: dict[str, int]) -> Game:
     variant = tags.get("Variant", "three-player")
     options = tags.get("Options", "").split()
     for option in options:
-        if option not in _KNOWN_OPTIONS:
+        if not _OPTION.match(option):
             raise RecordError(lines["Options"], f"unknown option {option!r} (known: {', '.join(_KNOWN_OPTIONS)})")
     time_control = increment = None
     if "TimeControl" in tags and tags["TimeControl"] not in ("", "-"):
