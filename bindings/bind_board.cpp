@@ -11,54 +11,6 @@ namespace py = pybind11;
 namespace polychess {
 namespace {
 
-// The Python-facing board: the core board plus a stack of Python move objects.
-struct PyBoard {
-  std::unique_ptr<Board> board;
-
-  const Variant& variant() const { return board->variant(); }
-
-  // The legal move a Move value stands for. A move of another mode or setup of the same game
-  // is read by its text (the promotion letter names the piece in this mode).
-  Move resolve(const MoveValue& m) const {
-    const std::string text = move_text(*m.variant, m.promotion ? make_promotion(m.from, m.to, m.promotion)
-                                                               : make_move(m.from, m.to));
-    if (m.variant->name != variant().name)
-      throw IllegalMove("move " + text + " is a " + m.variant->name + " move, not a " + variant().name + " move");
-    if (m.variant != &variant()) return board->parse_move(text);
-    return board->find_legal(MoveText{m.from, m.to, m.promotion}, text);
-  }
-
-  py::list legal_moves() const {
-    Move moves[MAX_MOVES];
-    const int n = board->legal_moves(moves);
-    py::list out(n);
-    for (int i = 0; i < n; ++i) PyList_SET_ITEM(out.ptr(), i, move_object(variant(), moves[i]).release().ptr());
-    return out;
-  }
-
-  bool has_move() const {
-    for (const Undo& u : board->history())
-      if (u.move != MOVE_NONE) return true;
-    return false;
-  }
-
-  // Takes back the events after the last move, then the move itself.
-  py::object pop() {
-    if (!has_move()) throw py::index_error("pop from a board with no moves");
-    while (board->history().back().move == MOVE_NONE) board->unmake();
-    const Move last = board->history().back().move;
-    board->unmake();
-    return move_object(variant(), last);
-  }
-
-  py::list move_stack() const {
-    py::list out;
-    for (const Undo& u : board->history())
-      if (u.move != MOVE_NONE) out.append(move_object(variant(), u.move));
-    return out;
-  }
-};
-
 void check_depth(int depth) {
   if (depth < 0) throw std::invalid_argument("depth must be >= 0, got " + std::to_string(depth));
   if (depth > 64) throw std::invalid_argument("depth " + std::to_string(depth) + " is too large");

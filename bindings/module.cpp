@@ -17,4 +17,5 @@ PYBIND11_MODULE(_core, m) {
   polychess::bind_move(m);
   polychess::bind_board(m);
   polychess::bind_topology(m);
+  polychess::bind_search(m);
 }

@@ -1,6 +1,7 @@
 #include "board.h"
 
 #include "errors.h"
+#include "evaluate.h"
 #include "perft.h"
 
 namespace polychess {
@@ -21,6 +22,14 @@ class BoardOf final : public Board {
   void make(Move move) override { pos_.make(move); }
   void unmake() override { pos_.unmake(); }
   const std::vector<Undo>& history() const override { return pos_.history(); }
+
+  SearchReport search(TranspositionTable& tt, const SearchLimits& limits, const std::atomic<bool>& stop,
+                      const IterationCallback& on_iteration) const override {
+    return polychess::search(pos_, tt, limits, stop, on_iteration);
+  }
+  std::array<int, MAX_PLAYERS> evaluate() const override {
+    return evaluate_players(pos_, eval_tables(pos_.topo()));
+  }
 
   uint64_t perft(int depth, const std::atomic<bool>* stop) const override {
     Position<W> copy = pos_;

@@ -10,6 +10,7 @@
 
 #include "notation.h"
 #include "position.h"
+#include "search.h"
 
 namespace polychess {
 
@@ -36,6 +37,12 @@ class Board {
   virtual void make(Move move) = 0;  // assumes legality
   virtual void unmake() = 0;         // the last move or event
   virtual const std::vector<Undo>& history() const = 0;
+
+  // Searches the position for the player to move (search.h).
+  virtual SearchReport search(TranspositionTable& tt, const SearchLimits& limits, const std::atomic<bool>& stop,
+                              const IterationCallback& on_iteration) const = 0;
+  // The evaluation's per-player values of the position (evaluate.h).
+  virtual std::array<int, MAX_PLAYERS> evaluate() const = 0;
 
   // Counting (run with a copy of the position, so the board may be used meanwhile).
   virtual uint64_t perft(int depth, const std::atomic<bool>* stop = nullptr) const = 0;

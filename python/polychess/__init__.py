@@ -19,6 +19,7 @@ Move.from_text('E2E4', 'three-player')
 from polychess._core import Layout
 from polychess.board import VARIANTS, Board, Colour, Kind, LegalMoves, Move, Piece, Status
 from polychess.clock import Clock
+from polychess.engine import Engine, SearchResult
 from polychess.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
 from polychess.game import Elimination, Game, GameOverError, Outcome, Reason, Termination, TimeForfeitError
 
@@ -29,6 +30,7 @@ __all__ = [
     "Clock",
     "Colour",
     "Elimination",
+    "Engine",
     "Game",
     "GameOverError",
     "IllegalMoveError",
@@ -41,6 +43,7 @@ __all__ = [
     "Outcome",
     "Piece",
     "Reason",
+    "SearchResult",
     "Status",
     "Termination",
     "TimeForfeitError",

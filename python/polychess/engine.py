@@ -1,0 +1,139 @@
+"""The search engine: iterative-deepening alpha-beta in C++, for every variant.
+
+>>> import polychess
+>>> engine = polychess.Engine(hash_mb=16)
+>>> result = engine.search(polychess.Board("standard", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"), depth=3)
+>>> str(result.best_move), result.mate_in
+('a1a8', 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from polychess import _core
+from polychess.board import Board, Colour, Move
+from polychess.game import Game
+
+__all__ = ["Engine", "SearchResult", "ALGORITHMS"]
+
+# "paranoid": every opponent minimises the root player's score; with teams or two sides
+# (standard, four-player teams) this is plain minimax of one side against the other.
+ALGORITHMS = ("paranoid",)
+_NOT_YET = ("maxn", "brs")
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search found.
+
+    ``score`` is for the side of the player to move, in centipawns; a forced mate scores
+    ``MATE - plies`` (see ``mate_in``). ``scores`` holds the evaluation of every player's
+    pieces at the end of the principal variation ``pv``.
+    """
+
+    best_move: Move | None
+    score: int
+    scores: dict[Colour, int]
+    depth: int
+    nodes: int
+    seconds: float
+    pv: list[Move]
+
+    @property
+    def nps(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def mate_in(self) -> int | None:
+        """Moves of the root player until the forced mate he delivers (negative: until he is
+        mated), counting his own moves; None if no mate was found."""
+        if abs(self.score) < _core.MATE - 1000:
+            return None
+        plies = _core.MATE - abs(self.score)
+        players = max(1, len(self.scores))
+        moves = plies // players + 1
+        return moves if self.score > 0 else -moves
+
+
+class Engine:
+    """A searcher with its own transposition table.
+
+    ``hash_mb`` sets the table size (0 turns it off). ``algorithm`` is one of
+    :data:`ALGORITHMS` (``None`` picks the default). One search runs at a time per engine;
+    :meth:`stop` ends it from another thread. The GIL is released while searching.
+    """
+
+    def __init__(self, algorithm: str | None = None, hash_mb: int = 64, threads: int = 1) -> None:
+        algorithm = algorithm or ALGORITHMS[0]
+        if algorithm in _NOT_YET:
+            raise ValueError(f"algorithm {algorithm!r} is not available yet (available: {', '.join(ALGORITHMS)})")
+        if algorithm not in ALGORITHMS:
+            raise ValueError(f"unknown algorithm {algorithm!r} (available: {', '.join(ALGORITHMS)})")
+        if threads != 1:
+            raise ValueError("this engine searches with one thread (threads=1)")
+        if hash_mb < 0:
+            raise ValueError(f"hash_mb must be >= 0, got {hash_mb}")
+        self.algorithm = algorithm
+        self.hash_mb = hash_mb
+        self.threads = threads
+        self._engine = _core.Engine(hash_mb)
+
+    def search(self, position: Board | Game, depth: int | None = None, nodes: int | None = None,
+               time: float | None = None, info: Callable[[SearchResult], None] | None = None) -> SearchResult:
+        """Searches the position (or a game's current position) for the player to move.
+
+        Stops at ``depth`` plies, after about ``nodes`` nodes or ``time`` seconds, whichever
+        comes first, or when :meth:`stop` is called; with no limit it runs until stopped.
+        ``info`` is called with the result of every completed iteration.
+        """
+        board = _board_of(position)
+        for name, value in (("depth", depth), ("nodes", nodes), ("time", time)):
+            if value is not None and value <= 0:
+                raise ValueError(f"{name} must be positive, got {value}")
+        callback = None
+        if info is not None:
+            callback = lambda report: info(_result(board, report))  # noqa: E731
+        report = self._engine.search(board._core, depth or 0, nodes or 0, float(time or 0.0), callback)
+        return _result(board, report)
+
+    def play(self, game: Game, depth: int | None = None, nodes: int | None = None,
+             time: float | None = None) -> Move:
+        """Searches the game's position and plays the best move."""
+        result = self.search(game, depth=depth, nodes=nodes, time=time)
+        if result.best_move is None:
+            raise ValueError("no legal move to play")
+        return game.push(result.best_move)
+
+    def stop(self) -> None:
+        """Stops the running search, which then returns its best result so far."""
+        self._engine.stop()
+
+    def clear(self) -> None:
+        """Forgets everything in the transposition table."""
+        self._engine.clear()
+
+
+def _board_of(position: Board | Game) -> Board:
+    if isinstance(position, Game):
+        if position.is_over():
+            raise ValueError("the game is over")
+        return position._board
+    if isinstance(position, Board):
+        return position
+    raise TypeError(f"expected a Board or a Game, got {type(position).__name__}")
+
+
+def _result(board: Board, report: dict[str, object]) -> SearchResult:
+    values = report["player_values"]
+    assert isinstance(values, list)
+    return SearchResult(
+        best_move=report["best"],  # type: ignore[arg-type]
+        score=int(report["score"]),  # type: ignore[call-overload]
+        scores=dict(zip(board.colours, values)),
+        depth=int(report["depth"]),  # type: ignore[call-overload]
+        nodes=int(report["nodes"]),  # type: ignore[call-overload]
+        seconds=float(report["seconds"]),  # type: ignore[arg-type]
+        pv=list(report["pv"]),  # type: ignore[call-overload]
+    )

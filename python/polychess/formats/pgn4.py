@@ -1,0 +1,730 @@
+"""chess.com's PGN4: a whole four-player game as text (docs/fen4-pgn4.md).
+
+``read_pgn4(text)`` replays a record into a :class:`~polychess.Game` and checks it against
+what the record states (piece letters, captured pieces, check and mate marks, leave tokens,
+move numbers, the Teams result); ``parse_pgn4(text)`` also returns the tags and whatever the
+record holds that polychess does not replay. ``write_pgn4(game, tags)`` writes a game the way
+chess.com exports it::
+
+    [Variant "FFA"]
+    [RuleVariants "EnPassant PromoteTo=D"]
+    [StartFen4 "4PC"]
+    ...
+    1. h2-h3 .. b7-c7 .. i13-i12 .. m8-l8
+    2. Qg1xQn8+ .. ...
+
+A malformed or inconsistent record raises :class:`Pgn4Error`, whose message starts with the
+line number.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from polychess.board import Board, Colour, Kind, Move, Piece, Status
+from polychess.formats.fen4 import COLOURS, Fen4Error, read_fen4, write_fen4
+from polychess.game import Elimination, Game, Reason, Termination
+
+__all__ = ["Pgn4Error", "Pgn4Record", "parse_pgn4", "read_pgn4", "write_pgn4"]
+
+_SQUARE = r"[a-n](?:1[0-4]|[1-9])"
+_MOVE = re.compile(rf"^(?P<piece>[KQRBND])?(?P<from>{_SQUARE})(?P<sep>[-x])(?P<captured>[KQRBND])?(?P<to>{_SQUARE})"
+                   rf"(?:=(?P<promotion>[QRBND]))?(?P<marks>[+#]*)(?P<leave>[RTS]?)$")
+_CASTLE = re.compile(r"^(?P<castle>[O0]-[O0](?:-[O0])?)(?P<marks>[+#]*)(?P<leave>[RTS]?)$")
+_LEAVE = re.compile(r"^(?P<leave>[RT])(?P<marks>#*)$")
+_NUMBER = re.compile(r"^([0-9]+)\.+(.*)$")
+_RESULTS = ("*", "1-0", "0-1", "1/2-1/2")
+_EVENT = re.compile(r"^(?:(resign|timeout)\((red|blue|yellow|green)\)|draw)$")
+_LETTERS: dict[Kind, str] = {Kind.PAWN: "", Kind.KNIGHT: "N", Kind.BISHOP: "B", Kind.ROOK: "R", Kind.QUEEN: "Q",
+                             Kind.KING: "K", Kind.ONE_POINT_QUEEN: "Q"}
+_KNOWN_RULES = {"EnPassant", "DeadKingWalking", "Anonymous", "SemiAnonymous"}
+_MODES = {"teams": "teams", "ffa": "ffa", "solo": "ffa"}
+_TEAMS_TERMINATIONS = {Termination.CHECKMATE: "Checkmate", Termination.KING_CAPTURE: "King captured",
+                       Termination.STALEMATE: "Stalemate", Termination.MOVE_LIMIT: "Move limit",
+                       Termination.AGREEMENT: "Game drawn by agreement",
+                       Termination.THREEFOLD_REPETITION: "Threefold repetition",
+                       Termination.FIFTY_MOVES: "50-move rule", Termination.POINTS_LEAD: "Points lead",
+                       Termination.INSUFFICIENT_MATERIAL: "Insufficient material"}
+_DKW_HINT = (" (chess.com's DeadKingWalking rule lets the king of a player who resigned or lost on time walk on; "
+             "polychess does not play that rule)")
+
+
+class Pgn4Error(ValueError):
+    """A PGN4 record that cannot be read; the message names the line and the problem."""
+
+    def __init__(self, line: int, problem: str) -> None:
+        super().__init__(f"line {line}: {problem}")
+        self.line = line
+        self.problem = problem
+
+
+@dataclass(frozen=True)
+class Pgn4Record:
+    """A record as read: the replayed game, the tags as written, the movetext that was not
+    replayed because polychess had already ended the game (a free-for-all 21-point lead, which
+    chess.com lets the leader claim later), and the points of a free-for-all Result tag by
+    colour (chess.com's count, which need not equal ``game.points``; see docs/fen4-pgn4.md)."""
+
+    game: Game
+    tags: dict[str, str]
+    unplayed: tuple[str, ...]
+    reported_points: dict[Colour, int] | None
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+@dataclass
+class _Token:
+    line: int
+    kind: str  # "ply", "number", "comment", "result"
+    text: str
+
+
+def _tokenize(text: str) -> tuple[dict[str, str], dict[str, int], list[_Token]]:
+    """Tags (with their lines) and movetext tokens. Lines starting with '%' are skipped (the
+    PGN escape); {comments} are kept; (variations) and ';' comments are dropped."""
+    lines = [("" if line.startswith("%") else line) for line in text.splitlines()]
+    source = "\n".join(lines)
+    tags: dict[str, str] = {}
+    tag_lines: dict[str, int] = {}
+    tokens: list[_Token] = []
+    pos, line = 0, 1
+    n = len(source)
+
+    def skip_space() -> None:
+        nonlocal pos, line
+        while pos < n and source[pos].isspace():
+            line += source[pos] == "\n"
+            pos += 1
+
+    skip_space()
+    while pos < n and source[pos] == "[":
+        match = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]', re.S).match(source, pos)
+        if not match:
+            end = source.find("\n", pos)
+            raise Pgn4Error(line, f"malformed tag {source[pos:end if end >= 0 else n]!r} (expected [Name \"value\"])")
+        name, value = match.group(1), re.sub(r"\\(.)", r"\1", match.group(2))
+        if name in tags:
+            raise Pgn4Error(line, f"tag {name} given twice")
+        tags[name], tag_lines[name] = value, line
+        line += match.group(0).count("\n")
+        pos = match.end()
+        skip_space()
+
+    while pos < n:
+        char = source[pos]
+        if char.isspace():
+            skip_space()
+            continue
+        start_line = line
+        if char == "{":
+            end = source.find("}", pos)
+            if end < 0:
+                raise Pgn4Error(line, "comment '{' is never closed")
+            body = source[pos + 1:end]
+            tokens.append(_Token(start_line, "comment", body.strip()))
+            line += body.count("\n")
+            pos = end + 1
+        elif char == "(":
+            depth = 0
+            while pos < n:
+                c = source[pos]
+                if c == "{":
+                    end = source.find("}", pos)
+                    if end < 0:
+                        raise Pgn4Error(line, "comment '{' is never closed")
+                    line += source.count("\n", pos, end)
+                    pos = end
+                elif c == "(":
+                    depth += 1
+                elif c == ")":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                elif c == "\n":
+                    line += 1
+                pos += 1
+            if depth:
+                raise Pgn4Error(start_line, "variation '(' is never closed")
+            pos += 1
+        elif char == ")":
+            raise Pgn4Error(line, "')' without '('")
+        elif char == "}":
+            raise Pgn4Error(line, "'}' without '{'")
+        elif char == "[":
+            raise Pgn4Error(line, "a tag after the movetext (read one game at a time)")
+        elif char == ";":
+            end = source.find("\n", pos)
+            pos = n if end < 0 else end
+        else:
+            match = re.compile(r"[^\s{}()\[\];]+").match(source, pos)
+            assert match
+            word = match.group(0)
+            pos = match.end()
+            while word:
+                number = _NUMBER.match(word)
+                if number:
+                    tokens.append(_Token(start_line, "number", number.group(1)))
+                    word = number.group(2)
+                elif word.startswith(".."):
+                    word = word.lstrip(".")
+                elif word in _RESULTS:
+                    tokens.append(_Token(start_line, "result", word))
+                    word = ""
+                else:
+                    tokens.append(_Token(start_line, "ply", word))
+                    word = ""
+    return tags, tag_lines, tokens
+
+
+def _enemies(mode: str | None, a: Colour, b: Colour) -> bool:
+    if a == b:
+        return False
+    return mode != "teams" or (COLOURS.index(a) - COLOURS.index(b)) % 2 == 1
+
+
+def _attacks_on_kings(board: Board, players: list[Colour], attackers: list[Colour],
+                      mode: str | None) -> dict[Colour, tuple[str, set[tuple[str, Piece | None]]]]:
+    out: dict[Colour, tuple[str, set[tuple[str, Piece | None]]]] = {}
+    for player in players:
+        king = board.king(player)
+        if king is None:  # a player who is out keeps his king on the board as a dead piece
+            king = next((cell for cell, piece in board.pieces().items() if piece == (player, Kind.KING)), None)
+        if king is None:
+            continue
+        found: set[tuple[str, Piece | None]] = set()
+        for other in attackers:
+            if _enemies(mode, player, other):
+                found.update((cell, board.piece_at(cell)) for cell in board.attackers(king, other))
+        out[player] = (king, found)
+    return out
+
+
+def _checked_by_move(before: Board, after: Board, mover: Colour,
+                     players: list[Colour] | None = None) -> list[Colour]:
+    """The players whose king the move puts in check: kings of active players attacked after
+    the move by an enemy piece that did not attack them before (a new attacker, a discovered
+    one, or the moved piece itself), whether or not the check is mate. This is how chess.com
+    counts its '+' marks. ``players`` overrides whose kings are looked at."""
+    active = [p for p in before.colours if before.status(p) == Status.ACTIVE]
+    if players is None:
+        players = [p for p in active if p != mover]
+    pre = _attacks_on_kings(before, players, active, before.mode)
+    checked = []
+    for player, (king, attackers) in pre.items():
+        piece = after.piece_at(king)
+        if piece is None or piece.kind is not Kind.KING or piece.colour != player:
+            continue  # the king was captured
+        found: set[tuple[str, Piece | None]] = set()
+        for other in active:
+            if _enemies(before.mode, player, other):
+                found.update((cell, after.piece_at(cell)) for cell in after.attackers(king, other))
+        if found - attackers:
+            checked.append(player)
+    return checked
+
+
+def _slot_mark(elimination: Elimination, mode: str | None, after_move: bool) -> str | None:
+    """How a record shows an elimination that a move or event entailed: None for a mark on the
+    move itself ('#'), else the token written in the player's own slot ('#' or 'S')."""
+    if elimination.reason is Reason.KING_CAPTURE:
+        return None
+    if elimination.reason is Reason.CHECKMATE:
+        return None if (mode == "ffa" and after_move) else "#"
+    if elimination.reason is Reason.STALEMATE:
+        return "S"
+    return None  # resignations and time forfeits are their own tokens
+
+
+def _castling_side(board: Board, move: Move) -> int | None:
+    piece = board.piece_at(move.from_cell)
+    if piece is None or piece.kind is not Kind.KING:
+        return None
+    layout = board.layout
+    index = board.colours.index(piece.colour)
+    for side in (0, 1):
+        king_from, king_to, _, _ = layout.castling(index, side)
+        if layout.names[king_from] == move.from_cell and layout.names[king_to] == move.to_cell:
+            return side
+    return None
+
+
+def _piece_name(piece: Piece) -> str:
+    kind = "one-point queen" if piece.kind is Kind.ONE_POINT_QUEEN else piece.kind.name.lower()
+    return f"{piece.colour.value} {kind}"
+
+
+class _Replay:
+    """Replays the movetext of a record into a game, checking what the record states."""
+
+    def __init__(self, game: Game, tokens: list[_Token]) -> None:
+        self.game = game
+        self.tokens = tokens
+        self.unplayed: list[str] = []
+        self.round = game.fullmove_number
+        self.last_seat: int | None = None
+        self.number: _Token | None = None
+        # slot tokens the record owes: (player, '#' or 'S', already given as a mark on the move)
+        self.pending: list[tuple[Colour, str, bool]] = [
+            (e.player, mark, False) for e in game.eliminations
+            if (mark := _slot_mark(e, game.mode, after_move=False)) is not None]
+
+    def run(self) -> None:
+        plies = [i for i, t in enumerate(self.tokens) if t.kind == "ply"]
+        last_ply = plies[-1] if plies else -1
+        for index, token in enumerate(self.tokens):
+            if token.kind == "number":
+                self.number = token
+            elif token.kind == "result":
+                if index != len(self.tokens) - 1:
+                    raise Pgn4Error(token.line, f"result {token.text!r} before the end of the movetext")
+            elif token.kind == "comment":
+                if _EVENT.match(token.text):
+                    self.event(token)
+            else:
+                self.ply(token, index == last_ply)
+                self.number = None
+
+    def slot(self, player: Colour, token: _Token) -> None:
+        """Advances the round count to the slot of ``player`` and checks the move number."""
+        seat = COLOURS.index(player)
+        if self.last_seat is not None and seat <= self.last_seat:
+            self.round += 1
+        self.last_seat = seat
+        if self.number is not None and int(self.number.text) != self.round:
+            raise Pgn4Error(self.number.line, f"move number {self.number.text} before {token.text!r}, but "
+                                              f"{player.value}'s move there is in round {self.round}")
+
+    def event(self, token: _Token) -> None:
+        """A polychess event written as a comment: {resign(blue)}, {timeout(blue)}, {draw}."""
+        game = self.game
+        if self.pending:
+            self.pending = [p for p in self.pending if not p[2]]
+            if self.pending:
+                player, mark, _ = self.pending[0]
+                raise Pgn4Error(token.line, f"{player.value} is {'checkmated' if mark == '#' else 'stalemated'} "
+                                            f"here; the record must say {mark!r} in {player.value}'s slot")
+        before = len(game.eliminations)
+        try:
+            if token.text == "draw":
+                game.agree_draw()
+            else:
+                what, name = token.text[:-1].split("(")
+                (game.resign if what == "resign" else game.time_forfeit)(name)
+        except ValueError as error:
+            raise Pgn4Error(token.line, f"{{{token.text}}}: {error}") from None
+        self.expect_slots(game.eliminations[before:], after_move=False)
+
+    def expect_slots(self, eliminations: tuple[Elimination, ...], after_move: bool,
+                     marked: int = 0) -> None:
+        for e in eliminations:
+            mark = _slot_mark(e, self.game.mode, after_move)
+            if mark is not None:
+                given = marked > 0
+                marked -= given
+                self.pending.append((e.player, mark, given))
+
+    def ply(self, token: _Token, last: bool) -> None:
+        game, word = self.game, token.text
+        if self.pending:
+            player, mark, _ = self.pending[0]
+            if word == mark:
+                self.slot(player, token)
+                self.pending.pop(0)
+                return
+            self.pending = [p for p in self.pending if not p[2]]
+            if self.pending:
+                player, mark, _ = self.pending[0]
+                raise Pgn4Error(token.line, f"{player.value} is {'checkmated' if mark == '#' else 'stalemated'} "
+                                            f"here; the record must say {mark!r} in {player.value}'s slot, "
+                                            f"not {word!r}")
+        if game.is_over():
+            outcome = game.outcome()
+            assert outcome is not None
+            if outcome.termination is Termination.POINTS_LEAD and (
+                    _MOVE.match(word) or _CASTLE.match(word) or _LEAVE.match(word) or word in ("#", "S")):
+                self.unplayed.append(word)
+                return
+            raise Pgn4Error(token.line, f"the game is over ({outcome.termination.value}) but the record goes on "
+                                        f"with {word!r}")
+        mover = game.turn
+        self.slot(mover, token)
+        leave = _LEAVE.match(word)
+        if leave:
+            self.leave(token, mover, leave.group("leave"))
+            return
+        if word in ("#", "S"):
+            what = "checkmated" if word == "#" else "stalemated"
+            raise Pgn4Error(token.line, f"{word!r} in {mover.value}'s slot, but {mover.value} is not {what} here")
+        castle = _CASTLE.match(word)
+        match = _MOVE.match(word)
+        if not castle and not match:
+            raise Pgn4Error(token.line, f"{word!r} is not a move in chess.com's notation (e.g. h2-h3, Qg1xQn8+, "
+                                        f"e10-e11=Q, O-O) nor a leave token (R, T, S, #)")
+        before = game.board
+        if castle:
+            side = 1 if castle.group("castle").count("-") == 2 else 0
+            king_from, king_to, _, _ = before.layout.castling(COLOURS.index(mover), side)
+            text = before.layout.names[king_from] + before.layout.names[king_to]
+            marks, leave_letter = castle.group("marks"), castle.group("leave")
+        else:
+            assert match is not None
+            promotion = match.group("promotion")
+            text = match.group("from") + match.group("to") + ({"D": "q"}.get(promotion, promotion or "").lower())
+            marks, leave_letter = match.group("marks"), match.group("leave")
+        try:
+            move = before.parse_move(text)
+        except ValueError as error:
+            raise Pgn4Error(token.line, f"{word!r}: {error}{self.hint(before, text[:3])}") from None
+        if castle and _castling_side(before, move) is None:
+            raise Pgn4Error(token.line, f"{word!r}: {mover.value} cannot castle here")
+        if match:
+            self.check_letters(token, before, move, match)
+        after = before.copy()
+        after.push(move)
+        checked = _checked_by_move(before, after, mover)
+        count = len(game.eliminations)
+        game.push(move)
+        new = game.eliminations[count:]
+        walking = _checked_by_move(before, after, mover, [e.player for e in game.eliminations[:count]
+                                                         if e.reason in (Reason.RESIGNATION, Reason.TIME_FORFEIT)])
+        self.check_marks(token, marks, checked, new, castle is not None, last, bool(walking))
+        if leave_letter in ("R", "T"):
+            self.leave(token, mover, leave_letter, after_move=True)
+        elif leave_letter == "S":
+            if not any(p[1] == "S" for p in self.pending):
+                raise Pgn4Error(token.line, f"{word!r} marks a stalemate, but nobody is stalemated here")
+            self.pending = [(p, m, given or m == "S") for p, m, given in self.pending]
+
+    def hint(self, board: Board, text: str) -> str:
+        cell = re.match(_SQUARE, text)
+        piece = board.piece_at(cell.group(0)) if cell else None
+        if piece is not None and piece.kind is Kind.KING and board.status(piece.colour) == Status.OUT:
+            return _DKW_HINT
+        return ""
+
+    def leave(self, token: _Token, player: Colour, letter: str, after_move: bool = False) -> None:
+        game = self.game
+        if game.is_over():
+            return  # the move ended the game; nothing is left to leave
+        before = len(game.eliminations)
+        try:
+            (game.resign if letter == "R" else game.time_forfeit)(player)
+        except ValueError as error:
+            raise Pgn4Error(token.line, f"{token.text!r}: {error}") from None
+        self.expect_slots(game.eliminations[before:], after_move=False)
+
+    def check_letters(self, token: _Token, board: Board, move: Move, match: re.Match[str]) -> None:
+        word = token.text
+        piece = board.piece_at(move.from_cell)
+        assert piece is not None
+        letter = match.group("piece") or ""
+        if piece.kind is Kind.ONE_POINT_QUEEN and letter == "D":
+            letter = "Q"
+        if letter != _LETTERS[piece.kind]:
+            raise Pgn4Error(token.line, f"{word!r}: the piece on {move.from_cell} is a {_piece_name(piece)}, "
+                                        f"written {_LETTERS[piece.kind] or 'without a letter'}")
+        target = board.piece_at(move.to_cell)
+        after = board.copy()
+        after.push(move)
+        captures = len(after.pieces()) < len(board.pieces())
+        if match.group("sep") == "-" and captures:
+            taken = target if target is not None else Piece(piece.colour, Kind.PAWN)
+            raise Pgn4Error(token.line, f"{word!r} is written as a quiet move ('-') but captures "
+                                        f"{'a ' + _piece_name(taken) if target is not None else 'en passant'}")
+        if match.group("sep") == "x":
+            if not captures:
+                raise Pgn4Error(token.line, f"{word!r} is written as a capture ('x') but captures nothing")
+            letter = match.group("captured") or ""
+            expected = _LETTERS[target.kind] if target is not None else ""
+            if target is not None and target.kind is Kind.ONE_POINT_QUEEN and letter == "D":
+                letter = "Q"
+            if letter != expected:
+                what = _piece_name(target) if target is not None else "a pawn (en passant)"
+                raise Pgn4Error(token.line, f"{word!r}: the captured piece is {what}, "
+                                            f"written {expected or 'without a letter'} after 'x'")
+
+    def check_marks(self, token: _Token, marks: str, checked: list[Colour], new: tuple[Elimination, ...],
+                    castle: bool, last: bool, walking: bool) -> None:
+        """Checks '+' (one per king the move puts in check) and '#' (one per player the move
+        eliminates) against the replay, and notes the slot tokens the record now owes."""
+        word, game = token.text, self.game
+        pluses, hashes = marks.count("+"), marks.count("#")
+        if not castle and pluses != len(checked):
+            names = ", ".join(p.value for p in checked) or "none"
+            hint = _DKW_HINT if walking and pluses > len(checked) else ""
+            raise Pgn4Error(token.line, f"{word!r} marks {pluses} check(s) but the move checks {len(checked)} "
+                                        f"king(s) ({names}){hint}")
+        on_move = [e for e in new if _slot_mark(e, game.mode, after_move=True) is None
+                   and e.reason in (Reason.CHECKMATE, Reason.KING_CAPTURE)]
+        in_slot = [e for e in new if _slot_mark(e, game.mode, after_move=True) == "#"]
+        names = ", ".join(e.player.value for e in on_move + in_slot) or "nobody"
+        if hashes == len(on_move):
+            extra = 0
+        elif hashes == len(on_move) + len(in_slot) and in_slot:
+            extra = len(in_slot)  # an older chess.com style: the next player's mate marked on the move
+        elif last and hashes < len(on_move):
+            extra = 0  # chess.com may leave the '#' off the game's final move
+        else:
+            raise Pgn4Error(token.line, f"{word!r} marks {hashes} mate(s) but the move mates {len(on_move)} "
+                                        f"player(s) at once ({names})")
+        self.expect_slots(new, after_move=True, marked=extra)
+
+
+def _check_rules(tags: Mapping[str, str], lines: Mapping[str, int], mode: str) -> None:
+    for rule in tags.get("RuleVariants", "").split():
+        if rule in _KNOWN_RULES:
+            continue
+        if mode == "ffa" and rule in ("PromoteTo=D", "Prom=8"):
+            continue
+        if mode == "teams" and rule in ("PromoteTo=Q", "PromoteTo=NBRQ", "PromoteTo=BNQR", "Prom=11"):
+            continue
+        raise Pgn4Error(lines["RuleVariants"], f"rule variant {rule!r} is not played by polychess "
+                                               f"(chess.com's standard {'FFA' if mode == 'ffa' else 'Teams'} rules)")
+
+
+def _new_game(tags: Mapping[str, str], lines: Mapping[str, int], setup: str | None) -> Game:
+    variant = tags.get("Variant", "Teams")
+    mode = _MODES.get(variant.lower())
+    if mode is None:
+        raise Pgn4Error(lines.get("Variant", 1), f"Variant {variant!r} is not four-player Teams or FFA")
+    _check_rules(tags, lines, mode)
+    start: str | None = None
+    fen = tags.get("StartFen4", "4PC")
+    if fen != "4PC":
+        try:
+            position = read_fen4(fen, mode=mode, setup=setup)
+        except Fen4Error as error:
+            raise Pgn4Error(lines["StartFen4"], str(error)) from None
+        if any(position.points.values()):
+            given = ",".join(str(position.points[c]) for c in COLOURS)
+            raise Pgn4Error(lines["StartFen4"], f"StartFen4 gives points {given}; a polychess game cannot start "
+                                                f"with points")
+        start, setup = position.board.fen(), position.setup
+    move_limit = None
+    if "MoveLimit" in tags:
+        if not tags["MoveLimit"].isdigit() or int(tags["MoveLimit"]) < 1:
+            raise Pgn4Error(lines["MoveLimit"], f"MoveLimit {tags['MoveLimit']!r} is not a positive number of plies")
+        move_limit = int(tags["MoveLimit"])
+    try:
+        return Game("four-player", mode=mode, setup=setup, start=start, move_limit=move_limit)
+    except ValueError as error:
+        raise Pgn4Error(lines.get("StartFen4", 1), str(error)) from None
+
+
+def _teams_result(game: Game) -> str:
+    outcome = game.outcome()
+    if outcome is None:
+        return "*"
+    if outcome.places[Colour.RED] == outcome.places[Colour.BLUE]:
+        return "1/2-1/2"
+    return "1-0" if outcome.places[Colour.RED] < outcome.places[Colour.BLUE] else "0-1"
+
+
+def _reported_points(tags: Mapping[str, str]) -> dict[Colour, int] | None:
+    names = {tags.get(c.value.capitalize(), c.value.capitalize()): c for c in COLOURS}
+    points: dict[Colour, int] = {}
+    for part in re.split(r"\s+-\s+", tags.get("Result", "").strip()):
+        match = re.fullmatch(r"(.*\S)\s*:\s*(-?[0-9]+)", part)
+        if not match or match.group(1) not in names or names[match.group(1)] in points:
+            return None
+        points[names[match.group(1)]] = int(match.group(2))
+    return points if len(points) == 4 else None
+
+
+def parse_pgn4(text: str, *, setup: str | None = None) -> Pgn4Record:
+    """Reads a PGN4 record (see :func:`read_pgn4`) and returns the game with the tags, the
+    movetext left unplayed and the points a free-for-all Result tag reports."""
+    tags, lines, tokens = _tokenize(text)
+    if "StartFen4" not in tags and setup is None:
+        # Before 2020 chess.com's default was the classic setup and its exports carry no
+        # StartFen4: try the modern start, then the classic one.
+        try:
+            return _parse(tags, lines, tokens, "modern")
+        except Pgn4Error as modern_error:
+            try:
+                return _parse(tags, lines, tokens, "classic")
+            except Pgn4Error:
+                raise modern_error from None
+    return _parse(tags, lines, tokens, setup)
+
+
+def _parse(tags: dict[str, str], lines: dict[str, int], tokens: list[_Token], setup: str | None) -> Pgn4Record:
+    game = _new_game(tags, lines, setup)
+    replay = _Replay(game, tokens)
+    replay.run()
+    result = tags.get("Result")
+    if game.mode == "teams" and result is not None:
+        line = lines["Result"]
+        if result not in _RESULTS:
+            raise Pgn4Error(line, f"Teams Result {result!r} is not 1-0, 0-1, 1/2-1/2 or *")
+        if not game.is_over() and result == "1/2-1/2":
+            game.agree_draw()  # chess.com writes no token for an agreed draw
+        got = _teams_result(game)
+        if result != "*" and result != got:
+            state = "the game is not over" if got == "*" else f"the game gives {got}"
+            raise Pgn4Error(line, f"Result tag says {result} but {state}")
+    final = [t for t in tokens if t.kind == "result"]
+    if final and result is not None and final[0].text != result and final[0].text != "*":
+        raise Pgn4Error(final[0].line, f"the movetext ends with {final[0].text} but the Result tag says {result}")
+    reported = _reported_points(tags) if game.mode == "ffa" else None
+    return Pgn4Record(game=game, tags=tags, unplayed=tuple(replay.unplayed), reported_points=reported)
+
+
+def read_pgn4(text: str, *, setup: str | None = None) -> Game:
+    """Replays a chess.com PGN4 record into a :class:`~polychess.Game`.
+
+    Tags: ``Variant`` (Teams, FFA or Solo; default Teams), ``RuleVariants`` (chess.com's
+    standard ones only), ``StartFen4`` (``4PC`` or a FEN4; without it the modern start, or the
+    classic one when only that replays), ``Result`` (checked in Teams), ``MoveLimit``
+    (a polychess extension). Moves are checked against the replay: the piece letters, the
+    captured piece, one ``+`` per king put in check, one ``#`` per player eliminated, and the
+    leave tokens ``R`` (resign), ``T`` (time out), ``S`` (stalemate) and ``#`` (checkmated at
+    his own turn). Raises :class:`Pgn4Error` naming the line and the problem.
+    """
+    return parse_pgn4(text, setup=setup).game
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+def _move_text(before: Board, move: Move, mode: str | None) -> tuple[str, bool]:
+    """The move in chess.com's long notation without marks, and whether it is castling."""
+    side = _castling_side(before, move)
+    if side is not None:
+        return ("O-O" if side == 0 else "O-O-O"), True
+    piece = before.piece_at(move.from_cell)
+    assert piece is not None
+    target = before.piece_at(move.to_cell)
+    after = before.copy()
+    after.push(move)
+    captures = len(after.pieces()) < len(before.pieces())
+    text = _LETTERS[piece.kind] + move.from_cell
+    if captures:
+        text += "x" + (_LETTERS[target.kind] if target is not None else "")
+    else:
+        text += "-"
+    text += move.to_cell
+    if move.promotion is not None:
+        text += "=" + ("D" if mode == "ffa" else move.promotion.upper())
+    return text, False
+
+
+def _termination(game: Game, names: Mapping[Colour, str], result: str) -> str | None:
+    outcome = game.outcome()
+    if outcome is None:
+        return None
+    last = outcome.eliminations[-1] if outcome.eliminations else None
+    if outcome.termination in (Termination.RESIGNATION, Termination.TIME_FORFEIT) and last is not None:
+        what = "resigned" if last.reason is Reason.RESIGNATION else "forfeit on time"
+        text = f"{last.player.value.capitalize()} {what}"
+    else:
+        text = _TEAMS_TERMINATIONS[outcome.termination]
+    return f"{text}. {result}" if game.mode == "teams" else text
+
+
+def write_pgn4(game: Game, tags: Mapping[str, str] | None = None) -> str:
+    """The PGN4 record of a four-player game, as chess.com exports it, with extra tags
+    (player names as Red/Blue/Yellow/Green, Site, Date, ...). Variant, RuleVariants,
+    StartFen4, Result and Termination are written from the game and override the same tags
+    in ``tags``. :func:`read_pgn4` reads it back into the identical game."""
+    if game.variant != "four-player":
+        raise ValueError(f"PGN4 is for four-player chess, not {game.variant}")
+    extra = dict(tags or {})
+    for name in extra:
+        if not re.fullmatch(r"[A-Za-z0-9_]+", name):
+            raise ValueError(f"bad tag name {name!r}")
+    mode = game.mode
+    start = Board("four-player", game.start_position, mode=mode, setup=game.setup)
+    standard = Board("four-player", mode=mode, setup="modern")
+    names = {c: extra.get(c.value.capitalize(), c.value.capitalize()) for c in COLOURS}
+    head: dict[str, str] = {
+        "Variant": "FFA" if mode == "ffa" else "Teams",
+        "RuleVariants": "EnPassant PromoteTo=D" if mode == "ffa" else "EnPassant",
+        "StartFen4": "4PC" if start.fen() == standard.fen() else write_fen4(start),
+    }
+    if game.move_limit is not None:
+        head["MoveLimit"] = str(game.move_limit)
+    computed = {"Variant", "RuleVariants", "StartFen4", "MoveLimit", "Result", "Termination"}
+    head.update((k, v) for k, v in extra.items() if k not in computed)
+    if mode == "ffa":
+        result = ("*" if not game.is_over() else
+                  " - ".join(f"{names[c]}: {game.points.get(c, 0)}" for c in COLOURS))
+    else:
+        result = _teams_result(game)
+    head["Result"] = result
+    termination = _termination(game, names, result)
+    if termination is not None:
+        head["Termination"] = termination
+    lines = [f'[{k} "{v.replace(chr(92), chr(92) * 2).replace(chr(34), chr(92) + chr(34))}"]'
+             for k, v in head.items()]
+    lines.append("")
+    lines.extend(_movetext(game))
+    return "\n".join(lines) + "\n"
+
+
+def _movetext(game: Game) -> list[str]:
+    replay = Game("four-player", mode=game.mode, setup=game.setup, start=game.start_position,
+                  move_limit=game.move_limit)
+    mode = game.mode
+    items: list[tuple[Colour | None, str]] = []  # (slot player, token) or (None, comment)
+
+    def slot_tokens(eliminations: tuple[Elimination, ...], after_move: bool) -> None:
+        for e in eliminations:
+            mark = _slot_mark(e, mode, after_move)
+            if mark is not None:
+                items.append((e.player, mark))
+
+    slot_tokens(replay.eliminations, after_move=False)
+    for token in game.history:
+        count = len(replay.eliminations)
+        event = _EVENT.match(token)
+        if event:
+            if token == "draw":
+                items.append((None, "{draw}"))
+                replay.agree_draw()
+            else:
+                player = Colour(event.group(2))
+                if player == replay.turn:
+                    items.append((player, "R" if event.group(1) == "resign" else "T"))
+                else:
+                    items.append((None, "{" + token + "}"))
+                (replay.resign if event.group(1) == "resign" else replay.time_forfeit)(player)
+            slot_tokens(replay.eliminations[count:], after_move=False)
+            continue
+        before = replay.board
+        mover = replay.turn
+        move = before.parse_move(token)
+        text, castle = _move_text(before, move, mode)
+        after = before.copy()
+        after.push(move)
+        checked = _checked_by_move(before, after, mover)
+        replay.push(move)
+        new = replay.eliminations[count:]
+        mates = [e for e in new if _slot_mark(e, mode, after_move=True) is None
+                 and e.reason in (Reason.CHECKMATE, Reason.KING_CAPTURE)]
+        items.append((mover, text + ("" if castle else "+" * len(checked)) + "#" * len(mates)))
+        slot_tokens(new, after_move=True)
+
+    lines: list[str] = []
+    line = ""
+    number = Board("four-player", game.start_position, mode=mode, setup=game.setup).fullmove_number
+    last_seat: int | None = None
+    for slot, token in items:
+        if slot is None:
+            line = f"{line} {token}" if line else token
+            continue
+        seat = COLOURS.index(slot)
+        if last_seat is not None and seat <= last_seat:
+            number += 1
+        if last_seat is None or seat <= last_seat:
+            if line:
+                lines.append(line)
+            line = f"{number}. {token}"
+        else:
+            line = f"{line} .. {token}"
+        last_seat = seat
+    if line:
+        lines.append(line)
+    return lines
