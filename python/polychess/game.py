@@ -1,10 +1,12 @@
-"""A whole game: turns, eliminations and transfers, frozen players, places, draws, clocks.
+"""A whole game: turns, eliminations and transfers, frozen players, places, points, draws,
+clocks.
 
-The C++ core decides which moves are legal; this module runs a game to its end by the rules of
-RULES §1.6-1.11 (three-player) and §3 (standard): after every move it examines the player
-whose turn it is, eliminates him on checkmate (his army passes to the mater), freezes him on
-stalemate, and ends the game when the rules say so. Every step can be taken back with
-:meth:`Game.pop`.
+The C++ core decides which moves are legal; this module runs a game to its end by the rules:
+RULES §1.6-1.11 (three-player: a mated player's army passes to the mater, a stalemated one is
+frozen), §2.3 (four-player teams: the first mate wins for the team), §2.4 (four-player
+free-for-all: points, mates judged right after the move, dead pieces) and §3 (standard).
+After every move it examines the players concerned and ends the game when the rules say so.
+Every step can be taken back with :meth:`Game.pop`.
 """
 
 from __future__ import annotations
