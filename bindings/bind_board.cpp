@@ -41,6 +41,13 @@ void bind_board(py::module_& m) {
       .def("fen", [](const PyBoard& b) { return b.board->text(); })
       .def("copy", [](const PyBoard& b) { return PyBoard{b.board->clone()}; })
       .def("legal_moves", &PyBoard::legal_moves)
+      .def("legal_captures", [](const PyBoard& b) {
+        Move moves[MAX_MOVES];
+        const int n = b.board->legal_captures(moves);
+        py::list out;
+        for (int i = 0; i < n; ++i) out.append(move_object(b.variant(), moves[i]));
+        return out;
+      }, "The legal captures and promotions (what the search's quiescence looks at).")
       .def("count_legal_moves", [](const PyBoard& b) { return b.board->count_legal_moves(); })
       .def("is_legal",
            [](const PyBoard& b, const MoveValue& m) {

@@ -18,6 +18,7 @@ class BoardOf final : public Board {
   std::string text() const override { return pos_.text(); }
 
   int legal_moves(Move* out) const override { return polychess::legal_moves(pos_, out); }
+  int legal_captures(Move* out) const override { return polychess::legal_captures(pos_, out); }
   uint64_t count_legal_moves() const override { return polychess::count_legal_moves(pos_); }
   void make(Move move) override { pos_.make(move); }
   void unmake() override { pos_.unmake(); }

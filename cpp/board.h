@@ -29,6 +29,7 @@ class Board {
 
   // Moves
   virtual int legal_moves(Move* out) const = 0;  // room for MAX_MOVES
+  virtual int legal_captures(Move* out) const = 0;  // captures and promotions only
   virtual uint64_t count_legal_moves() const = 0;
   // The legal move matching the text; throws InvalidMove / IllegalMove.
   Move parse_move(const std::string& text) const;

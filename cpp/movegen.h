@@ -7,7 +7,8 @@
 // lines at once (en passant, king capture with its army transfer).
 //
 // The generator writes into a Sink, so the same code either lists moves (MoveWriter) or only
-// counts them (MoveCounter: perft's bulk counting at the leaves).
+// counts them (MoveCounter: perft's bulk counting at the leaves). With CAPTURES_ONLY it keeps
+// captures and promotions only (the search's quiescence).
 #pragma once
 
 #include <cstring>
@@ -45,7 +46,7 @@ struct MoveCounter {
   void add(Move) { ++count; }
 };
 
-template <int W, class Sink>
+template <int W, class Sink, bool CAPTURES_ONLY = false>
 void generate_legal(const Position<W>& pos, Sink& sink) {
   using BB = Bitboard<W>;
   const Topology<W>& t = pos.topo();
@@ -82,7 +83,7 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
         untouchable_players |= 1u << p;
         shielded |= pos.pieces_of(p);
       }
-  const BB targets = t.all.minus(shielded);
+  const BB targets = t.all.minus(shielded) & (CAPTURES_ONLY ? occ : t.all);
 
   const BB own_kings = own & kings;
   const int ksq = own_kings ? own_kings.first() : NO_CELL;
@@ -145,10 +146,10 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
       for_each_cell(pawns & pos.colour_bb(pc), [&](int from) {
         BB to = t.pawn_capture[pc][from] & occ & targets;
         const int push = t.pawn_push[pc][from];
-        if (push != NO_CELL && !occ.test(push)) {
+        if (push != NO_CELL && !occ.test(push) && (!CAPTURES_ONLY || t.promotion[pc].test(push))) {
           to.set(push);
           const int dbl = t.pawn_double[pc][from];
-          if (dbl != NO_CELL && !occ.test(dbl)) to.set(dbl);
+          if (!CAPTURES_ONLY && dbl != NO_CELL && !occ.test(dbl)) to.set(dbl);
         }
         to &= evasion;
         if (pinned.test(from)) to &= allowed_for_pinned(from);
@@ -158,7 +159,7 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
       });
     }
 
-    if (!checkers && ksq != NO_CELL) {
+    if (!CAPTURES_ONLY && !checkers && ksq != NO_CELL) {
       for (int c = 0; c < colours; ++c) {
         const int rights = meta.castling >> (2 * c) & 3;
         if (!rights || meta.controller[c] != me) continue;
@@ -234,6 +235,15 @@ inline int legal_moves(const Position<W>& pos, Move* out) {
   const auto& kinds = pos.variant().promotion_kinds;
   MoveWriter w{out, kinds.data(), int(kinds.size())};
   generate_legal(pos, w);
+  return int(w.cur - out);
+}
+
+// The legal captures and promotions only.
+template <int W>
+inline int legal_captures(const Position<W>& pos, Move* out) {
+  const auto& kinds = pos.variant().promotion_kinds;
+  MoveWriter w{out, kinds.data(), int(kinds.size())};
+  generate_legal<W, MoveWriter, true>(pos, w);
   return int(w.cur - out);
 }
 

@@ -144,10 +144,10 @@ class Searcher {
       }
     }
 
+    if (depth <= 0) return quiesce(alpha, beta, ply);
     Move moves[MAX_MOVES];
     const int n = legal_moves(pos_, moves);
     if (n == 0) return terminal(ply);
-    if (depth <= 0) return quiesce(alpha, beta, ply, moves, n);
 
     sort_moves(moves, n, tt_move, ply);
     const bool maximizing = on_root_side(pos_.turn());
@@ -188,11 +188,18 @@ class Searcher {
     return best;
   }
 
-  // Captures only (all moves when in check), with the static value as a floor for the mover.
-  int quiesce(int alpha, int beta, int ply, Move* moves, int n) {
+  // Captures and promotions only (every move when in check), with the static value as a floor
+  // for the mover.
+  int quiesce(int alpha, int beta, int ply) {
     pv_length_[ply] = ply;
+    if ((++nodes_ & 1023) == 0) check_limits();
+    if (stopped_) return 0;
+    if (ply >= MAX_PLY - 1) return evaluate();
     const bool maximizing = on_root_side(pos_.turn());
     const bool checked = in_check();
+    Move moves[MAX_MOVES];
+    const int n = checked ? legal_moves(pos_, moves) : legal_captures(pos_, moves);
+    if (checked && n == 0) return terminal(ply);
     int best = maximizing ? -INFINITE_SCORE : INFINITE_SCORE;
     if (!checked) {
       best = evaluate();
@@ -200,17 +207,10 @@ class Searcher {
       if (maximizing) alpha = std::max(alpha, best);
       else beta = std::min(beta, best);
     }
-    if (ply >= MAX_PLY - 1) return evaluate();
-    int kept = 0;
-    for (int i = 0; i < n; ++i)
-      if (checked || is_capture(moves[i]) || move_promotion(moves[i])) moves[kept++] = moves[i];
-    sort_moves(moves, kept, MOVE_NONE, ply);
-    for (int i = 0; i < kept; ++i) {
+    sort_moves(moves, n, MOVE_NONE, ply);
+    for (int i = 0; i < n; ++i) {
       pos_.make(moves[i]);
-      if ((++nodes_ & 1023) == 0) check_limits();
-      Move replies[MAX_MOVES];
-      const int r = legal_moves(pos_, replies);
-      const int score = r == 0 ? terminal(ply + 1) : quiesce(alpha, beta, ply + 1, replies, r);
+      const int score = quiesce(alpha, beta, ply + 1);
       pos_.unmake();
       if (stopped_) return 0;
       if (maximizing ? score > best : score < best) best = score;

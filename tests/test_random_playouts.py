@@ -103,6 +103,27 @@ def test_make_unmake_restores_position_and_hash(seed):
         assert board.fen() == start
 
 
+@pytest.mark.parametrize("variant,options", [("three-player", {}), ("standard", {}), ("four-player", {}),
+                                             ("four-player", {"mode": "ffa"})])
+def test_capture_generator_matches_the_full_one(variant, options):
+    rng = random.Random(9)
+    board = Board(variant, **options)
+    for _ in range(300):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        expected = set()
+        for move in moves:
+            after = board.copy()
+            after.push(move)
+            captured = after._core.last_captured() is not None
+            if captured or move.promotion is not None:
+                expected.add(str(move))
+        assert {str(m) for m in board._core.legal_captures()} == expected, board.fen()
+        captures = [m for m in moves if str(m) in expected]
+        board.push(rng.choice(captures if captures and rng.random() < 0.5 else moves))
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_bulk_and_full_perft_agree(seed):
     rng = random.Random(seed)
