@@ -468,18 +468,18 @@ class Game:
                 only_queens &= kinds <= {Kind.QUEEN, Kind.ONE_POINT_QUEEN}
         if checked >= 2:
             self._points[mover] += {2: (5, 1), 3: (20, 5)}[min(checked, 3)][only_queens]
-        # Mates are confirmed at once, each player judged after the eliminations before him.
+        # Mates are confirmed at once, each player judged after the eliminations before him,
+        # and credited to the player whose move left him mated (as chess.com scores them).
         order = board.colours
         start = order.index(mover)
         for i in range(1, len(order)):
             player = order[(start + i) % len(order)]
             if self._outcome is not None or board.status(player) != Status.ACTIVE:
                 continue
-            in_check, moves, mater = board._core.examine(order.index(player), order.index(mover))
+            in_check, moves, _ = board._core.examine(order.index(player), order.index(mover))
             if in_check and moves == 0:
-                credited = order[mater] if mater is not None else mover
                 self._eliminate(player, None)
-                self._record_out(player, Reason.CHECKMATE, credited)
+                self._record_out(player, Reason.CHECKMATE, mover)
 
     def _record_frozen(self, player: Colour) -> None:
         self._eliminations.append(Elimination(player, Reason.STALEMATE, None, self.ply))

@@ -1,5 +1,21 @@
-"""Text formats: game records (position strings are read and written by Board itself)."""
+"""Text formats: game records for every variant, and chess.com's FEN4 and PGN4 for
+four-player chess (position strings are read and written by Board itself)."""
 
+from polychess.formats.fen4 import Fen4, Fen4Error, read_fen4, write_fen4
+from polychess.formats.pgn4 import Pgn4Error, Pgn4Record, parse_pgn4, read_pgn4, write_pgn4
 from polychess.formats.record import RecordError, read_record, write_record
 
-__all__ = ["RecordError", "read_record", "write_record"]
+__all__ = [
+    "Fen4",
+    "Fen4Error",
+    "Pgn4Error",
+    "Pgn4Record",
+    "RecordError",
+    "parse_pgn4",
+    "read_fen4",
+    "read_pgn4",
+    "read_record",
+    "write_fen4",
+    "write_pgn4",
+    "write_record",
+]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from polychess.board import Board, Colour, Kind, Status
 
-__all__ = ["Fen4", "Fen4Error", "read_fen4", "write_fen4", "START_FEN4"]
+__all__ = ["START_FEN4", "Fen4", "Fen4Error", "read_fen4", "write_fen4"]
 
 COLOURS: tuple[Colour, ...] = (Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.GREEN)
 _FILES = "abcdefghijklmn"
@@ -188,13 +188,15 @@ def _flags(field: str, text: str) -> list[bool]:
 
 def _split_fields(text: str) -> tuple[list[str], str | None, str]:
     """The six leading fields, the extras block (or None) and the board."""
+    names = ("side to move", "dead flags", "king-side castling", "queen-side castling", "points", "ply clock",
+             "board")
     fields: list[str] = []
     rest = text
-    for name in ("side to move", "dead flags", "king-side castling", "queen-side castling", "points", "ply clock"):
+    for index, name in enumerate(names[:-1]):
         cut = rest.find("-")
         if cut < 0:
-            raise Fen4Error(name, f"missing (a FEN4 is side-dead-castling-castling-points-plies-[extras-]board; "
-                                  f"got {text!r})")
+            raise Fen4Error(names[index + 1], f"missing (a FEN4 is side-dead-castling-castling-points-plies-"
+                                              f"[extras-]board; got {text!r})")
         fields.append(rest[:cut])
         rest = rest[cut + 1:]
     extras = None
@@ -257,12 +259,8 @@ def _parse_board(text: str) -> dict[tuple[int, int], tuple[Colour | None, Kind, 
             if not _exists(file, rank):
                 raise Fen4Error("board", f"rank {rank}: {token!r} stands on the missing corner cell "
                                          f"{_FILES[file]}{rank}")
-            colour = _LETTER_COLOURS[match.group(2)] if match.group(2) else None
-            if match.group(1):
-                pieces[(file, rank)] = (colour, kind, token)  # dead; colour may be None
-            else:
-                assert colour is not None
-                pieces[(file, rank)] = (colour, kind, token)
+            colour = _LETTER_COLOURS[match.group(2)] if match.group(2) else None  # None: dead, unknown
+            pieces[(file, rank)] = (colour, kind, token)
             file += 1
         if file != 14:
             raise Fen4Error("board", f"rank {rank} has {file} cells; expected 14 (corners count as cells)")
@@ -275,7 +273,8 @@ def _infer_setup(pieces: Mapping[tuple[int, int], tuple[Colour | None, Kind, str
     a8 / n7). A king whose player keeps a castling right must be at home, so its square
     decides first; otherwise any of the two kings on one of those squares; modern when they
     tell nothing or disagree."""
-    strong, weak = set(), set()
+    strong: set[str] = set()
+    weak: set[str] = set()
     for colour, file in ((Colour.BLUE, 0), (Colour.GREEN, 13)):
         for rank, setup in ((7, "modern" if colour is Colour.BLUE else "classic"),
                             (8, "classic" if colour is Colour.BLUE else "modern")):
@@ -314,7 +313,7 @@ def read_fen4(text: str, mode: str = "teams", setup: str | None = None) -> Fen4:
     castling = {c: (king_side[i], queen_side[i]) for i, c in enumerate(COLOURS)}
     points: dict[Colour, int] = {}
     for colour, part in zip(COLOURS, _four("points", points_text)):
-        if not re.fullmatch(r"-?[0-9]+", part):
+        if not part.isdigit():
             raise Fen4Error("points", f"{part!r} in {points_text!r} is not a whole number")
         points[colour] = int(part)
     if not ply_text.isdigit():

@@ -41,7 +41,7 @@ _LETTERS: dict[Kind, str] = {Kind.PAWN: "", Kind.KNIGHT: "N", Kind.BISHOP: "B", 
                              Kind.KING: "K", Kind.ONE_POINT_QUEEN: "Q"}
 _KNOWN_RULES = {"EnPassant", "DeadKingWalking", "Anonymous", "SemiAnonymous"}
 _MODES = {"teams": "teams", "ffa": "ffa", "solo": "ffa"}
-_TEAMS_TERMINATIONS = {Termination.CHECKMATE: "Checkmate", Termination.KING_CAPTURE: "King captured",
+_TERMINATIONS = {Termination.CHECKMATE: "Checkmate", Termination.KING_CAPTURE: "King captured",
                        Termination.STALEMATE: "Stalemate", Termination.MOVE_LIMIT: "Move limit",
                        Termination.AGREEMENT: "Game drawn by agreement",
                        Termination.THREEFOLD_REPETITION: "Threefold repetition",
@@ -101,7 +101,7 @@ def _tokenize(text: str) -> tuple[dict[str, str], dict[str, int], list[_Token]]:
 
     skip_space()
     while pos < n and source[pos] == "[":
-        match = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]', re.S).match(source, pos)
+        match = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]', re.DOTALL).match(source, pos)
         if not match:
             end = source.find("\n", pos)
             raise Pgn4Error(line, f"malformed tag {source[pos:end if end >= 0 else n]!r} (expected [Name \"value\"])")
@@ -322,7 +322,7 @@ class _Replay:
         for e in eliminations:
             mark = _slot_mark(e, self.game.mode, after_move)
             if mark is not None:
-                given = marked > 0
+                given = marked > 0 and mark == "#"
                 marked -= given
                 self.pending.append((e.player, mark, given))
 
@@ -392,7 +392,7 @@ class _Replay:
                                                          if e.reason in (Reason.RESIGNATION, Reason.TIME_FORFEIT)])
         self.check_marks(token, marks, checked, new, castle is not None, last, bool(walking))
         if leave_letter in ("R", "T"):
-            self.leave(token, mover, leave_letter, after_move=True)
+            self.leave(token, mover, leave_letter)
         elif leave_letter == "S":
             if not any(p[1] == "S" for p in self.pending):
                 raise Pgn4Error(token.line, f"{word!r} marks a stalemate, but nobody is stalemated here")
@@ -405,7 +405,7 @@ class _Replay:
             return _DKW_HINT
         return ""
 
-    def leave(self, token: _Token, player: Colour, letter: str, after_move: bool = False) -> None:
+    def leave(self, token: _Token, player: Colour, letter: str) -> None:
         game = self.game
         if game.is_over():
             return  # the move ended the game; nothing is left to leave
@@ -442,7 +442,7 @@ class _Replay:
             if target is not None and target.kind is Kind.ONE_POINT_QUEEN and letter == "D":
                 letter = "Q"
             if letter != expected:
-                what = _piece_name(target) if target is not None else "a pawn (en passant)"
+                what = "a " + _piece_name(target) if target is not None else "a pawn (en passant)"
                 raise Pgn4Error(token.line, f"{word!r}: the captured piece is {what}, "
                                             f"written {expected or 'without a letter'} after 'x'")
 
@@ -479,7 +479,7 @@ def _check_rules(tags: Mapping[str, str], lines: Mapping[str, int], mode: str) -
             continue
         if mode == "ffa" and rule in ("PromoteTo=D", "Prom=8"):
             continue
-        if mode == "teams" and rule in ("PromoteTo=Q", "PromoteTo=NBRQ", "PromoteTo=BNQR", "Prom=11"):
+        if mode == "teams" and rule == "Prom=11":
             continue
         raise Pgn4Error(lines["RuleVariants"], f"rule variant {rule!r} is not played by polychess "
                                                f"(chess.com's standard {'FFA' if mode == 'ffa' else 'Teams'} rules)")
@@ -611,7 +611,7 @@ def _move_text(before: Board, move: Move, mode: str | None) -> tuple[str, bool]:
     return text, False
 
 
-def _termination(game: Game, names: Mapping[Colour, str], result: str) -> str | None:
+def _termination(game: Game, result: str) -> str | None:
     outcome = game.outcome()
     if outcome is None:
         return None
@@ -620,7 +620,7 @@ def _termination(game: Game, names: Mapping[Colour, str], result: str) -> str | 
         what = "resigned" if last.reason is Reason.RESIGNATION else "forfeit on time"
         text = f"{last.player.value.capitalize()} {what}"
     else:
-        text = _TEAMS_TERMINATIONS[outcome.termination]
+        text = _TERMINATIONS[outcome.termination]
     return f"{text}. {result}" if game.mode == "teams" else text
 
 
@@ -654,7 +654,7 @@ def write_pgn4(game: Game, tags: Mapping[str, str] | None = None) -> str:
     else:
         result = _teams_result(game)
     head["Result"] = result
-    termination = _termination(game, names, result)
+    termination = _termination(game, result)
     if termination is not None:
         head["Termination"] = termination
     lines = [f'[{k} "{v.replace(chr(92), chr(92) * 2).replace(chr(34), chr(92) + chr(34))}"]'
