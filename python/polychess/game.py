@@ -234,7 +234,9 @@ class Game:
         """A new game with the same options; with ``rotate_first_player`` the first move
         passes one seat further clockwise."""
         start_turn = next(c for c in self.colours if c.value[0] == self.start_position.split(" ")[1])
-        first = self.colours[(self.colours.index(start_turn) + 1) % len(self.colours)] if self.rotate_first_player else start_turn
+        first = start_turn
+        if self.rotate_first_player:  # one seat further clockwise, among the seats in play
+            first = self.seats[(self.seats.index(start_turn) + 1) % len(self.seats)]
         increment, hourglass = self._clock_options
         return Game(self.variant, first_mate_wins=self.first_mate_wins and self.players != 2,
                     neutrality=self.neutrality, players=self.players if self.players == 2 else None,
@@ -355,11 +357,19 @@ class Game:
 
     def _after_step(self) -> None:
         """What follows every move or event: the players whose turn comes are examined, then
-        the draw rules."""
+        the draw rules. In free-for-all, where mates are judged right after the move, the
+        ending rules come first: a player whose turn never comes is not judged."""
+        if self._outcome is None:
+            self._check_move_limit()
+        if self.mode == "ffa" and self._outcome is None:
+            self._check_draws()
         if self._outcome is None:
             self._resolve_turn()
         if self._outcome is None:
-            self._check_draws()
+            if self.mode == "ffa":
+                self._check_points_lead()
+            else:
+                self._check_draws()
         self._finish_step()
 
     def _leave(self, player: Colour, reason: Reason, by: Colour | None) -> None:
@@ -501,15 +511,23 @@ class Game:
         elif self.variant != "four-player" and _insufficient_material(board):
             # RULES §1.10 and §3; four-player chess knows no such draw (§2.3, §2.4)
             self._finish(Termination.INSUFFICIENT_MATERIAL, draw=True)
-        elif self.mode == "ffa" and len(self.active_players()) == 2:
-            a, b = (self._points[p] for p in self.active_players())
-            if abs(a - b) >= 21:
-                self._finish(Termination.POINTS_LEAD, by_points=True)
-        if self._outcome is None and self.move_limit is not None and self._ply >= self.move_limit:
+        else:
+            self._check_points_lead()
+
+    def _check_move_limit(self) -> None:
+        """At the move limit, teams draw and free-for-all ranks by points (RULES §2.4)."""
+        if self.move_limit is not None and self._ply >= self.move_limit:
             if self.mode == "ffa":
                 self._finish(Termination.MOVE_LIMIT, by_points=True)
             else:
                 self._finish(Termination.MOVE_LIMIT, draw=True)
+
+    def _check_points_lead(self) -> None:
+        """Free-for-all: with two players left, a lead of 21 points ends the game (RULES §2.4)."""
+        if self.mode == "ffa" and len(self.active_players()) == 2:
+            a, b = (self._points[p] for p in self.active_players())
+            if abs(a - b) >= 21:
+                self._finish(Termination.POINTS_LEAD, by_points=True)
 
     def _finish(self, termination: Termination, places: dict[Colour, int] | None = None, draw: bool = False,
                 by_points: bool = False) -> None:
