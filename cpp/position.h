@@ -90,6 +90,11 @@ class Position {
   void make(Move move);
   // Takes back the last move or event.
   void unmake();
+  // Passes the turn without moving (the search's null move); unmake() takes it back.
+  void make_null() {
+    history_.push_back(Undo{meta_, MOVE_NONE, NO_PIECE, NO_CELL});
+    pass_turn_from(meta_.turn);
+  }
 
   // Events (recorded in the history; unmake() takes each back). Preconditions are checked by
   // the caller (board.cpp), which reports bad arguments to the user.

@@ -16,7 +16,8 @@ template <int W>
 class Searcher {
  public:
   Searcher(const Position<W>& root, TranspositionTable& tt, const SearchLimits& limits, const std::atomic<bool>& stop)
-      : pos_(root), tt_(tt), limits_(limits), stop_(stop), eval_(eval_tables(root.topo())), root_(root.turn()) {
+      : pos_(root), tt_(tt), limits_(limits), stop_(stop), eval_(eval_tables(root.topo())), root_(root.turn()),
+        two_sides_(alternating_sides(root)) {
     pos_.reserve_history(MAX_PLY + 8);
     start_ = Clock::now();
     history_ = std::make_unique<std::array<std::array<int32_t, MAX_CELLS>, MAX_CELLS>>();
@@ -56,6 +57,19 @@ class Searcher {
   }
 
   bool on_root_side(int player) const { return player == root_ || !pos_.is_enemy(root_, player); }
+
+  // Pieces other than king and pawns: without them a null move risks zugzwang.
+  bool has_pieces(int player) const {
+    const auto own = pos_.pieces_of(player);
+    return bool(own.minus(pos_.kind_bb(PAWN) | pos_.kind_bb(KING)));
+  }
+
+  // Whether the players alternate between two sides (every player's successor is an enemy).
+  static bool alternating_sides(const Position<W>& pos) {
+    for (int p = 0; p < pos.players(); ++p)
+      if (!pos.is_enemy(p, (p + 1) % pos.players())) return false;
+    return pos.players() == 2 || pos.variant().teams;
+  }
 
   // The root side's value minus the opponents' per opposing side.
   int evaluate() const {
@@ -149,16 +163,44 @@ class Searcher {
     const int n = legal_moves(pos_, moves);
     if (n == 0) return terminal(ply);
 
-    sort_moves(moves, n, tt_move, ply);
     const bool maximizing = on_root_side(pos_.turn());
+    const bool checked = in_check();
+
+    // Null move, where the sides alternate (standard chess, four-player teams): if passing
+    // still fails high for this side, a real move will too.
+    if (two_sides_ && ply > 0 && depth >= 4 && !checked && has_pieces(pos_.turn())) {
+      pos_.make_null();
+      const int reduced = depth - 3;
+      const int score = maximizing ? search(reduced, beta - 1, beta, ply + 1) : search(reduced, alpha, alpha + 1, ply + 1);
+      pos_.unmake();
+      if (stopped_) return 0;
+      if (maximizing ? score >= beta : score <= alpha) return score;
+    }
+
+    sort_moves(moves, n, tt_move, ply);
     const int alpha0 = alpha, beta0 = beta;
     int best = maximizing ? -INFINITE_SCORE : INFINITE_SCORE;
     Move best_move = MOVE_NONE;
     for (int i = 0; i < n; ++i) {
       const Move m = moves[i];
+      const bool quiet = !is_capture(m) && !move_promotion(m);
       pos_.make(m);
       const int extension = in_check() && ply < 2 * depth + 8 ? 1 : 0;
-      const int score = search(depth - 1 + extension, alpha, beta, ply + 1);
+      const int next = depth - 1 + extension;
+      int score;
+      if (i == 0) {
+        score = search(next, alpha, beta, ply + 1);
+      } else {
+        // Principal variation search: later moves get a null window around the bound this
+        // side is trying to beat, and late quiet moves a reduced depth; either is searched
+        // again in full if it beats the bound.
+        const int reduction = ply > 0 && depth >= 3 && i >= 3 && quiet && !extension && !checked ? 1 + (i >= 8) : 0;
+        const int lo = maximizing ? alpha : beta - 1, hi = lo + 1;
+        auto beats = [&](int s) { return maximizing ? s > alpha : s < beta; };
+        score = search(next - reduction, lo, hi, ply + 1);
+        if (reduction && beats(score)) score = search(next, lo, hi, ply + 1);
+        if (beats(score) && (maximizing ? score < beta : score > alpha)) score = search(next, alpha, beta, ply + 1);
+      }
       pos_.unmake();
       if (stopped_) return 0;
       const bool better = maximizing ? score > best : score < best;
@@ -227,6 +269,7 @@ class Searcher {
   const std::atomic<bool>& stop_;
   const EvalTables<W>& eval_;
   const int root_;
+  const bool two_sides_;
   Clock::time_point start_;
   uint64_t nodes_ = 0;
   bool stopped_ = false;
