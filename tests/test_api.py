@@ -3,7 +3,6 @@
 import copy
 import pickle
 import threading
-import time
 
 import pytest
 
@@ -159,19 +158,18 @@ def test_perft_releases_the_gil():
     span = []
 
     def count():
-        span.append(time.perf_counter())
+        span.append("counting")
         span.append(board.perft(5))
-        span.append(time.perf_counter())
 
     thread = threading.Thread(target=count)
     thread.start()
-    ticks = []
+    ran_meanwhile = False
     while thread.is_alive():
-        ticks.append(time.perf_counter())  # Python code runs here only if perft let go of the GIL
+        # Python code runs here while the other thread is inside perft only if the GIL is free
+        ran_meanwhile |= len(span) == 1
     thread.join()
-    start, nodes, end = span
-    assert nodes == 3960896
-    assert any(start < t < end for t in ticks)
+    assert span == ["counting", 3960896]
+    assert ran_meanwhile
 
 
 def test_board_usable_during_perft_in_another_thread():
