@@ -1,24 +1,28 @@
-"""Writing and reading three-player position strings (docs/position-strings.md) in tests,
-independently of both the engine and the reference."""
+"""Writing and reading position strings (docs/position-strings.md) in tests, independently
+of both the engine and the reference."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 
 def files_of_rank(rank: int) -> str:
-    """The files of a rank's eight cells, in the order position strings list them."""
+    """The files of a hexagon rank's eight cells, in the order position strings list them."""
     return "ABCDEFGH" if rank <= 4 else "EFGHKLMN" if rank <= 8 else "ABCDKLMN"
 
 
-def position(pieces: dict[str, str], turn: str = "w", castling: str = "-", ep: str = "-",
-             halfmove: int = 0, fullmove: int = 1, controllers: str = "wrb",
-             statuses: str = "aaa") -> str:
-    """A position string from {cell: 'wK', ...} and the other fields."""
+def cross_files_of_rank(rank: int) -> str:
+    """The files of a four-player rank's squares (the corners are missing)."""
+    return "defghijk" if rank <= 3 or rank >= 12 else "abcdefghijklmn"
+
+
+def _placement(pieces: dict[str, str], ranks: int, files_of: Callable[[int], str]) -> str:
     for name in pieces:
-        assert name[0] in files_of_rank(int(name[1:])), f"no cell {name}"
+        assert name[0] in files_of(int(name[1:])), f"no cell {name}"
     rows = []
-    for rank in range(12, 0, -1):
+    for rank in range(ranks, 0, -1):
         text, run = "", 0
-        for f in files_of_rank(rank):
+        for f in files_of(rank):
             piece = pieces.get(f"{f}{rank}")
             if piece is None:
                 run += 1
@@ -30,8 +34,23 @@ def position(pieces: dict[str, str], turn: str = "w", castling: str = "-", ep: s
         if run:
             text += str(run)
         rows.append(text)
-    return " ".join(["/".join(rows), turn, castling, ep, str(halfmove), str(fullmove),
+    return "/".join(rows)
+
+
+def position(pieces: dict[str, str], turn: str = "w", castling: str = "-", ep: str = "-",
+             halfmove: int = 0, fullmove: int = 1, controllers: str = "wrb",
+             statuses: str = "aaa") -> str:
+    """A three-player position string from {cell: 'wK', ...} and the other fields."""
+    return " ".join([_placement(pieces, 12, files_of_rank), turn, castling, ep, str(halfmove), str(fullmove),
                      controllers, statuses])
+
+
+def cross_position(pieces: dict[str, str], turn: str = "r", castling: str = "-", ep: str = "-",
+                   halfmove: int = 0, fullmove: int = 1, controllers: str = "rbyg",
+                   statuses: str = "aaaa") -> str:
+    """A four-player position string from {square: 'rK', ...} and the other fields."""
+    return " ".join([_placement(pieces, 14, cross_files_of_rank), turn, castling, ep, str(halfmove),
+                     str(fullmove), controllers, statuses])
 
 
 def placement(pos: str) -> dict[str, str]:

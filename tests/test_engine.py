@@ -8,7 +8,7 @@ import time
 import pytest
 
 from polychess import Board, Colour, Engine, Game
-from positions import position
+from positions import cross_position, position
 
 BACK_RANK_MATE = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"
 
@@ -55,19 +55,7 @@ def test_three_player_mate_needing_the_other_opponents_piece():
 def test_four_player_teams_mate():
     # Red mates Green on the n file; Blue (Green's partner) moves in between but cannot help.
     pieces = {"h1": "rK", "i5": "rR", "a7": "bK", "g14": "yK", "n8": "gK", "m7": "gP", "m8": "gP", "m9": "gP"}
-    rows = []
-    for rank in range(14, 0, -1):
-        files = "defghijk" if rank <= 3 or rank >= 12 else "abcdefghijklmn"
-        text, run = "", 0
-        for f in files:
-            piece = pieces.get(f"{f}{rank}")
-            if piece is None:
-                run += 1
-                continue
-            text += (str(run) if run else "") + piece
-            run = 0
-        rows.append(text + (str(run) if run else ""))
-    board = Board("four-player", "/".join(rows) + " r - - 0 1 rbyg aaaa")
+    board = Board("four-player", cross_position(pieces))
     result = Engine(hash_mb=8).search(board, depth=4)
     assert str(result.best_move) == "i5n5" and result.mate_in == 1
 

@@ -12,29 +12,13 @@ import pytest
 from polychess import Board, Colour, Game, Kind, Reason, Status, Termination
 from polychess.formats.fen4 import START_FEN4, Fen4Error, read_fen4, write_fen4
 from polychess.formats.pgn4 import Pgn4Error, parse_pgn4, read_pgn4, write_pgn4
+from positions import cross_position as position
 
 DATA = Path(__file__).parent / "data" / "pgn4"
 RED, BLUE, YELLOW, GREEN = Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.GREEN
 KINGS = {"h1": "rK", "a7": "bK", "g14": "yK", "n8": "gK"}
 
 
-def position(pieces: dict[str, str], turn: str = "r", castling: str = "-", ep: str = "-",
-             controllers: str = "rbyg", statuses: str = "aaaa") -> str:
-    """A polychess position string (docs/position-strings.md) from {square: "rK", ...}."""
-    rows = []
-    for rank in range(14, 0, -1):
-        files = "defghijk" if rank <= 3 or rank >= 12 else "abcdefghijklmn"
-        row, run = "", 0
-        for file in files:
-            piece = pieces.get(f"{file}{rank}")
-            if piece is None:
-                run += 1
-                continue
-            if run:
-                row, run = row + str(run), 0
-            row += piece
-        rows.append(row + (str(run) if run else ""))
-    return f"{'/'.join(rows)} {turn} {castling} {ep} 0 1 {controllers} {statuses}"
 
 
 def without_fullmove(fen: str) -> list[str]:

@@ -22,6 +22,7 @@ import random
 import pytest
 
 from polychess import Board, Colour, IllegalMoveError, InvalidPositionError, Kind, Piece, Status
+from positions import cross_position as position
 
 # --------------------------------------------------------------------------- geometry (RULES 2.1)
 
@@ -90,29 +91,6 @@ def king_targets(name: str) -> set[str]:
 # --------------------------------------------------------------------------- positions
 
 
-def position(pieces: dict[str, str], turn: str = "r", castling: str = "-", ep: str = "-",
-             halfmove: int = 0, fullmove: int = 1, controllers: str = "rbyg",
-             statuses: str = "aaaa") -> str:
-    """A four-player position string from {square: 'rK', ...} and the other fields."""
-    for name in pieces:
-        assert name in SQUARES, f"no square {name}"
-    rows = []
-    for rank in range(14, 0, -1):
-        text, run = "", 0
-        for f in files_of_rank(rank):
-            piece = pieces.get(f"{f}{rank}")
-            if piece is None:
-                run += 1
-                continue
-            if run:
-                text += str(run)
-            run = 0
-            text += piece
-        if run:
-            text += str(run)
-        rows.append(text)
-    return " ".join(["/".join(rows), turn, castling, ep, str(halfmove), str(fullmove),
-                     controllers, statuses])
 
 
 def board(pieces: dict[str, str], mode: str = "teams", setup: str = "modern", **kw) -> Board:

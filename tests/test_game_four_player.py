@@ -28,6 +28,7 @@ import pytest
 
 from polychess import (Board, Colour, Elimination, Game, GameOverError, Kind, Piece, Reason, Status, Termination,
                        TimeForfeitError)
+from positions import cross_position as position
 
 R, B, Y, G = Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.GREEN
 SEATS = (R, B, Y, G)
@@ -44,27 +45,6 @@ def files_of_rank(rank: int) -> str:
     return FILES[3:11] if rank <= 3 or rank >= 12 else FILES
 
 
-def position(pieces: dict[str, str], turn: str = "r", castling: str = "-", ep: str = "-", halfmove: int = 0,
-             fullmove: int = 1, controllers: str = "rbyg", statuses: str = "aaaa") -> str:
-    """A four-player position string from {square: 'rK', ...} and the other fields."""
-    for name in pieces:
-        assert name[0] in files_of_rank(int(name[1:])), f"no square {name}"
-    rows = []
-    for rank in range(14, 0, -1):
-        text, run = "", 0
-        for f in files_of_rank(rank):
-            piece = pieces.get(f"{f}{rank}")
-            if piece is None:
-                run += 1
-                continue
-            if run:
-                text += str(run)
-            run = 0
-            text += piece
-        if run:
-            text += str(run)
-        rows.append(text)
-    return " ".join(["/".join(rows), turn, castling, ep, str(halfmove), str(fullmove), controllers, statuses])
 
 
 def game_from(pieces: dict[str, str], mode: str = "ffa", **kw) -> Game:
