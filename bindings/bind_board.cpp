@@ -148,11 +148,6 @@ void bind_board(py::module_& m) {
       .def_property_readonly("key", [](const PyBoard& b) { return b.board->meta().key; })
       .def("compute_key", [](const PyBoard& b) { return b.board->compute_key(); })
       .def("checkers", [](const PyBoard& b) { return b.board->checkers(); })
-      .def("attacking_players", [](const PyBoard& b, int player, int cell) {
-        if (player < 0 || player >= b.variant().players) throw py::index_error("no player " + std::to_string(player));
-        if (cell < 0 || cell >= b.variant().layout.cell_count) throw py::index_error("no cell " + std::to_string(cell));
-        return b.board->attacking_players(player, cell);
-      })
       .def("attackers", [](const PyBoard& b, int cell, int player) {
         if (player < 0 || player >= b.variant().players) throw py::index_error("no player " + std::to_string(player));
         if (cell < 0 || cell >= b.variant().layout.cell_count) throw py::index_error("no cell " + std::to_string(cell));

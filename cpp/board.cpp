@@ -70,13 +70,6 @@ class BoardOf final : public Board {
     for_each_cell(pos_.attackers_to(cell, pos_.pieces_of(player)), [&](int c) { cells.push_back(c); });
     return cells;
   }
-  std::vector<int> attacking_players(int player, int cell) const override {
-    std::vector<int> result;
-    for (int p = 0; p < pos_.players(); ++p)
-      if (pos_.meta().status[p] == ACTIVE && pos_.is_enemy(player, p) && pos_.attackers_to(cell, pos_.pieces_of(p)))
-        result.push_back(p);
-    return result;
-  }
 
  protected:
   void event_set_controller(int colour, int player) override { pos_.event_set_controller(colour, player); }
@@ -132,14 +125,6 @@ Move Board::find_legal(const MoveText& m, const std::string& text) const {
 
 Move Board::parse_move(const std::string& text) const {
   return find_legal(parse_move_text(variant(), text), text);
-}
-
-bool Board::is_legal(Move move) const {
-  Move moves[MAX_MOVES];
-  const int n = legal_moves(moves);
-  for (int i = 0; i < n; ++i)
-    if (moves[i] == move) return true;
-  return false;
 }
 
 void Board::set_controller(int colour, int player) {

@@ -34,7 +34,6 @@ class Board {
   // The legal move matching the text; throws InvalidMove / IllegalMove.
   Move parse_move(const std::string& text) const;
   Move find_legal(const MoveText& m, const std::string& text) const;
-  bool is_legal(Move move) const;
   virtual void make(Move move) = 0;  // assumes legality
   virtual void unmake() = 0;         // the last move or event
   virtual const std::vector<Undo>& history() const = 0;
@@ -60,8 +59,6 @@ class Board {
   // Check and mate for the player to move (RULES §1.6, §1.7).
   virtual std::vector<int> checkers() const = 0;
   bool is_check() const { return !checkers().empty(); }
-  // The player whose pieces attack cell, among the active enemies of `player`.
-  virtual std::vector<int> attacking_players(int player, int cell) const = 0;
   // Cells of the pieces of `player` that attack `cell` (what scoring checks needs: which kings
   // a move checks and with which pieces).
   virtual std::vector<int> attackers(int cell, int player) const = 0;
