@@ -25,11 +25,11 @@ from polychess import Board, Engine, Game, Kind, Move
 
 __all__ = [
     "PIECE_VALUES",
+    "EnginePlayer",
+    "GreedyPlayer",
     "Player",
     "PlayerSpec",
     "RandomPlayer",
-    "GreedyPlayer",
-    "EnginePlayer",
     "capture_value",
     "parse_player",
 ]

@@ -36,36 +36,36 @@ import argparse
 import itertools
 import math
 import random
+import subprocess
 import sys
 import time
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from baselines import EnginePlayer, PlayerSpec, parse_player  # noqa: E402
-
-from polychess import Colour, Game, Move, Status  # noqa: E402
+import polychess
+from baselines import EnginePlayer, PlayerSpec, parse_player
+from polychess import Colour, Game, Move, Status
 
 __all__ = [
     "VARIANTS",
     "GameResult",
     "MatchResult",
-    "seat_assignments",
-    "head_to_head",
-    "place_scores",
     "capped_places",
+    "format_report",
+    "head_to_head",
+    "main",
     "make_openings",
+    "place_scores",
     "play_game",
     "run_match",
-    "format_report",
-    "main",
+    "seat_assignments",
 ]
-
-CONFIGS = ("A", "B")
 
 # Command-line variant names: (Game variant, four-player mode).
 VARIANTS: dict[str, tuple[str, str | None]] = {
@@ -175,6 +175,8 @@ class GameResult:
     nodes: dict[str, int]  # engine nodes searched
     illegal: list[str] = field(default_factory=list)  # "config colour ply: what" for each bad move
     record: list[str] = field(default_factory=list)  # the game's moves and events (Game.history)
+    # (configuration out, configuration credited or "-", reason) for every player who left
+    eliminations: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 def play_game(variant: str, mode: str | None, specs: Mapping[str, PlayerSpec], opening_index: int,
@@ -200,7 +202,7 @@ def play_game(variant: str, mode: str | None, specs: Mapping[str, PlayerSpec], o
         try:
             move: object = players[seat](game)
             problem = None if isinstance(move, Move) and move in game.legal_moves else f"illegal move {move}"
-        except Exception as error:  # a crashing player forfeits, the match goes on
+        except Exception as error:  # noqa: BLE001 - a crashing player forfeits, the match goes on
             problem = f"error {type(error).__name__}: {error}"
         seconds[config] += time.perf_counter() - start
         if problem is not None:
@@ -220,8 +222,10 @@ def play_game(variant: str, mode: str | None, specs: Mapping[str, PlayerSpec], o
     for seat, player in players.items():
         if isinstance(player, EnginePlayer):
             nodes[owners[seat]] += player.nodes_searched
+    eliminations = [(owners[e.player], "-" if e.by is None else owners[e.by], e.reason.value)
+                    for e in game.eliminations]
     return GameResult(opening_index, assignment, termination, game.ply, places, head_to_head(places, owners),
-                      place_scores(places, owners), moves, seconds, nodes, illegal, game.history)
+                      place_scores(places, owners), moves, seconds, nodes, illegal, game.history, eliminations)
 
 
 @dataclass
@@ -238,6 +242,7 @@ class MatchResult:
     requested_games: int
     games: list[GameResult]
     wall_seconds: float
+    build: str = ""
 
     @property
     def variant_name(self) -> str:
@@ -261,6 +266,7 @@ def run_match(variant: str, mode: str | None, a: PlayerSpec, b: PlayerSpec, game
     specs = {"A": a, "B": b}
     tasks = [(variant, mode, specs, i, opening, assignment, max_plies, seed)
              for i, opening in enumerate(openings) for assignment in assignments]
+    build = build_info()
     start = time.perf_counter()
     results: list[GameResult] = []
     if jobs > 1:
@@ -276,7 +282,24 @@ def run_match(variant: str, mode: str | None, a: PlayerSpec, b: PlayerSpec, game
             if progress:
                 _progress(results[-1], len(results), len(tasks))
     return MatchResult(variant, mode, specs, seats, assignments, openings, plies, max_plies, seed, games, results,
-                       time.perf_counter() - start)
+                       time.perf_counter() - start, build)
+
+
+def build_info() -> str:
+    """Which polychess played: version, git commit of the tree (if any) and when the compiled
+    core was built, since the engine's strength changes from build to build."""
+    core = Path(polychess._core.__file__).resolve()
+    built = datetime.fromtimestamp(core.stat().st_mtime, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    text = f"polychess {polychess.__version__}, core built {built}"
+    root = Path(__file__).resolve().parent.parent
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True,
+                                timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                               capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return text
+    return f"{text}, commit {commit}{' with uncommitted changes' if dirty else ''}"
 
 
 def _progress(game: GameResult, done: int, total: int) -> None:
@@ -315,9 +338,9 @@ def format_report(match: MatchResult) -> str:
     seat_names = " ".join(c.value for c in match.seats)
     lines = [
         f"match: {match.variant_name}, A = {match.specs['A'].text}, B = {match.specs['B'].text}",
-        f"{n} games = {len(match.openings)} openings ({match.opening_plies} random plies, seed {match.seed}) "
-        f"x {len(match.assignments)} seat assignments ({seat_names}: {' '.join(match.assignments)}); "
-        f"ply cap {match.max_plies}",
+        (f"{n} games = {len(match.openings)} openings ({match.opening_plies} random plies, seed {match.seed}) "
+         f"x {len(match.assignments)} seat assignments ({seat_names}: {' '.join(match.assignments)}); "
+         f"ply cap {match.max_plies}"),
     ]
     if n != match.requested_games:
         lines.append(f"note: {match.requested_games} games requested, rounded up to {n} "
@@ -352,6 +375,9 @@ def format_report(match: MatchResult) -> str:
     lines.append(f"A's score by seat assignment: {', '.join(by_assignment)}")
     terminations = Counter(g.termination for g in games)
     lines.append("terminations: " + ", ".join(f"{t} {c}" for t, c in terminations.most_common()))
+    left = Counter(e for g in games for e in g.eliminations)
+    lines.append("players out (config <- credited to, reason): "
+                 + (", ".join(f"{out} <- {by} {reason} {c}" for (out, by, reason), c in left.most_common()) or "none"))
     plies = [g.plies for g in games]
     lines.append(f"game length: mean {sum(plies) / n:.0f} plies, min {min(plies)}, max {max(plies)}")
     capped = terminations.get(PLY_CAP, 0)
@@ -360,7 +386,7 @@ def format_report(match: MatchResult) -> str:
     incidents = [f"opening {g.opening} {g.assignment}: {text}" for g in games for text in g.illegal]
     lines.append(f"illegal moves or player errors: {len(incidents)}")
     lines.extend(f"  {text}" for text in incidents)
-    lines.append(f"wall time: {match.wall_seconds:.2f} s")
+    lines.append(f"wall time: {match.wall_seconds:.2f} s; {match.build}")
     return "\n".join(lines)
 
 

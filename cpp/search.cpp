@@ -12,6 +12,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+constexpr int MAX_QUIESCENCE_PLIES = 12;
+constexpr int QUIESCENCE_CHECK_PLIES = 2;
+
 template <int W>
 class Searcher {
  public:
@@ -102,6 +105,16 @@ class Searcher {
 
   bool in_check() const { return bool(checkers(pos_)); }
 
+  // Whether the position occurred before since the last capture or pawn move.
+  bool repeats() const {
+    const auto& history = pos_.history();
+    const uint64_t key = pos_.key();
+    const size_t back = std::min<size_t>(history.size(), pos_.meta().halfmove);
+    for (size_t i = 1; i <= back; ++i)
+      if (history[history.size() - i].meta.key == key) return true;
+    return false;
+  }
+
   // Score of a position whose mover has no legal move.
   int terminal(int ply) const {
     if (!in_check()) return 0;  // stalemate: a draw, or a frozen player in three-player chess
@@ -158,7 +171,8 @@ class Searcher {
       }
     }
 
-    if (depth <= 0) return quiesce(alpha, beta, ply);
+    if (ply > 0 && repeats()) return 0;  // a repetition is scored as a draw
+    if (depth <= 0) return quiesce(alpha, beta, ply, 0);
     Move moves[MAX_MOVES];
     const int n = legal_moves(pos_, moves);
     if (n == 0) return terminal(ply);
@@ -230,15 +244,16 @@ class Searcher {
     return best;
   }
 
-  // Captures and promotions only (every move when in check), with the static value as a floor
-  // for the mover.
-  int quiesce(int alpha, int beta, int ply) {
+  // Captures and promotions only, with the static value as a floor for the mover; in its first
+  // plies every answer to a check as well. Its depth is capped: with three or four players
+  // capture sequences can otherwise run on for dozens of plies.
+  int quiesce(int alpha, int beta, int ply, int qply) {
     pv_length_[ply] = ply;
     if ((++nodes_ & 1023) == 0) check_limits();
     if (stopped_) return 0;
-    if (ply >= MAX_PLY - 1) return evaluate();
+    if (ply >= MAX_PLY - 1 || qply >= MAX_QUIESCENCE_PLIES) return evaluate();
     const bool maximizing = on_root_side(pos_.turn());
-    const bool checked = in_check();
+    const bool checked = qply < QUIESCENCE_CHECK_PLIES && in_check();
     Move moves[MAX_MOVES];
     const int n = checked ? legal_moves(pos_, moves) : legal_captures(pos_, moves);
     if (checked && n == 0) return terminal(ply);
@@ -252,7 +267,7 @@ class Searcher {
     sort_moves(moves, n, MOVE_NONE, ply);
     for (int i = 0; i < n; ++i) {
       pos_.make(moves[i]);
-      const int score = quiesce(alpha, beta, ply + 1);
+      const int score = quiesce(alpha, beta, ply + 1, qply + 1);
       pos_.unmake();
       if (stopped_) return 0;
       if (maximizing ? score > best : score < best) best = score;
