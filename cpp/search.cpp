@@ -23,8 +23,8 @@ class Searcher {
         two_sides_(alternating_sides(root)) {
     pos_.reserve_history(MAX_PLY + 8);
     start_ = Clock::now();
-    history_ = std::make_unique<std::array<std::array<int32_t, MAX_CELLS>, MAX_CELLS>>();
-    for (auto& row : *history_) row.fill(0);
+    move_history_ = std::make_unique<std::array<std::array<int32_t, MAX_CELLS>, MAX_CELLS>>();
+    for (auto& row : *move_history_) row.fill(0);
   }
 
   SearchReport run(const IterationCallback& on_iteration) {
@@ -132,7 +132,7 @@ class Searcher {
     if (move_promotion(m)) return (1 << 27) + PIECE_VALUE[move_promotion(m)];
     if (m == killers_[ply][0]) return (1 << 26) + 1;
     if (m == killers_[ply][1]) return 1 << 26;
-    return (*history_)[move_from(m)][move_to(m)];
+    return (*move_history_)[move_from(m)][move_to(m)];
   }
 
   void sort_moves(Move* moves, int n, Move tt_move, int ply) const {
@@ -233,7 +233,7 @@ class Searcher {
             killers_[ply][1] = killers_[ply][0];
             killers_[ply][0] = m;
           }
-          (*history_)[move_from(m)][move_to(m)] += depth * depth;
+          (*move_history_)[move_from(m)][move_to(m)] += depth * depth;
         }
         break;
       }
@@ -289,7 +289,7 @@ class Searcher {
   uint64_t nodes_ = 0;
   bool stopped_ = false;
   Move killers_[MAX_PLY][2] = {};
-  std::unique_ptr<std::array<std::array<int32_t, MAX_CELLS>, MAX_CELLS>> history_;
+  std::unique_ptr<std::array<std::array<int32_t, MAX_CELLS>, MAX_CELLS>> move_history_;
   Move pv_[MAX_PLY][MAX_PLY] = {};
   int pv_length_[MAX_PLY] = {};
 };
