@@ -95,11 +95,8 @@ def capture_value(board: Board, move: Move, en_passant: set[str] | None = None) 
     return PIECE_VALUES[Kind.PAWN] if len(after.pieces()) < before else None
 
 
-class GreedyPlayer:
+class GreedyPlayer(RandomPlayer):
     """The capture of the most valuable piece (ties broken at random), else a random move."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
 
     def __call__(self, game: Game) -> Move:
         moves = list(game.legal_moves)
