@@ -156,6 +156,13 @@ class Board:
     def __repr__(self) -> str:
         return f"Board({self.variant!r}, fen={self.fen()!r}{''.join(f', {k}={v!r}' for k, v in self._options().items())})"
 
+    def _repr_svg_(self) -> str:
+        """The picture Jupyter shows: the position with the last move highlighted."""
+        from polychess import svg  # svg imports this module
+
+        stack = self._core.move_stack()
+        return svg.board(self, lastmove=stack[-1] if stack else None)
+
     def _options(self) -> dict[str, object]:
         options: dict[str, object] = {}
         if self.neutrality:

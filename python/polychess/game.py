@@ -258,6 +258,13 @@ class Game:
     def active_players(self) -> list[Colour]:
         return [p for p in self.colours if self._board.status(p) == Status.ACTIVE]
 
+    def _repr_svg_(self) -> str:
+        """The picture Jupyter shows: the current position with the last move highlighted."""
+        from polychess import svg  # svg imports this module
+
+        stack = self._board._core.move_stack()
+        return svg.board(self._board, lastmove=stack[-1] if stack else None)
+
     # -- playing --------------------------------------------------------------------------
 
     def push(self, move: Move | str) -> Move:
