@@ -1,13 +1,13 @@
-"""The ``polychess`` command line."""
+"""``polychess perft`` and ``polychess moves``: counting and listing legal moves."""
 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from collections.abc import Sequence
 
 from polychess.board import VARIANTS, Board
+
+__all__ = ["add_parsers"]
 
 
 def _perft(args: argparse.Namespace) -> int:
@@ -34,14 +34,21 @@ def _moves(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="polychess", description="Chess for more than two players.")
-    sub = parser.add_subparsers(dest="command", required=True)
+def _depth(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
 
+
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     perft = sub.add_parser("perft", help="count the leaves of the legal-move tree")
     perft.add_argument("--variant", choices=VARIANTS, default="three-player")
     perft.add_argument("--fen", help="start from this position string")
-    perft.add_argument("--depth", type=int, default=4)
+    perft.add_argument("--depth", type=_depth, default=4)
     perft.add_argument("--all", action="store_true", help="print every depth from 1")
     perft.add_argument("--divide", action="store_true", help="print the count below each move")
     perft.set_defaults(run=_perft)
@@ -50,16 +57,3 @@ def build_parser() -> argparse.ArgumentParser:
     moves.add_argument("--variant", choices=VARIANTS, default="three-player")
     moves.add_argument("--fen", help="the position string (default: the start)")
     moves.set_defaults(run=_moves)
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    if getattr(args, "depth", 0) < 0:
-        print("polychess: --depth must be >= 0", file=sys.stderr)
-        return 2
-    try:
-        return int(args.run(args))
-    except ValueError as error:
-        print(f"polychess: {error}", file=sys.stderr)
-        return 2

@@ -1,0 +1,243 @@
+"""What several subcommands share: game options as flags, engine budgets, seats, colour.
+
+A usage mistake anywhere (a bad flag value, an option that does not fit the variant) raises
+:class:`UsageError`; ``main`` prints it and exits with status 2, as argparse does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TextIO
+
+from polychess.board import VARIANTS, Colour
+from polychess.engine import Engine, SearchResult
+from polychess.errors import InvalidPositionError
+from polychess.game import Game
+
+__all__ = [
+    "DEFAULT_NODES",
+    "Budget",
+    "EngineSpec",
+    "UsageError",
+    "add_budget_options",
+    "add_game_options",
+    "budget_from_args",
+    "colour_arg",
+    "game_from_args",
+    "parse_engine_spec",
+    "use_color",
+]
+
+# With no budget given, the engine searches this many nodes per move: a tenth of a second or
+# so, and the same move every time (a time budget would not be reproducible).
+DEFAULT_NODES = 200_000
+
+
+class UsageError(ValueError):
+    """A command line that cannot be carried out; the message says what to change."""
+
+
+def colour_arg(text: str) -> Colour:
+    """A colour name as a command-line value."""
+    try:
+        return Colour(text.strip().lower())
+    except ValueError:
+        names = ", ".join(c.value for c in Colour)
+        raise argparse.ArgumentTypeError(f"no colour {text!r} (one of {names})") from None
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+    return value
+
+
+def _clock(text: str) -> tuple[float, float]:
+    match = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]*)?)\s*(?:\+\s*([0-9]+(?:\.[0-9]*)?))?\s*", text)
+    if not match or float(match.group(1)) <= 0:
+        raise argparse.ArgumentTypeError(f"expected SECONDS or SECONDS+INCREMENT (e.g. 300+5), got {text!r}")
+    return float(match.group(1)), float(match.group(2) or 0)
+
+
+# -- game options ---------------------------------------------------------------------------
+
+def add_game_options(parser: argparse.ArgumentParser, *, clock: bool = True) -> None:
+    """The variant and the options of Game (RULES §1.11, §2) as flags."""
+    group = parser.add_argument_group("game")
+    group.add_argument("--variant", choices=VARIANTS, default="three-player")
+    group.add_argument("--fen", metavar="POSITION", help="start from this position string")
+    group.add_argument("--mode", choices=("teams", "ffa"), help="four-player: teams (default) or free-for-all")
+    group.add_argument("--setup", choices=("modern", "classic"), help="four-player: the start setup (default modern)")
+    group.add_argument("--move-limit", type=positive_int, metavar="PLIES",
+                       help="four-player: end the game after this many moves")
+    group.add_argument("--first-player", type=colour_arg, metavar="COLOUR", help="four-player: who moves first")
+    group.add_argument("--first-mate-wins", action="store_true", help="three-player: the first mate ends the game")
+    group.add_argument("--neutrality", action="store_true", help="three-player: the rule of neutrality")
+    group.add_argument("--two-players", action="store_true",
+                       help="three-player: White and Red only, Black not set up")
+    if clock:
+        group.add_argument("--clock", type=_clock, metavar="SECONDS[+INC]",
+                           help="a clock per player: seconds for the game, plus seconds added per move")
+        group.add_argument("--hourglass", action="store_true",
+                           help="with --clock: the time a mover uses goes to the others")
+
+
+_THREE_PLAYER_ONLY = (("first_mate_wins", "--first-mate-wins"), ("neutrality", "--neutrality"),
+                      ("two_players", "--two-players"))
+_FOUR_PLAYER_ONLY = (("mode", "--mode"), ("setup", "--setup"), ("move_limit", "--move-limit"),
+                     ("first_player", "--first-player"))
+
+
+def game_from_args(args: argparse.Namespace) -> Game:
+    """A new game with the options given on the command line."""
+    for attribute, flag in _THREE_PLAYER_ONLY:
+        if getattr(args, attribute) and args.variant != "three-player":
+            raise UsageError(f"{flag} is an option of three-player chess, not of {args.variant}")
+    for attribute, flag in _FOUR_PLAYER_ONLY:
+        if getattr(args, attribute) is not None and args.variant != "four-player":
+            raise UsageError(f"{flag} is an option of four-player chess, not of {args.variant}")
+    if args.two_players and args.fen:
+        raise UsageError("--two-players sets up its own start position; give either --two-players or --fen")
+    clock = getattr(args, "clock", None)
+    if getattr(args, "hourglass", False) and clock is None:
+        raise UsageError("--hourglass needs --clock")
+    try:
+        return Game(args.variant, first_mate_wins=args.first_mate_wins, neutrality=args.neutrality,
+                    players=2 if args.two_players else None,
+                    time_control=None if clock is None else clock[0], increment=0.0 if clock is None else clock[1],
+                    hourglass=getattr(args, "hourglass", False), start=args.fen, mode=args.mode, setup=args.setup,
+                    move_limit=args.move_limit, first_player=args.first_player)
+    except InvalidPositionError:
+        raise  # main() reports it as a bad position string
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+
+
+# -- engine budgets -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Budget:
+    """How long an engine searches per move; unset limits are None."""
+
+    nodes: int | None = None
+    depth: int | None = None
+    time: float | None = None
+
+    def describe(self) -> str:
+        parts = [f"{name}={value:g}" if isinstance(value, float) else f"{name}={value}"
+                 for name, value in (("nodes", self.nodes), ("depth", self.depth), ("time", self.time))
+                 if value is not None]
+        return ",".join(parts)
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """An engine seat: its budget and transposition-table size."""
+
+    budget: Budget
+    hash_mb: int = 16
+
+    def make(self) -> Engine:
+        return Engine(hash_mb=self.hash_mb)
+
+    def search(self, engine: Engine, game: Game) -> SearchResult:
+        return engine.search(game, depth=self.budget.depth, nodes=self.budget.nodes, time=self.budget.time)
+
+    def describe(self) -> str:
+        return f"engine:{self.budget.describe()}"
+
+
+def add_budget_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(f"engine budget per move (default: --nodes {DEFAULT_NODES})")
+    group.add_argument("--nodes", type=positive_int, help="search about this many nodes")
+    group.add_argument("--depth", type=positive_int, help="search this many plies deep")
+    group.add_argument("--time", type=positive_float, metavar="SECONDS", help="search this long")
+    group.add_argument("--hash", type=positive_int, default=16, metavar="MB",
+                       help="transposition table size per engine (default 16)")
+
+
+def budget_from_args(args: argparse.Namespace) -> EngineSpec:
+    budget = Budget(args.nodes, args.depth, args.time)
+    if budget == Budget():
+        budget = Budget(nodes=DEFAULT_NODES)
+    return EngineSpec(budget, args.hash)
+
+
+def parse_engine_spec(text: str, default: EngineSpec) -> EngineSpec:
+    """``engine`` or ``engine:nodes=20000,depth=3,time=1.5,hash=16`` (as bench/baselines.py
+    writes players). A spec that gives any of nodes, depth or time replaces the default
+    budget as a whole: ``engine:depth=2`` means depth 2 and nothing else."""
+    name, _, rest = text.partition(":")
+    if name.strip() != "engine":
+        raise UsageError(f"unknown player {text!r} (expected human, engine or engine:nodes=N,depth=N,time=S)")
+    values: dict[str, str] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, sep, value = item.partition("=")
+        if not sep or key not in ("nodes", "depth", "time", "hash"):
+            raise UsageError(f"bad engine setting {item!r} in {text!r} (known: nodes=N, depth=N, time=S, hash=MB)")
+        values[key] = value
+    try:
+        nodes = positive_int(values["nodes"]) if "nodes" in values else None
+        depth = positive_int(values["depth"]) if "depth" in values else None
+        seconds = positive_float(values["time"]) if "time" in values else None
+        hash_mb = positive_int(values["hash"]) if "hash" in values else default.hash_mb
+    except argparse.ArgumentTypeError as error:
+        raise UsageError(f"{text!r}: {error}") from None
+    budget = Budget(nodes, depth, seconds)
+    return EngineSpec(default.budget if budget == Budget() else budget, hash_mb)
+
+
+# -- seats ----------------------------------------------------------------------------------
+
+def parse_colour_list(text: str, seats: Sequence[Colour], flag: str) -> list[Colour]:
+    """``red,black``, ``all`` or ``none``: colours of seats in this game."""
+    text = text.strip().lower()
+    if text == "all":
+        return list(seats)
+    if text == "none":
+        return []
+    colours = []
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        colour = next((c for c in seats if c.value == item), None)
+        if colour is None:
+            raise UsageError(f"{flag}: no seat {item!r} in this game (seats: {', '.join(c.value for c in seats)})")
+        colours.append(colour)
+    return colours
+
+
+# -- terminal -------------------------------------------------------------------------------
+
+def use_color(choice: bool | None, stream: TextIO) -> bool:
+    """``--color``/``--no-color`` decide; otherwise colour goes to terminals only, and never
+    when NO_COLOR is set (no-color.org)."""
+    if choice is not None:
+        return choice
+    if os.environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and os.environ.get("TERM") != "dumb"
+
+
+def add_color_options(parser: argparse._ActionsContainer) -> None:
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--color", dest="color", action="store_const", const=True, default=None,
+                       help="draw with ANSI colours (default: on a terminal)")
+    group.add_argument("--no-color", dest="color", action="store_const", const=False, help="draw without colours")

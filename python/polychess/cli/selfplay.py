@@ -1,0 +1,192 @@
+"""``polychess selfplay``: the engine against itself, N games, with a summary per seat.
+
+Every seat has its own engine with the same budget. With a node or depth budget the engine
+is deterministic, so each game starts with a few random moves (``--opening-plies``, seeded by
+``--seed``) to make the games differ. A game that reaches ``--max-plies`` is stopped and
+counted as unfinished (its record ends in ``*``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from polychess.board import Colour
+from polychess.cli.common import (
+    EngineSpec,
+    add_budget_options,
+    add_game_options,
+    budget_from_args,
+    game_from_args,
+    positive_int,
+)
+from polychess.engine import Engine
+from polychess.formats import write_record
+from polychess.game import Game, Outcome
+
+__all__ = ["Summary", "add_parser", "play_game"]
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser("selfplay", help="engine against engine, N games, with a summary",
+                            description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--games", type=positive_int, default=2, help="how many games (default 2)")
+    add_game_options(parser, clock=False)
+    add_budget_options(parser)
+    parser.add_argument("--out", metavar="DIR", help="write one game record per game into DIR")
+    parser.add_argument("--max-plies", type=positive_int, default=1000,
+                        help="stop a game after this many moves (default 1000)")
+    parser.add_argument("--opening-plies", type=int, default=2, metavar="N",
+                        help="random moves at the start of each game (default 2)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random openings (default 1)")
+    parser.set_defaults(run=run)
+
+
+@dataclass
+class Summary:
+    """Results per seat over the finished games."""
+
+    seats: tuple[Colour, ...]
+    finished: int = 0
+    unfinished: int = 0
+    places: dict[Colour, Counter[int]] = field(default_factory=dict)
+    scores: dict[Colour, float] = field(default_factory=dict)
+    points: dict[Colour, int] = field(default_factory=dict)
+    terminations: Counter[str] = field(default_factory=Counter)
+
+    def add(self, outcome: Outcome | None) -> None:
+        if outcome is None:
+            self.unfinished += 1
+            return
+        self.finished += 1
+        self.terminations[outcome.termination.value] += 1
+        returns = dict(zip(outcome.places, outcome.returns()))
+        for seat in self.seats:
+            self.places.setdefault(seat, Counter())[outcome.places[seat]] += 1
+            self.scores[seat] = self.scores.get(seat, 0.0) + returns[seat]
+            if outcome.points is not None:
+                self.points[seat] = self.points.get(seat, 0) + outcome.points[seat]
+
+    def table(self) -> str:
+        n = len(self.seats)
+        header = f"{'seat':<8}" + "".join(f"{_ordinal(p):>6}" for p in range(1, n + 1)) + f"{'avg place':>11}{'score':>8}"
+        if self.points:
+            header += f"{'points':>8}"
+        lines = [header]
+        for seat in self.seats:
+            counts = self.places.get(seat, Counter())
+            games = max(1, self.finished)
+            average = sum(place * k for place, k in counts.items()) / games
+            line = f"{seat.value:<8}" + "".join(f"{counts[p]:>6}" for p in range(1, n + 1))
+            line += f"{average:>11.2f}{self.scores.get(seat, 0.0) / games:>+8.2f}"
+            if self.points:
+                line += f"{self.points.get(seat, 0) / games:>8.1f}"
+            lines.append(line)
+        ends = ", ".join(f"{name} {count}" for name, count in self.terminations.most_common())
+        lines.append(f"finished {self.finished}, unfinished {self.unfinished}" + (f"; {ends}" if ends else ""))
+        lines.append("(score: +1 sole first ... -1 sole last, averaged; places over finished games)")
+        return "\n".join(lines)
+
+
+def _ordinal(place: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")
+
+
+class _Progress:
+    """A plain-text progress bar on stderr: redrawn in place on a terminal (also during a
+    game, with its ply), one line per finished game otherwise, so that logs stay readable."""
+
+    def __init__(self, total: int, stream: TextIO) -> None:
+        self.total = total
+        self.stream = stream
+        isatty = getattr(stream, "isatty", None)
+        self.live = bool(isatty and isatty())
+        self._shown = 0
+        self._last = 0.0
+
+    def _bar(self, done: int) -> str:
+        width = 24
+        filled = width * done // self.total
+        return f"[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} games"
+
+    def ply(self, done: int, ply: int) -> None:
+        now = time.monotonic()
+        if self.live and now - self._last > 0.1:
+            self._last = now
+            self._draw(f"{self._bar(done)}, game {done + 1} at ply {ply}")
+
+    def game(self, done: int) -> None:
+        if self.live:
+            self._draw(self._bar(done))
+        else:
+            self.stream.write(self._bar(done) + "\n")
+            self.stream.flush()
+
+    def clear(self) -> None:
+        """Wipes the bar so that a line printed to stdout does not land behind it."""
+        if self.live and self._shown:
+            self.stream.write("\r" + " " * self._shown + "\r")
+            self.stream.flush()
+            self._shown = 0
+
+    def _draw(self, text: str) -> None:
+        self.stream.write("\r" + text.ljust(self._shown))
+        self.stream.flush()
+        self._shown = len(text)
+
+
+def play_game(game: Game, engines: dict[Colour, Engine], spec: EngineSpec, rng: random.Random, opening_plies: int,
+              max_plies: int, progress: _Progress | None = None, done: int = 0) -> Game:
+    """Plays one game: random opening moves, then the engines, until the end or the cap."""
+    for _ in range(opening_plies):
+        if game.is_over() or game.ply >= max_plies:
+            break
+        game.push(rng.choice(sorted(game.legal_moves, key=str)))
+    while not game.is_over() and game.ply < max_plies:
+        result = spec.search(engines[game.turn], game)
+        game.push(result.best_move if result.best_move is not None else next(iter(game.legal_moves)))
+        if progress is not None:
+            progress.ply(done, game.ply)
+    return game
+
+
+def run(args: argparse.Namespace) -> int:
+    spec = budget_from_args(args)
+    first = game_from_args(args)  # checks the options before anything runs
+    out = Path(args.out) if args.out else None
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+    engines = {seat: spec.make() for seat in first.seats}
+    summary = Summary(first.seats)
+    progress = _Progress(args.games, sys.stderr)
+    width = len(str(args.games))
+    print(f"{args.games} games of {first.variant}, {spec.describe()} in every seat")
+    for index in range(1, args.games + 1):
+        game = first if index == 1 else game_from_args(args)
+        for engine in engines.values():
+            engine.clear()  # every game from scratch: no knowledge carried over
+        rng = random.Random(f"{args.seed}:{index}")
+        play_game(game, engines, spec, rng, max(0, args.opening_plies), args.max_plies, progress, index - 1)
+        outcome = game.outcome()
+        summary.add(outcome)
+        result = "-".join(str(outcome.places[s]) for s in game.seats) if outcome else "*"
+        how = outcome.termination.value if outcome else f"stopped at {args.max_plies} plies"
+        line = f"game {index:>{width}}: {result} ({how}, {game.ply} plies)"
+        if out is not None:
+            path = out / f"game-{index:0{max(3, width)}d}.txt"
+            tags = {"Event": "polychess selfplay", "Round": str(index)}
+            tags.update({s.value.capitalize(): f"polychess {spec.describe()}" for s in game.seats})
+            path.write_text(write_record(game, tags), encoding="utf-8")
+            line += f" -> {path}"
+        progress.clear()
+        print(line, flush=True)
+        progress.game(index)
+    progress.clear()
+    print(summary.table())
+    return 0

@@ -1,0 +1,127 @@
+"""``polychess show``: a position or a moment of a recorded game, as SVG, PNG or text.
+
+SVG comes from :mod:`polychess.svg`. PNG is converted from it by ``rsvg-convert`` if it is on
+the PATH, else by the cairosvg package if it is installed; polychess depends on neither, so
+without them PNG output stops with a message saying how to get one. With no ``-o`` the board
+is drawn as text, as ``polychess play`` draws it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from polychess.board import VARIANTS, Board, Move
+from polychess.cli import text_board
+from polychess.cli.common import UsageError, add_color_options, colour_arg, positive_int, use_color
+from polychess.formats import read_pgn4, read_record
+from polychess.game import Game
+
+__all__ = ["ConverterMissing", "add_parser", "load_record", "svg_to_png"]
+
+CONVERTER_HELP = ("PNG output needs a converter, and none was found: install rsvg-convert "
+                  "(Debian/Ubuntu: apt install librsvg2-bin; macOS: brew install librsvg) or the Python "
+                  "package cairosvg (pip install cairosvg), or write SVG instead (-o FILE.svg)")
+
+
+class ConverterMissing(RuntimeError):
+    """Neither rsvg-convert nor cairosvg is available."""
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser("show", help="draw a position or a recorded game as SVG, PNG or text",
+                            description="Draw a position (--fen) or a recorded game (--record) as SVG (-o FILE.svg), "
+                                        "PNG (-o FILE.png) or, without -o, as text.")
+    source = parser.add_argument_group("what to draw (default: the start position)")
+    source.add_argument("--variant", choices=VARIANTS, default=None, help="the variant of --fen (default three-player)")
+    source.add_argument("--fen", metavar="POSITION", help="a position string")
+    source.add_argument("--mode", choices=("teams", "ffa"), help="four-player --fen: the mode")
+    source.add_argument("--setup", choices=("modern", "classic"), help="four-player --fen: the setup")
+    source.add_argument("--neutrality", action="store_true", help="three-player --fen: with the neutrality field")
+    source.add_argument("--record", metavar="FILE", help="a game record (polychess record, or PGN4 for .pgn4 files)")
+    source.add_argument("--ply", type=int, metavar="N", help="with --record: the position after N moves (default: the end)")
+    out = parser.add_argument_group("output")
+    out.add_argument("-o", "--output", metavar="FILE", help="FILE.svg or FILE.png (default: text on stdout)")
+    out.add_argument("--size", type=positive_int, default=480, help="picture size in pixels (default 480)")
+    out.add_argument("--orientation", type=colour_arg, metavar="COLOUR", help="whose side is at the bottom")
+    out.add_argument("--no-coordinates", action="store_true", help="SVG/PNG: leave out the cell names")
+    out.add_argument("--compact", action="store_true", help="text: one line per three-player cell")
+    add_color_options(out)
+    parser.set_defaults(run=run)
+
+
+def load_record(path: str) -> Game:
+    """A game from a record file: PGN4 (by the .pgn4 suffix or a StartFen4 tag) or a polychess
+    record (docs/game-records.md)."""
+    text = Path(path).read_text(encoding="utf-8")
+    if path.lower().endswith(".pgn4") or "[StartFen4 " in text:
+        return read_pgn4(text)
+    return read_record(text)
+
+
+def _position(args: argparse.Namespace) -> Board:
+    if args.record is not None:
+        if args.fen is not None or args.variant is not None:
+            raise UsageError("give either --record or --fen/--variant, not both")
+        game = load_record(args.record)
+        if args.ply is not None:
+            if not 0 <= args.ply <= game.ply:
+                raise UsageError(f"--ply {args.ply}: the game has {game.ply} moves (0 to {game.ply})")
+            while game.ply > args.ply:
+                game.pop()
+        return game.board
+    if args.ply is not None:
+        raise UsageError("--ply needs --record")
+    variant = args.variant or "three-player"
+    return Board(variant, args.fen, neutrality=args.neutrality, mode=args.mode, setup=args.setup)
+
+
+def run(args: argparse.Namespace) -> int:
+    board = _position(args)
+    if args.orientation is not None and args.orientation not in board.colours:
+        raise UsageError(f"--orientation: no colour {args.orientation.value!r} in {board.variant}")
+    last: Move | None = board.move_stack[-1] if board.move_stack else None
+    if args.output is None:
+        print(text_board.render(board, orientation=args.orientation, color=use_color(args.color, sys.stdout),
+                                lastmove=last, compact=args.compact))
+        return 0
+    suffix = Path(args.output).suffix.lower()
+    if suffix not in (".svg", ".png"):
+        raise UsageError(f"-o {args.output}: the file name must end in .svg or .png")
+    from polychess import svg  # imported here: text output does not need it
+
+    picture = svg.board(board, size=args.size, orientation=args.orientation, lastmove=last,
+                        check=board.king(board.turn) if board.is_check() else None,
+                        coordinates=not args.no_coordinates)
+    if suffix == ".svg":
+        Path(args.output).write_text(picture, encoding="utf-8")
+    else:
+        try:
+            svg_to_png(picture, args.output)
+        except ConverterMissing as error:
+            print(f"polychess: {error}", file=sys.stderr)
+            return 1
+    print(f"wrote {args.output}")
+    return 0
+
+
+def svg_to_png(picture: str, path: str) -> None:
+    """Converts SVG text to a PNG file with rsvg-convert or cairosvg.
+
+    Raises :class:`ConverterMissing` when neither is available."""
+    tool = shutil.which("rsvg-convert")
+    if tool is not None:
+        done = subprocess.run([tool, "--format", "png", "--output", path], input=picture.encode("utf-8"),
+                              capture_output=True, check=False)
+        if done.returncode != 0:
+            raise OSError(f"rsvg-convert failed: {done.stderr.decode(errors='replace').strip()}")
+        return
+    try:
+        cairosvg = importlib.import_module("cairosvg")
+    except (ImportError, OSError):  # the package is missing, or the cairo library it loads is
+        raise ConverterMissing(CONVERTER_HELP) from None
+    cairosvg.svg2png(bytestring=picture.encode("utf-8"), write_to=path)

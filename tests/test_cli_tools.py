@@ -1,0 +1,163 @@
+"""``polychess selfplay``, ``bench`` and ``show``, run through main() with captured output."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import shutil
+import xml.etree.ElementTree as ET
+
+import pytest
+from polychess import Board, Game
+from polychess.cli import main, show
+from polychess.formats import read_record, write_record
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+# --------------------------------------------------------------------------- selfplay
+
+def test_selfplay_writes_records_that_read_back(capsys, tmp_path):
+    out_dir = tmp_path / "games"
+    code = main(["selfplay", "--games", "2", "--nodes", "200", "--max-plies", "40", "--out", str(out_dir)])
+    captured = capsys.readouterr()
+    assert code == 0
+    files = sorted(out_dir.iterdir())
+    assert [f.name for f in files] == ["game-001.txt", "game-002.txt"]
+    reported = re.findall(r"^game (\d): (\S+) \((.*), (\d+) plies\)", captured.out, re.MULTILINE)
+    assert [r[0] for r in reported] == ["1", "2"]
+    histories = []
+    for path, (_, result, _, plies) in zip(files, reported):
+        game = read_record(path.read_text())
+        assert game.ply == int(plies) <= 40
+        assert ("-".join(str(p) for p in game.outcome().places.values()) if game.is_over() else "*") == result
+        histories.append(game.history)
+    assert histories[0][:2] != histories[1][:2]  # the random openings differ
+    # the summary: one row per seat, and the count of games
+    for seat in ("white", "red", "black"):
+        assert re.search(rf"^{seat}\s+\d+\s+\d+\s+\d+", captured.out, re.MULTILINE)
+    finished = sum(1 for r in reported if r[1] != "*")
+    assert f"finished {finished}, unfinished {2 - finished}" in captured.out
+    # progress on stderr, one bar per game when stderr is not a terminal
+    assert captured.err.count("games") == 2 and "[" in captured.err and "2/2 games" in captured.err
+
+
+def test_selfplay_to_the_end_counts_places(capsys):
+    # Standard chess from a position White mates in one: every game ends at once.
+    code = main(["selfplay", "--variant", "standard", "--games", "2", "--depth", "2", "--opening-plies", "0",
+                 "--fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out.count("(checkmate, 1 plies)") == 2
+    assert re.search(r"^white\s+2\s+0\s+1\.00\s+\+1\.00", out, re.MULTILINE)
+    assert re.search(r"^black\s+0\s+2\s+2\.00\s+-1\.00", out, re.MULTILINE)
+
+
+def test_selfplay_rejects_bad_options(capsys):
+    assert main(["selfplay", "--games", "0"]) == 2
+    assert main(["selfplay", "--variant", "standard", "--mode", "ffa"]) == 2
+    err = capsys.readouterr().err
+    assert "must be at least 1" in err and "--mode is an option of four-player chess" in err
+
+
+# --------------------------------------------------------------------------- bench
+
+def test_bench_prints_a_table(capsys):
+    code = main(["bench", "--variant", "standard", "--variant", "three-player", "--time", "0.1", "--hash", "1"])
+    captured = capsys.readouterr()
+    assert code == 0
+    header, *rows = captured.out.strip().splitlines()
+    assert header.split()[:3] == ["variant", "perft", "depth"]
+    assert [row.split()[0] for row in rows] == ["standard", "three-player"]
+    for row in rows:
+        depth, nodes, rate, _, search_nodes, _ = row.split()[1:]
+        assert int(depth) >= 1 and int(nodes.replace(",", "")) >= 20 and int(rate.replace(",", "")) > 0
+        assert int(search_nodes.replace(",", "")) > 0
+    assert "perft depth 1: 20 nodes" in captured.err and "search: depth" in captured.err
+
+
+# --------------------------------------------------------------------------- show
+
+def test_show_writes_svg_of_a_position(capsys, tmp_path):
+    path = tmp_path / "start.svg"
+    assert main(["show", "--variant", "three-player", "-o", str(path)]) == 0
+    root = ET.fromstring(path.read_text())
+    assert root.tag == f"{SVG}svg"
+    cells = [e for e in root.iter(f"{SVG}polygon") if "cell" in e.get("class", "").split()]
+    assert len(cells) == 96
+    assert {e.get("data-cell") for e in cells} == set(Board("three-player").layout.names)
+
+
+def test_show_a_record_at_a_ply(capsys, tmp_path):
+    game = Game("standard")
+    for move in ("e2e4", "e7e5", "g1f3"):
+        game.push(move)
+    record = tmp_path / "g.txt"
+    record.write_text(write_record(game))
+    svg = tmp_path / "g.svg"
+    assert main(["show", "--record", str(record), "--ply", "2", "-o", str(svg)]) == 0
+    root = ET.fromstring(svg.read_text())
+    pieces = {e.get("data-cell") for e in root.iter(f"{SVG}g") if "piece" in e.get("class", "").split()}
+    assert "e5" in pieces and "f3" not in pieces and "g1" in pieces  # after e2e4 e7e5 only
+    lastmove = {e.get("data-cell") for e in root.iter() if "lastmove" in e.get("class", "").split()}
+    assert lastmove == {"e7", "e5"}
+    # as text, without -o
+    assert main(["show", "--record", str(record), "--no-color"]) == 0
+    rank_2 = next(line for line in capsys.readouterr().out.splitlines() if line.startswith(" 2 "))
+    assert rank_2.split() == ["2", "wP", "wP", "wP", "wP", ".", "wP", "wP", "wP", "2"]
+    assert main(["show", "--record", str(record), "--ply", "4"]) == 2
+    assert "the game has 3 moves" in capsys.readouterr().err
+
+
+def _converter() -> str | None:
+    if shutil.which("rsvg-convert"):
+        return "rsvg-convert"
+    try:
+        importlib.import_module("cairosvg")
+    except (ImportError, OSError):
+        return None
+    return "cairosvg"
+
+
+@pytest.mark.skipif(_converter() is None, reason="no SVG to PNG converter (rsvg-convert or cairosvg) installed")
+def test_show_writes_png(capsys, tmp_path):
+    path = tmp_path / "start.png"
+    assert main(["show", "--variant", "four-player", "--size", "200", "-o", str(path)]) == 0
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_png_without_a_converter_says_how_to_get_one(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr(show.shutil, "which", lambda name: None)
+
+    def no_module(name: str) -> object:
+        raise ImportError(name)
+
+    monkeypatch.setattr(show.importlib, "import_module", no_module)
+    path = tmp_path / "start.png"
+    assert main(["show", "-o", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "rsvg-convert" in err and "pip install cairosvg" in err and "Traceback" not in err
+    assert not path.exists()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["show", "--variant", "standard", "--fen", "nonsense"], "bad position string"),
+    (["show", "--variant", "chess960"], "invalid choice"),
+    (["show", "-o", "board.gif"], "must end in .svg or .png"),
+    (["show", "--ply", "3"], "--ply needs --record"),
+    (["show", "--record", "/nonexistent/game.txt"], "No such file"),
+    (["perft", "--depth", "-1"], "must be >= 0"),
+    (["bench", "--time", "0"], "must be positive"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_bad_input_is_a_message_and_status_2(capsys, args, message):
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_bad_record_is_reported(capsys, tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text('[Variant "three-player"]\n\n1. E2E5 *\n')
+    assert main(["show", "--record", str(path)]) == 2
+    assert "line 3" in capsys.readouterr().err
