@@ -1,9 +1,9 @@
 """The ``polychess`` command line (also ``python -m polychess``).
 
 Subcommands, one module each: ``perft`` and ``moves`` (perft.py), ``play`` (play.py, drawing
-in text_board.py), ``selfplay`` (selfplay.py), ``bench`` (bench.py), ``show`` (show.py).
-Every usage mistake -- a bad flag, position, variant or file -- ends with a one-line message on
-stderr and exit status 2, never a traceback.
+in text_board.py), ``selfplay`` (selfplay.py), ``bench`` (bench.py), ``show`` (show.py),
+``serve`` (serve.py, the web app). Every usage mistake -- a bad flag, position, variant or
+file -- ends with a one-line message on stderr and exit status 2, never a traceback.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from polychess.cli import bench, perft, play, selfplay, show
+from polychess.cli import bench, perft, play, selfplay, serve, show
 from polychess.cli.common import UsageError
 from polychess.errors import InvalidPositionError
 
@@ -27,6 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.add_parser(sub)
     bench.add_parser(sub)
     show.add_parser(sub)
+    serve.add_parser(sub)
     return parser
 
 

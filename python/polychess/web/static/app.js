@@ -1,0 +1,464 @@
+// polychess in the browser: plain JavaScript, no build step, nothing from the network.
+// The server owns the game and draws the board; this page sends clicks and shows state.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const NAMES = { white: "White", red: "Red", black: "Black", blue: "Blue", yellow: "Yellow", green: "Green" };
+const PROMOTIONS = { Q: "Queen", R: "Rook", B: "Bishop", N: "Knight", D: "Queen (1 point)" };
+const ENGINE_PAUSE_MS = 300; // lets a person see each engine move before the next one
+
+let meta = null;        // variants and their seats (GET /api/meta)
+let game = null;        // the latest state from the server
+let receivedAt = 0;     // when `game` arrived, for the running clock
+let selected = null;    // the cell of the piece the player picked
+let engineLoop = 0;     // bumped to stop a running engine loop (new game, load)
+let refreshing = false;
+
+// -- talking to the server ----------------------------------------------------------------
+
+async function api(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (error) {
+    throw new Error(`${response.status} ${response.statusText}`);
+  }
+  if (!response.ok) {
+    const error = new Error(data && data.error ? data.error : `${response.status} ${response.statusText}`);
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+function gamePath(suffix = "", params = {}) {
+  const query = new URLSearchParams();
+  const orientation = $("orientation").value;
+  if (orientation) query.set("orientation", orientation);
+  for (const [key, value] of Object.entries(params)) if (value) query.set(key, value);
+  const text = query.toString();
+  return `/api/games/${encodeURIComponent(game.id)}${suffix}${text ? "?" + text : ""}`;
+}
+
+async function refresh(cell = null) {
+  if (!game) return;
+  show(await api("GET", gamePath("", { selected: cell })));
+}
+
+// -- showing the state --------------------------------------------------------------------
+
+function show(state) {
+  const newGame = !game || game.id !== state.id;
+  game = state;
+  receivedAt = performance.now();
+  selected = state.selected;
+  $("board").innerHTML = state.svg;
+  if (newGame) {
+    fillOrientation();
+    history.replaceState(null, "", `#game=${state.id}`);
+  }
+  showStatus();
+  showSeats();
+  showMoves();
+  showLog();
+  const save = $("save-record");
+  save.href = `/api/games/${encodeURIComponent(state.id)}/record`;
+  save.classList.remove("disabled");
+  save.removeAttribute("aria-disabled");
+  $("resign-button").disabled = !state.human_to_move;
+  $("resign-button").textContent = state.human_to_move ? `Resign (${NAMES[state.turn]})` : "Resign";
+}
+
+function showStatus() {
+  const status = $("status");
+  status.className = "";
+  if (game.outcome) {
+    status.textContent = game.outcome.text;
+    status.classList.add("over");
+  } else if (game.engine_to_move) {
+    status.textContent = `${NAMES[game.turn]} (engine) is thinking…`;
+    status.classList.add("thinking");
+  } else {
+    status.textContent = `${NAMES[game.turn]} to move${game.check ? " — check!" : ""}`;
+    if (game.check) status.classList.add("check");
+  }
+}
+
+function swatch(colour, title) {
+  const span = document.createElement("span");
+  span.className = `swatch ${colour}`;
+  span.title = title || NAMES[colour];
+  return span;
+}
+
+function showSeats() {
+  const body = $("seats").querySelector("tbody");
+  body.replaceChildren();
+  const ffa = game.mode === "ffa";
+  $("seats").classList.toggle("with-clock", game.clock !== null);
+  $("seats").classList.toggle("with-points", ffa);
+  for (const seat of game.seats) {
+    const row = document.createElement("tr");
+    row.dataset.colour = seat.colour;
+    if (seat.colour === game.turn) row.classList.add("to-move");
+    if (seat.status === "out") row.classList.add("out");
+
+    const name = document.createElement("td");
+    name.append(swatch(seat.colour), " ", NAMES[seat.colour]);
+    for (const army of seat.controls) {
+      if (army !== seat.colour) name.append(" +", swatch(army, `${NAMES[army]}'s army`));
+    }
+    const player = document.createElement("td");
+    const select = document.createElement("select");
+    select.className = "seat-player";
+    select.setAttribute("aria-label", `${NAMES[seat.colour]} is played by`);
+    for (const [value, label] of [["human", "Human"], ["engine", "Engine"]]) {
+      select.add(new Option(label, value, false, (value === "engine") === seat.engine));
+    }
+    select.disabled = game.outcome !== null;
+    select.addEventListener("change", () => changeSeat(seat.colour, select.value === "engine"));
+    player.append(select);
+
+    const clock = document.createElement("td");
+    clock.className = "clock-col clock";
+    const points = document.createElement("td");
+    points.className = "points-col";
+    points.textContent = seat.points === null ? "" : String(seat.points);
+    const state = document.createElement("td");
+    state.textContent = seat.place !== null ? ordinal(seat.place) : seat.status === "active" ? "" : seat.status;
+    row.append(name, player, clock, points, state);
+    body.append(row);
+  }
+  tickClocks();
+}
+
+function ordinal(place) {
+  return { 1: "1st", 2: "2nd", 3: "3rd" }[place] || `${place}th`;
+}
+
+function showMoves() {
+  const list = $("moves");
+  list.replaceChildren();
+  let row = null;
+  let number = null;
+  for (const entry of game.moves) {
+    if (!row || entry.number !== number) {
+      number = entry.number;
+      row = document.createElement("div");
+      row.className = "round";
+      const label = document.createElement("span");
+      label.className = "number";
+      label.textContent = `${number}.`;
+      row.append(label);
+      list.append(row);
+    }
+    const move = document.createElement("span");
+    move.className = entry.player ? `move ${entry.player}` : "move event";
+    move.textContent = entry.text;
+    if (entry.player) move.title = NAMES[entry.player];
+    row.append(move);
+  }
+  list.scrollTop = list.scrollHeight;
+}
+
+function showLog() {
+  const log = $("log");
+  log.replaceChildren();
+  for (const entry of game.log) {
+    const item = document.createElement("li");
+    item.textContent = entry.text;
+    log.append(item);
+  }
+  log.scrollTop = log.scrollHeight;
+}
+
+function fillOrientation() {
+  const select = $("orientation");
+  const keep = select.value;
+  select.replaceChildren(new Option("auto", ""));
+  for (const seat of game.seats) select.add(new Option(NAMES[seat.colour], seat.colour));
+  select.value = game.seats.some((s) => s.colour === keep) ? keep : "";
+}
+
+function formatTime(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  const minutes = Math.floor(s / 60);
+  return `${minutes}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// The running clock counts down here between answers; the server keeps the real time and
+// is asked again when a human's clock reaches zero (it then ends the game on time).
+function tickClocks() {
+  if (!game || !game.clock) return;
+  const elapsed = (performance.now() - receivedAt) / 1000;
+  for (const row of $("seats").querySelectorAll("tbody tr")) {
+    const colour = row.dataset.colour;
+    const running = game.clock.running === colour;
+    const left = game.clock.remaining[colour] - (running ? elapsed : 0);
+    const cell = row.querySelector(".clock");
+    cell.textContent = formatTime(left);
+    cell.classList.toggle("running", running);
+    cell.classList.toggle("low", left < 10);
+    if (running && left <= 0 && game.human_to_move && !refreshing) {
+      refreshing = true;
+      refresh().catch(report).finally(() => { refreshing = false; });
+    }
+  }
+}
+
+// -- playing ------------------------------------------------------------------------------
+
+// Pieces and dots lie over the cells; whatever was clicked, the cell is found by the
+// data-cell attribute of some element under the pointer.
+function cellAt(x, y) {
+  for (const element of document.elementsFromPoint(x, y)) {
+    const cell = element.getAttribute && element.getAttribute("data-cell");
+    if (cell) return cell;
+    if (element === $("board")) break;
+  }
+  return null;
+}
+
+async function onBoardClick(event) {
+  if (!game || !game.human_to_move || !$("promotion").hidden) return;
+  const cell = cellAt(event.clientX, event.clientY);
+  if (cell === null) return;
+  const targets = selected ? (game.legal[selected] || []).filter((m) => m.to === cell) : [];
+  try {
+    if (targets.length > 0) {
+      await play(selected, cell, targets);
+    } else if (game.legal[cell] && cell !== selected) {
+      await refresh(cell);
+    } else if (selected) {
+      await refresh();
+    }
+  } catch (error) {
+    report(error);
+  }
+}
+
+async function play(from, to, moves) {
+  let promotion = null;
+  const choices = moves.map((m) => m.promotion).filter((p) => p);
+  if (choices.length > 1) {
+    promotion = await choosePromotion(choices);
+    if (promotion === null) return;
+  }
+  const body = { from, to };
+  if (promotion) body.promotion = promotion;
+  show(await api("POST", gamePath("/move"), body));
+  await runEngines();
+}
+
+function choosePromotion(choices) {
+  return new Promise((resolve) => {
+    const box = $("promotion-choices");
+    box.replaceChildren();
+    const done = (value) => {
+      $("promotion").hidden = true;
+      resolve(value);
+    };
+    for (const letter of choices) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.dataset.promotion = letter;
+      button.textContent = PROMOTIONS[letter.toUpperCase()] || letter;
+      button.addEventListener("click", () => done(letter));
+      box.append(button);
+    }
+    $("promotion-cancel").onclick = () => done(null);
+    $("promotion").hidden = false;
+  });
+}
+
+// Engine seats move one request at a time until a human is to move (or the game ends).
+async function runEngines() {
+  const loop = ++engineLoop;
+  while (game && game.engine_to_move && loop === engineLoop) {
+    await new Promise((resolve) => setTimeout(resolve, ENGINE_PAUSE_MS));
+    if (loop !== engineLoop) return;
+    try {
+      show(await api("POST", gamePath("/engine"), {}));
+    } catch (error) {
+      if (error.status === 409) {
+        await refresh(); // someone else moved meanwhile (another tab): carry on from there
+      } else {
+        report(error);
+        return;
+      }
+    }
+  }
+}
+
+async function changeSeat(colour, engine) {
+  const engines = game.seats.filter((s) => (s.colour === colour ? engine : s.engine)).map((s) => s.colour);
+  try {
+    show(await api("POST", gamePath("/seats"), { engines }));
+    await runEngines();
+  } catch (error) {
+    report(error);
+  }
+}
+
+async function resign() {
+  if (!game || !game.human_to_move) return;
+  if (!confirm(`${NAMES[game.turn]} resigns?`)) return;
+  try {
+    show(await api("POST", gamePath("/resign"), { player: game.turn }));
+    await runEngines();
+  } catch (error) {
+    report(error);
+  }
+}
+
+// -- the dialogs --------------------------------------------------------------------------
+
+function formVariant() {
+  return $("new-game-form").elements.variant.value;
+}
+
+function updateNewGameForm(seats = true) {
+  const variant = formVariant();
+  const form = $("new-game-form");
+  for (const element of form.querySelectorAll(".only-four-player")) element.hidden = variant !== "four-player";
+  for (const element of form.querySelectorAll(".only-three-player")) element.hidden = variant !== "three-player";
+  for (const element of form.querySelectorAll(".only-not-standard")) element.hidden = variant === "standard";
+  for (const name of ["minutes", "increment", "hourglass"]) form.elements[name].disabled = !form.elements.clocks.checked;
+  if (!seats) return;
+  const two = variant === "three-player" && form.elements.two_players.checked;
+  let colours = meta ? meta.variants[variant].colours : [];
+  if (two) colours = colours.filter((c) => c !== "black");
+  const box = $("seat-choices");
+  box.replaceChildren();
+  colours.forEach((colour, index) => {
+    const row = document.createElement("div");
+    row.className = "seat-choice";
+    const name = document.createElement("span");
+    name.textContent = NAMES[colour];
+    row.append(swatch(colour), name);
+    for (const [value, label] of [["human", "Human"], ["engine", "Engine"]]) {
+      const option = document.createElement("label");
+      const input = document.createElement("input");
+      input.type = "radio";
+      input.name = `seat-${colour}`;
+      input.value = value;
+      input.checked = (value === "human") === (index === 0); // you play first, engines the rest
+      option.append(input, ` ${label}`);
+      row.append(option);
+    }
+    box.append(row);
+  });
+}
+
+function newGameRequest() {
+  const form = $("new-game-form").elements;
+  const variant = formVariant();
+  const body = { variant, engines: [], engine_nodes: Number(form.engine_nodes.value) };
+  if (variant === "four-player") {
+    body.mode = form.mode.value;
+    body.setup = form.setup.value;
+  }
+  if (variant === "three-player") {
+    body.neutrality = form.neutrality.checked;
+    body.first_mate_wins = form.first_mate_wins.checked;
+    if (form.two_players.checked) body.players = 2;
+  }
+  for (const input of $("seat-choices").querySelectorAll("input:checked")) {
+    if (input.value === "engine") body.engines.push(input.name.slice("seat-".length));
+  }
+  if (form.clocks.checked) {
+    body.time_control = Number(form.minutes.value) * 60;
+    body.increment = Number(form.increment.value);
+    if (variant !== "standard") body.hourglass = form.hourglass.checked;
+  }
+  return body;
+}
+
+async function startNewGame(event) {
+  event.preventDefault();
+  try {
+    engineLoop++;
+    show(await api("POST", "/api/games", newGameRequest()));
+    $("new-game").close();
+    await runEngines();
+  } catch (error) {
+    report(error);
+  }
+}
+
+async function loadRecord(event) {
+  event.preventDefault();
+  try {
+    engineLoop++;
+    show(await api("POST", "/api/records", { record: $("record-text").value }));
+    $("load-record").close();
+  } catch (error) {
+    report(error);
+  }
+}
+
+function readRecordFile() {
+  const file = $("record-file").files[0];
+  if (!file) return;
+  const reader = new FileReader();
+  reader.onload = () => { $("record-text").value = String(reader.result); };
+  reader.onerror = () => report(new Error(`cannot read ${file.name}`));
+  reader.readAsText(file);
+}
+
+let toastTimer = 0;
+function report(error) {
+  const toast = $("toast");
+  toast.textContent = error.message || String(error);
+  toast.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { toast.hidden = true; }, 6000);
+}
+
+// -- start --------------------------------------------------------------------------------
+
+async function start() {
+  $("board").addEventListener("click", onBoardClick);
+  $("new-game-button").addEventListener("click", () => { updateNewGameForm(); $("new-game").showModal(); });
+  $("new-game-cancel").addEventListener("click", () => $("new-game").close());
+  $("new-game-form").addEventListener("submit", startNewGame);
+  $("new-game-form").addEventListener("change", (event) => {
+    if (["variant", "two_players", "clocks"].includes(event.target.name)) {
+      updateNewGameForm(event.target.name !== "clocks");
+    }
+  });
+  $("load-record-button").addEventListener("click", () => $("load-record").showModal());
+  $("load-record-cancel").addEventListener("click", () => $("load-record").close());
+  $("load-record-form").addEventListener("submit", loadRecord);
+  $("record-file").addEventListener("change", readRecordFile);
+  $("resign-button").addEventListener("click", resign);
+  $("orientation").addEventListener("change", () => refresh(selected).catch(report));
+  $("save-record").addEventListener("click", (event) => { if (!game) event.preventDefault(); });
+  setInterval(tickClocks, 250);
+  try {
+    meta = await api("GET", "/api/meta");
+  } catch (error) {
+    report(error);
+    return;
+  }
+  const match = location.hash.match(/^#game=([A-Za-z0-9_-]+)$/);
+  if (match) {
+    try {
+      show(await api("GET", `/api/games/${match[1]}`));
+      await runEngines();
+      return;
+    } catch (error) {
+      history.replaceState(null, "", location.pathname); // the server no longer has it
+    }
+  }
+  updateNewGameForm();
+  $("new-game").showModal();
+}
+
+start();

@@ -1,0 +1,182 @@
+"""What the page shows of a session, as JSON: the board drawn by :mod:`polychess.svg`, the
+seats with their clocks, points and places, the move list, the message log, and the legal
+moves of a human to move (so that the page can tell a target from a miss without asking)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from polychess.board import Board, Colour, Status
+from polychess.game import Elimination, Game, Outcome, Reason
+from polychess.web.session import Session
+
+__all__ = ["state", "render_board", "BOARD_SIZE"]
+
+BOARD_SIZE = 640
+_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+
+
+def state(session: Session, selected: str | None = None, orientation: str | None = None) -> dict[str, object]:
+    """The whole page state; ``selected`` (a cell) adds dots on its piece's targets."""
+    with session.lock:
+        session.check_clock()
+        game = session.game
+        board = game.board
+        human = session.human_to_move()
+        legal = _legal_moves(board) if human else {}
+        if selected is not None and selected not in legal:
+            selected = None
+        return {
+            "id": session.id,
+            "variant": game.variant,
+            "mode": game.mode,
+            "setup": game.setup,
+            "options": _options(game),
+            "turn": None if game.is_over() else game.turn.value,
+            "engine_to_move": session.engine_to_move(),
+            "human_to_move": human,
+            "check": board.is_check() and not game.is_over(),
+            "seats": [_seat(session, board, player) for player in game.seats],
+            "clock": _clock(game),
+            "moves": [{"number": e.number, "player": e.player and e.player.value, "text": e.text}
+                      for e in session.entries],
+            "log": _log(game),
+            "legal": legal,
+            "selected": selected,
+            "outcome": _outcome(game.outcome()),
+            "svg": render_board(session, board, selected, legal.get(selected or "", []), orientation),
+        }
+
+
+def render_board(session: Session, board: Board, selected: str | None, targets: list[dict[str, str | None]],
+                 orientation: str | None) -> str:
+    from polychess import svg  # imported here: the page works out its own layout first
+
+    game = session.game
+    check: Literal[False] | None = False if game.is_over() else None  # None: the king to move, if in check
+    lastmove = board.move_stack[-1] if board.move_stack else None
+    dots = sorted({str(t["to"]) for t in targets}) if selected else None
+    return svg.board(board, size=BOARD_SIZE, orientation=_orientation(session, orientation), lastmove=lastmove,
+                     check=check, dots=dots)
+
+
+def _orientation(session: Session, requested: str | None) -> Colour:
+    """The seat at the bottom: as asked, else the human to move (hot-seat turns the board to
+    each player), else the first human seat, else the first seat."""
+    game = session.game
+    if requested in [c.value for c in game.seats]:
+        return Colour(requested)
+    if session.human_to_move():
+        return game.turn
+    humans = [c for c in game.seats if not session.is_engine(c)]
+    return humans[0] if humans else game.seats[0]
+
+
+def _legal_moves(board: Board) -> dict[str, list[dict[str, str | None]]]:
+    moves: dict[str, list[dict[str, str | None]]] = {}
+    for move in board.legal_moves:
+        moves.setdefault(move.from_cell, []).append(
+            {"to": move.to_cell, "promotion": move.promotion, "move": str(move)})
+    return moves
+
+
+def _options(game: Game) -> dict[str, object]:
+    clock = game.clock
+    return {
+        "neutrality": game.neutrality,
+        "first_mate_wins": game.first_mate_wins,
+        "players": game.players,
+        "time_control": game.time_control,
+        "increment": None if clock is None else clock.increment,
+        "hourglass": clock is not None and clock.hourglass,
+        "move_limit": game.move_limit,
+    }
+
+
+def _seat(session: Session, board: Board, player: Colour) -> dict[str, object]:
+    game = session.game
+    outcome = game.outcome()
+    status = board.status(player)
+    return {
+        "colour": player.value,
+        "engine": session.is_engine(player),
+        "status": {Status.ACTIVE: "active", Status.FROZEN: "frozen", Status.OUT: "out"}.get(status, "out"),
+        # the armies this player moves: his own, and any passed to him by a mate
+        "controls": [c.value for c in board.colours if board.controller(c) == player],
+        "points": game.points.get(player) if game.mode == "ffa" else None,
+        "place": None if outcome is None else outcome.places.get(player),
+    }
+
+
+def _clock(game: Game) -> dict[str, object] | None:
+    clock = game.clock
+    if clock is None:
+        return None
+    running = None if game.is_over() else game.turn
+    remaining = {p.value: max(0.0, clock.remaining_now(p) if p == running else clock.remaining[p])
+                 for p in game.seats}
+    return {"running": running and running.value, "remaining": remaining}
+
+
+def _log(game: Game) -> list[dict[str, object]]:
+    """The eliminations, transfers and the end, in the order they happened."""
+    entries: list[dict[str, object]] = [{"ply": e.ply, "text": _elimination_text(game, e)}
+                                        for e in game.eliminations]
+    outcome = game.outcome()
+    if outcome is not None:
+        entries.append({"ply": game.ply, "text": _outcome_text(outcome)})
+    return entries
+
+
+def _name(player: Colour) -> str:
+    return player.value.capitalize()
+
+
+def _elimination_text(game: Game, e: Elimination) -> str:
+    who, by = _name(e.player), e.by and _name(e.by)
+    ffa = game.mode == "ffa"
+    if e.reason is Reason.STALEMATE:
+        if ffa:
+            return f"{who} is stalemated and out (+20 points to {who}); the pieces stay as dead pieces."
+        if game.mode == "teams" or game.variant == "standard":
+            return f"{who} is stalemated."
+        return f"{who} is stalemated and frozen: no moves until the game ends."
+    if e.reason in (Reason.RESIGNATION, Reason.TIME_FORFEIT):
+        how = "resigns" if e.reason is Reason.RESIGNATION else "loses on time"
+        return f"{who} {how}; the pieces stay on the board, {'dead' if ffa else 'inert'}."
+    how = "is checkmated by" if e.reason is Reason.CHECKMATE else "loses the king to"
+    text = f"{who} {how} {by}" if by else f"{who} {how.removesuffix(' by').removesuffix(' to')}"
+    if ffa:
+        return f"{text} (+20 points to {by}); the pieces stay as dead pieces."
+    if _army_passes(game, e):
+        return f"{text}; {who}'s army passes to {by}."
+    return f"{text}."
+
+
+def _army_passes(game: Game, e: Elimination) -> bool:
+    """A mated three-player army passes to the mater (RULES §1.8) unless that mate ends the
+    game at once."""
+    return (game.variant == "three-player" and e.by is not None and not game.first_mate_wins
+            and e.reason in (Reason.CHECKMATE, Reason.KING_CAPTURE))
+
+
+def _outcome(outcome: Outcome | None) -> dict[str, object] | None:
+    if outcome is None:
+        return None
+    return {
+        "termination": outcome.termination.value,
+        "places": {p.value: place for p, place in outcome.places.items()},
+        "points": None if outcome.points is None else {p.value: n for p, n in outcome.points.items()},
+        "text": _outcome_text(outcome),
+    }
+
+
+def _outcome_text(outcome: Outcome) -> str:
+    by_place: dict[int, list[str]] = {}
+    for player, place in outcome.places.items():
+        by_place.setdefault(place, []).append(_name(player))
+    if len(by_place) == 1:
+        return f"Game over ({outcome.termination.value}): a draw."
+    ranking = ", ".join(f"{_ORDINALS.get(place, str(place))} {' & '.join(names)}"
+                        for place, names in sorted(by_place.items()))
+    return f"Game over ({outcome.termination.value}): {ranking}."

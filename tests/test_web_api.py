@@ -1,0 +1,405 @@
+"""The web app's HTTP API, without a browser: a real server on an ephemeral port in a thread,
+spoken to with http.client. Engine budgets are tiny (200 nodes)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from polychess import Game
+from polychess.board import Colour
+from polychess.formats import write_record
+from polychess.game import Elimination, Reason
+from polychess.web import api, make_server
+from polychess.web.errors import ApiError
+from polychess.web.options import SeatOptions
+from polychess.web.server import MAX_BODY, WebServer
+from polychess.web.session import Session
+from polychess.web.store import Store
+from polychess.web.view import _elimination_text, state
+
+NODES = 200
+DOT = re.compile(r'class="dot[ "]')  # a target dot (the group holding them is class "dots")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[WebServer]:
+    web = make_server("127.0.0.1", 0)
+    thread = threading.Thread(target=web.serve_forever, daemon=True)
+    thread.start()
+    yield web
+    web.shutdown()
+    web.server_close()
+    thread.join(5)
+
+
+class Reply:
+    def __init__(self, response: http.client.HTTPResponse) -> None:
+        self.status = response.status
+        self.headers = response.headers
+        self.body = response.read()
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+    @property
+    def error(self) -> str:
+        data = self.json
+        assert set(data) == {"error"}, data
+        return str(data["error"])
+
+
+def call(server: WebServer, method: str, path: str, body: object = None, raw: bytes | None = None,
+         headers: dict[str, str] | None = None) -> Reply:
+    connection = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=30)
+    try:
+        payload = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+        connection.request(method, path, body=payload, headers=headers or {})
+        return Reply(connection.getresponse())
+    finally:
+        connection.close()
+
+
+def new_game(server: WebServer, **options: object) -> dict[str, Any]:
+    options.setdefault("engine_nodes", NODES)
+    reply = call(server, "POST", "/api/games", options)
+    assert reply.status == 201, reply.body
+    data: dict[str, Any] = reply.json
+    return data
+
+
+def post(server: WebServer, game: dict[str, Any], action: str, body: object = None) -> Reply:
+    return call(server, "POST", f"/api/games/{game['id']}/{action}", {} if body is None else body)
+
+
+# -- the page -------------------------------------------------------------------------------
+
+def test_page_and_static_files(server: WebServer) -> None:
+    page = call(server, "GET", "/")
+    assert page.status == 200 and page.headers["Content-Type"].startswith("text/html")
+    assert b'src="/static/app.js"' in page.body and b'href="/static/app.css"' in page.body
+    assert "default-src 'self'" in page.headers["Content-Security-Policy"]
+    for name, kind in (("app.js", "text/javascript"), ("app.css", "text/css")):
+        reply = call(server, "GET", f"/static/{name}")
+        assert reply.status == 200 and reply.headers["Content-Type"].startswith(kind) and reply.body
+    assert call(server, "GET", "/static/secret.py").status == 404
+    assert call(server, "GET", "/static/..%2f__init__.py").status == 404
+    assert call(server, "HEAD", "/").status == 200
+
+
+def test_meta_lists_the_seats() -> None:
+    variants = api.meta()["variants"]
+    assert isinstance(variants, dict)
+    assert variants["three-player"] == {"colours": ["white", "red", "black"]}
+    assert variants["four-player"] == {"colours": ["red", "blue", "yellow", "green"]}
+
+
+# -- playing --------------------------------------------------------------------------------
+
+def test_three_player_game_with_engine_replies(server: WebServer) -> None:
+    game = new_game(server, variant="three-player", engines=["red", "black"])
+    assert game["turn"] == "white" and game["human_to_move"] and not game["engine_to_move"]
+    assert len(re.findall(r'class="cell (?:light|dark)"[^>]*data-cell=', game["svg"])) == 96
+    assert {m["to"] for m in game["legal"]["E2"]} == {"E3", "E4"}
+
+    game = post(server, game, "move", {"move": "E2E4"}).json
+    assert game["turn"] == "red" and game["engine_to_move"] and game["legal"] == {}
+    refused = post(server, game, "move", {"move": "L7L5"})
+    assert refused.status == 409 and "engine" in refused.error
+    for expected in ("black", "white"):
+        game = post(server, game, "engine").json
+        assert game["turn"] == expected
+    assert [(m["number"], m["player"]) for m in game["moves"]] == [(1, "white"), (1, "red"), (1, "black")]
+    refused = post(server, game, "engine")
+    assert refused.status == 409 and "human" in refused.error
+
+    game = post(server, game, "move", {"from": "d2", "to": "D4"}).json  # cell names in any case
+    assert game["moves"][-1] == {"number": 2, "player": "white", "text": "D2D4"}
+    again = call(server, "GET", f"/api/games/{game['id']}").json
+    assert again["moves"] == game["moves"] and again["svg"] == game["svg"]
+
+
+def test_selected_piece_shows_dots(server: WebServer) -> None:
+    game = new_game(server, variant="standard")
+    plain = call(server, "GET", f"/api/games/{game['id']}").json
+    assert not DOT.findall(plain["svg"]) and plain["selected"] is None
+    picked = call(server, "GET", f"/api/games/{game['id']}?selected=g1").json
+    assert picked["selected"] == "g1" and len(DOT.findall(picked["svg"])) == 2
+    # a cell without a movable piece selects nothing
+    assert call(server, "GET", f"/api/games/{game['id']}?selected=e4").json["selected"] is None
+    turned = call(server, "GET", f"/api/games/{game['id']}?orientation=black").json["svg"]
+    assert turned != plain["svg"]
+
+
+def test_four_player_free_for_all_keeps_points(server: WebServer) -> None:
+    game = new_game(server, variant="four-player", mode="ffa", engines=["red", "blue", "yellow", "green"])
+    assert game["mode"] == "ffa" and [s["points"] for s in game["seats"]] == [0, 0, 0, 0]
+    assert len(re.findall(r'class="cell (?:light|dark)"', game["svg"])) == 160
+    for _ in range(4):
+        game = post(server, game, "engine").json
+    assert len(game["moves"]) == 4 and game["turn"] == "red"
+
+
+def test_clocks_in_the_state(server: WebServer) -> None:
+    game = new_game(server, variant="three-player", time_control=60, increment=2)
+    assert game["clock"]["running"] == "white"
+    assert 59 < game["clock"]["remaining"]["white"] <= 60 and game["clock"]["remaining"]["red"] == 60
+    game = post(server, game, "move", {"move": "E2E4"}).json
+    assert game["clock"]["running"] == "red" and game["clock"]["remaining"]["white"] > 60
+
+
+def test_a_flag_falls_when_the_state_is_read() -> None:
+    now = [0.0]
+    session = Session(Game("three-player", time_control=10, time_source=lambda: now[0]), SeatOptions())
+    session.play("E2E4", None, None, None)
+    now[0] = 11.0  # Red's time runs out while nobody moves
+    view = state(session)
+    assert view["turn"] == "black" and view["outcome"] is None  # two players play on
+    assert view["moves"][-1] == {"number": 1, "player": None, "text": "timeout(red)"}  # type: ignore[index]
+    assert any("Red loses on time" in entry["text"] for entry in view["log"])  # type: ignore[attr-defined]
+
+
+def test_promotion_needs_a_choice(server: WebServer) -> None:
+    record = '[Variant "standard"]\n[StartPosition "k7/7P/8/8/8/8/8/K7 w - - 0 1"]\n\n*\n'
+    game = call(server, "POST", "/api/records", {"record": record}).json
+    reply = post(server, game, "move", {"from": "h7", "to": "h8"})
+    assert reply.status == 400 and "promotion" in reply.error
+    assert post(server, game, "move", {"from": "h7", "to": "h8", "promotion": "X"}).status == 400
+    game = post(server, game, "move", {"from": "h7", "to": "h8", "promotion": "q"}).json
+    assert game["moves"][-1]["text"] == "h7h8q"
+    assert {m["promotion"] for m in game["legal"].get("a8", [])} == {None}
+
+
+def test_resign_and_the_message_log(server: WebServer) -> None:
+    game = new_game(server, variant="three-player")
+    assert post(server, game, "resign", {"player": "purple"}).status == 400
+    game = post(server, game, "resign", {"player": "red"}).json
+    red = next(s for s in game["seats"] if s["colour"] == "red")
+    assert red["status"] == "out"
+    assert game["log"][-1]["text"] == "Red resigns; the pieces stay on the board, inert."
+    assert game["moves"][-1] == {"number": 1, "player": None, "text": "resign(red)"}
+    again = post(server, game, "resign", {"player": "red"})
+    assert again.status == 409
+
+
+def test_seats_can_change_hands(server: WebServer) -> None:
+    game = new_game(server, variant="standard", engines=["black"])
+    game = post(server, game, "move", {"move": "e2e4"}).json
+    assert game["engine_to_move"]
+    game = post(server, game, "seats", {"engines": []}).json
+    assert game["human_to_move"] and not any(s["engine"] for s in game["seats"])
+    assert post(server, game, "seats", {"engines": ["green"]}).status == 400
+    assert post(server, game, "seats", {"engine_nodes": 0}).status == 400
+
+
+def test_checkmate_outcome_and_places(server: WebServer) -> None:
+    played = Game("standard")
+    for move in ("f2f3", "e7e5", "g2g4", "d8h4"):
+        played.push(move)
+    game = call(server, "POST", "/api/records", {"record": write_record(played)}).json
+    assert game["outcome"]["termination"] == "checkmate" and game["outcome"]["places"] == {"white": 2, "black": 1}
+    assert [e["text"] for e in game["log"]] == ["White is checkmated by Black.",
+                                                 "Game over (checkmate): 1st Black, 2nd White."]
+    assert post(server, game, "move", {"move": "e1e2"}).status == 409
+
+
+def test_a_mated_army_passes_in_the_message() -> None:
+    game = Game("three-player")
+    text = _elimination_text(game, Elimination(Colour.RED, Reason.CHECKMATE, Colour.WHITE, 30))
+    assert text == "Red is checkmated by White; Red's army passes to White."
+    frozen = _elimination_text(game, Elimination(Colour.BLACK, Reason.STALEMATE, None, 31))
+    assert "frozen" in frozen
+
+
+# -- records --------------------------------------------------------------------------------
+
+def test_record_round_trip(server: WebServer) -> None:
+    game = new_game(server, variant="three-player", engines=["red", "black"], neutrality=True)
+    game = post(server, game, "move", {"move": "E2E4"}).json
+    game = post(server, game, "engine").json
+    game = post(server, game, "engine").json
+    reply = call(server, "GET", f"/api/games/{game['id']}/record")
+    assert reply.status == 200 and reply.headers["Content-Type"].startswith("text/plain")
+    assert "attachment" in reply.headers["Content-Disposition"]
+    text = reply.body.decode()
+    assert '[Variant "three-player"]' in text and '[Options "neutrality"]' in text
+    assert '[Red "polychess engine"]' in text and '[White "Human"]' in text
+
+    loaded = call(server, "POST", "/api/records", {"record": text, "engines": ["red"]})
+    assert loaded.status == 201
+    copy = loaded.json
+    assert copy["id"] != game["id"] and copy["moves"] == game["moves"]
+    assert copy["options"]["neutrality"] and copy["svg"] == game["svg"]
+    assert [s["engine"] for s in copy["seats"]] == [False, True, False]
+
+
+def test_bad_records_are_refused(server: WebServer) -> None:
+    for body, status, words in (
+        ({"record": ""}, 400, "record"),
+        ({"record": 42}, 400, "record"),
+        ({"record": '[Variant "three-player"]\n\n1. E2E5 *\n'}, 400, "line 3"),
+        ({"record": '[Variant "hexagonal"]\n\n*\n'}, 400, "hexagonal"),
+        ({"record": '[Variant "standard"]\n\n*\n', "engines": ["red"]}, 400, "red"),
+    ):
+        reply = call(server, "POST", "/api/records", body)
+        assert reply.status == status and words in reply.error, reply.body
+
+
+# -- refusals -------------------------------------------------------------------------------
+
+def test_unknown_games_and_paths_are_404(server: WebServer) -> None:
+    for method, path in (("GET", "/api/games/nosuchgame"), ("POST", "/api/games/nosuchgame/move"),
+                         ("POST", "/api/games/nosuchgame/engine"), ("GET", "/api/games/nosuchgame/record"),
+                         ("GET", "/nothing/here"), ("GET", "/api/games/a%2Fb")):
+        reply = call(server, method, path, {} if method == "POST" else None)
+        assert reply.status == 404, (method, path)
+        assert reply.error
+
+
+def test_illegal_and_malformed_moves_are_400(server: WebServer) -> None:
+    game = new_game(server, variant="three-player")
+    for body, words in (
+        ({"move": "E2E5"}, "illegal move 'E2E5'"),
+        ({"move": "hello"}, "cannot read the move 'hello'"),
+        ({"move": 42}, "move must be"),
+        ({"move": "E2E4" * 10}, "move must be"),
+        ({"from": "E2"}, "from and to"),
+        ({"from": "Z9", "to": "E4"}, "no cell named 'Z9'"),
+        ({"from": "E2", "to": "E5"}, "cannot move from E2 to E5"),
+        ({"from": "E4", "to": "E5"}, "cannot move from E4 to E5"),
+        ({"move": "E2E4", "player": "white"}, "unknown field 'player'"),
+        ({}, "give either move"),
+    ):
+        reply = post(server, game, "move", body)
+        assert reply.status == 400, (body, reply.body)
+        assert words in reply.error, (body, reply.error)
+    assert call(server, "GET", f"/api/games/{game['id']}").json["moves"] == []
+
+
+def test_bad_game_options_are_400(server: WebServer) -> None:
+    for body, words in (
+        ({"variant": "five-player"}, "variant must be one of"),
+        ({"variant": "standard", "mode": "ffa"}, "mode does not apply"),
+        ({"variant": "four-player", "mode": "solo"}, "mode must be one of"),
+        ({"variant": "three-player", "engines": ["blue"]}, "no seat 'blue'"),
+        ({"variant": "three-player", "engines": "red"}, "engines must be a list"),
+        ({"variant": "three-player", "time_control": -5}, "time_control must be between"),
+        ({"variant": "three-player", "time_control": True}, "time_control must be a number"),
+        ({"variant": "three-player", "increment": 3}, "increment does not apply"),
+        ({"variant": "three-player", "engine_nodes": 10**9}, "engine_nodes must be between"),
+        ({"variant": "three-player", "engine_nodes": 2.5}, "engine_nodes must be a whole number"),
+        ({"variant": "three-player", "neutrality": "yes"}, "neutrality must be true or false"),
+        ({"variant": "three-player", "colour": "red"}, "unknown field 'colour'"),
+    ):
+        reply = call(server, "POST", "/api/games", body)
+        assert reply.status == 400, (body, reply.body)
+        assert words in reply.error, (body, reply.error)
+
+
+def test_malformed_json_is_400(server: WebServer) -> None:
+    game = new_game(server, variant="standard")
+    for raw, words in ((b"{not json", "malformed JSON"), (b"[1, 2]", "JSON object"), (b'"move"', "JSON object"),
+                       (b"\xff\xfe", "malformed JSON"), (b'{"time_control": NaN}', "malformed JSON")):
+        for path in ("/api/games", f"/api/games/{game['id']}/move"):
+            reply = call(server, "POST", path, raw=raw, headers={"Content-Type": "application/json"})
+            assert reply.status == 400 and words in reply.error, (raw, path, reply.body)
+
+
+def test_wrong_methods_are_405(server: WebServer) -> None:
+    game = new_game(server, variant="standard")
+    for method, path, allowed in (("GET", f"/api/games/{game['id']}/move", "POST"),
+                                  ("DELETE", f"/api/games/{game['id']}", "GET, HEAD"),
+                                  ("PUT", "/api/games", "POST"), ("POST", "/", "GET, HEAD"),
+                                  ("PATCH", "/api/meta", "GET, HEAD")):
+        reply = call(server, method, path, {} if method != "GET" else None)
+        assert reply.status == 405, (method, path)
+        assert reply.headers["Allow"] == allowed and method in reply.error
+
+
+def test_oversize_bodies_are_413(server: WebServer) -> None:
+    # The server answers from the Content-Length alone, without reading the body.
+    headers = {"Content-Length": str(MAX_BODY + 1), "Content-Type": "application/json"}
+    connection = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=30)
+    try:
+        connection.putrequest("POST", "/api/games")
+        for name, value in headers.items():
+            connection.putheader(name, value)
+        connection.endheaders(b"{}")
+        reply = Reply(connection.getresponse())
+    finally:
+        connection.close()
+    assert reply.status == 413 and str(MAX_BODY) in reply.error
+    huge = {"record": "x" * (api.MAX_RECORD_CHARS + 1)}
+    assert call(server, "POST", "/api/records", huge).status == 413
+    assert call(server, "GET", "/api/meta").status == 200  # still serving
+
+
+def test_bad_content_length_is_400(server: WebServer) -> None:
+    connection = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=30)
+    try:
+        connection.putrequest("POST", "/api/games")
+        connection.putheader("Content-Length", "lots")
+        connection.endheaders()
+        reply = Reply(connection.getresponse())
+    finally:
+        connection.close()
+    assert reply.status == 400 and "Content-Length" in reply.error
+
+
+def test_a_bug_is_a_500_and_the_server_lives_on(server: WebServer, monkeypatch: pytest.MonkeyPatch,
+                                                  caplog: pytest.LogCaptureFixture) -> None:
+    def broken() -> dict[str, object]:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(api, "meta", broken)
+    with caplog.at_level("ERROR", logger="polychess.web"):
+        reply = call(server, "GET", "/api/meta")
+    assert reply.status == 500 and "internal server error" in reply.error and "boom" not in reply.error
+    assert any("boom" in (r.exc_text or "") for r in caplog.records)
+    monkeypatch.undo()
+    assert call(server, "GET", "/api/meta").status == 200
+
+
+def test_the_store_forgets_the_least_recently_used() -> None:
+    store = Store(capacity=3)
+    sessions = [Session(Game("standard"), SeatOptions()) for _ in range(4)]
+    for session in sessions[:3]:
+        store.add(session)
+    store.get(sessions[0].id)  # used: now the newest
+    store.add(sessions[3])
+    assert len(store) == 3
+    assert store.get(sessions[0].id) is sessions[0]
+    with pytest.raises(ApiError) as error:
+        store.get(sessions[1].id)
+    assert error.value.status == 404
+
+
+def test_concurrent_engine_requests_play_once_each(server: WebServer) -> None:
+    game = new_game(server, variant="three-player", engines=["white", "red", "black"])
+    replies: list[int] = []
+
+    def ask() -> None:
+        replies.append(post(server, game, "engine").status)
+
+    threads = [threading.Thread(target=ask) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    final = call(server, "GET", f"/api/games/{game['id']}").json
+    assert len(final["moves"]) == replies.count(200) and set(replies) <= {200, 409}
+    assert [m["player"] for m in final["moves"]] == ["white", "red", "black", "white"][:len(final["moves"])]
+
+
+def test_the_command_line_has_serve() -> None:
+    from polychess.cli import build_parser, main
+
+    args = build_parser().parse_args(["serve", "--host", "127.0.0.1", "--port", "0"])
+    assert (args.command, args.host, args.port) == ("serve", "127.0.0.1", 0)
+    assert main(["serve", "--port", "70000"]) == 2
