@@ -8,6 +8,7 @@ import json
 import re
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -237,6 +238,14 @@ def test_record_round_trip(server: WebServer) -> None:
     assert copy["id"] != game["id"] and copy["moves"] == game["moves"]
     assert copy["options"]["neutrality"] and copy["svg"] == game["svg"]
     assert [s["engine"] for s in copy["seats"]] == [False, True, False]
+
+
+def test_a_chess_com_pgn4_loads(server: WebServer) -> None:
+    text = (Path(__file__).parent / "data" / "pgn4" / "cc_teams_519084_classic.pgn4").read_text()
+    game = call(server, "POST", "/api/records", {"record": text}).json
+    assert game["variant"] == "four-player" and game["mode"] == "teams" and game["setup"] == "classic"
+    assert game["outcome"]["text"] == "Game over (checkmate): 1st Blue & Green, 3rd Red & Yellow."
+    assert [m["player"] for m in game["moves"][:4]] == ["red", "blue", "yellow", "green"]
 
 
 def test_bad_records_are_refused(server: WebServer) -> None:

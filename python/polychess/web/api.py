@@ -51,7 +51,11 @@ def load_record(store: Store, data: Mapping[str, object]) -> tuple[int, Json]:
         raise ApiError(413, f"the record is longer than {MAX_RECORD_CHARS} characters")
     seat_data = {k: v for k, v in data.items() if k != "record"}
     game = _read_any_record(text)
-    session = Session.from_game(game, parse_seat_options(seat_data, game.colours))
+    seats = parse_seat_options(seat_data, game.colours)
+    try:
+        session = Session.from_game(game, seats)
+    except ValueError as error:  # a game polychess reads but cannot write back
+        raise ApiError(400, f"cannot replay the record: {error}") from None
     store.add(session)
     return 201, state(session)
 
