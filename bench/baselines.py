@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from polychess import Board, Engine, Game, Kind, Move
+from polychess.engine import ALGORITHMS
 
 __all__ = [
     "PIECE_VALUES",
@@ -122,13 +123,13 @@ class EnginePlayer:
     instance should play one seat of one game. Counts the nodes it searched."""
 
     def __init__(self, nodes: int | None = None, depth: int | None = None, time: float | None = None,
-                 hash_mb: int = 16) -> None:
+                 hash_mb: int = 16, algorithm: str | None = None) -> None:
         if nodes is None and depth is None and time is None:
             raise ValueError("an engine player needs a budget: nodes, depth or time")
         self.nodes = nodes
         self.depth = depth
         self.time = time
-        self.engine = Engine(hash_mb=hash_mb)
+        self.engine = Engine(algorithm, hash_mb=hash_mb)
         self.nodes_searched = 0
         self.searches = 0
 
@@ -148,6 +149,7 @@ class PlayerSpec:
     text: str
     kind: str  # "random", "greedy" or "engine"
     options: dict[str, float] = field(default_factory=dict)
+    algorithm: str | None = None
 
     @property
     def deterministic(self) -> bool:
@@ -164,7 +166,7 @@ class PlayerSpec:
         depth = self.options.get("depth")
         time = self.options.get("time")
         return EnginePlayer(nodes=None if nodes is None else int(nodes), depth=None if depth is None else int(depth),
-                            time=time, hash_mb=int(self.options.get("hash", 16)))
+                            time=time, hash_mb=int(self.options.get("hash", 16)), algorithm=self.algorithm)
 
 
 _ENGINE_OPTIONS = {"nodes": int, "depth": int, "time": float, "hash": int}
@@ -172,7 +174,8 @@ _ENGINE_OPTIONS = {"nodes": int, "depth": int, "time": float, "hash": int}
 
 def parse_player(text: str) -> PlayerSpec:
     """``random``, ``greedy`` or ``engine:KEY=VALUE[,KEY=VALUE...]`` with keys ``nodes``,
-    ``depth``, ``time`` (seconds; not reproducible) and ``hash`` (MB, default 16)."""
+    ``depth``, ``time`` (seconds; not reproducible), ``hash`` (MB, default 16) and ``algo``
+    (``paranoid``, ``maxn`` or ``brs``; the engine's default if absent)."""
     name, _, rest = text.strip().partition(":")
     name = name.lower()
     if name in ("random", "greedy"):
@@ -182,11 +185,17 @@ def parse_player(text: str) -> PlayerSpec:
     if name != "engine":
         raise ValueError(f"unknown player {text!r} (random, greedy or engine:nodes=N / engine:depth=N)")
     options: dict[str, float] = {}
+    algorithm = None
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, eq, value = item.partition("=")
         key = key.strip().lower()
+        if eq and key == "algo":
+            if value not in ALGORITHMS:
+                raise ValueError(f"bad algorithm in {item!r} ({', '.join(ALGORITHMS)})")
+            algorithm = value
+            continue
         if not eq or key not in _ENGINE_OPTIONS:
-            raise ValueError(f"bad engine option {item!r} in {text!r} (nodes=, depth=, time=, hash=)")
+            raise ValueError(f"bad engine option {item!r} in {text!r} (nodes=, depth=, time=, hash=, algo=)")
         try:
             number = _ENGINE_OPTIONS[key](value)
         except ValueError:
@@ -196,4 +205,4 @@ def parse_player(text: str) -> PlayerSpec:
         options[key] = number
     if not any(k in options for k in ("nodes", "depth", "time")):
         raise ValueError(f"an engine needs a budget, e.g. engine:nodes=2000 or engine:depth=2 (got {text!r})")
-    return PlayerSpec(text, "engine", options)
+    return PlayerSpec(text, "engine", options, algorithm)

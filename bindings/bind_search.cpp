@@ -30,6 +30,7 @@ py::dict report_dict(const Variant& v, const SearchReport& r) {
   py::list values;
   for (int p = 0; p < v.players; ++p) values.append(r.player_values[p]);
   d["player_values"] = values;
+  d["mate_plies"] = r.mate_plies;
   return d;
 }
 
@@ -47,9 +48,19 @@ void bind_search(py::module_& m) {
            py::arg("hash_mb") = 16)
       .def("search",
            [](PyEngine& e, const PyBoard& b, int depth, uint64_t nodes, double seconds,
-              std::optional<std::function<void(py::dict)>> info) {
+              std::optional<std::function<void(py::dict)>> info, const std::string& algorithm,
+              const std::vector<int>& points, int threads) {
              if (depth < 0 || nodes > (uint64_t(1) << 62) || seconds < 0)
                throw std::invalid_argument("limits must be >= 0");
+             SearchLimits limits{depth, nodes, seconds};
+             if (algorithm == "paranoid") limits.algorithm = Algorithm::PARANOID;
+             else if (algorithm == "maxn") limits.algorithm = Algorithm::MAXN;
+             else if (algorithm == "brs") limits.algorithm = Algorithm::BRS;
+             else throw std::invalid_argument("unknown algorithm '" + algorithm + "' (paranoid, maxn, brs)");
+             if (points.size() > MAX_PLAYERS) throw std::invalid_argument("one points value per player");
+             if (threads < 1 || threads > 256) throw std::invalid_argument("threads must be between 1 and 256");
+             limits.threads = threads;
+             std::copy(points.begin(), points.end(), limits.points.begin());
              if (e.busy.exchange(true)) throw std::invalid_argument("this engine is already searching");
              e.stop = false;
              const Variant& v = b.variant();
@@ -63,7 +74,7 @@ void bind_search(py::module_& m) {
              SearchReport report;
              try {
                py::gil_scoped_release release;
-               report = b.board->search(e.tt, SearchLimits{depth, nodes, seconds}, e.stop, callback);
+               report = b.board->search(e.tt, limits, e.stop, callback);
              } catch (...) {
                e.busy = false;
                throw;
@@ -72,7 +83,7 @@ void bind_search(py::module_& m) {
              return report_dict(v, report);
            },
            py::arg("board"), py::arg("depth") = 0, py::arg("nodes") = 0, py::arg("seconds") = 0.0,
-           py::arg("info") = py::none())
+           py::arg("info") = py::none(), py::arg("algorithm") = "paranoid", py::arg("points") = std::vector<int>{}, py::arg("threads") = 1)
       .def("stop", [](PyEngine& e) { e.stop = true; }, "Stops a running search (from another thread).")
       .def("clear", [](PyEngine& e) { e.tt.clear(); }, "Empties the transposition table.")
       .def_property_readonly("hash_entries", [](const PyEngine& e) { return e.tt.size(); });

@@ -73,6 +73,11 @@ std::unique_ptr<EvalTables<W>> build(const Topology<W>& t) {
       sq[KING][c] = int16_t(-6 * central);  // keep the king away from the crowded centre
     }
   }
+  for (int c = 0; c < n; ++c) {
+    Bitboard<W> zone = t.king[c];
+    for_each_cell(t.king[c], [&](int near) { zone |= t.king[near]; });
+    tables->king_zone[c] = zone;
+  }
   return tables;
 }
 

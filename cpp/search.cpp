@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <thread>
 
 #include "evaluate.h"
 #include "movegen.h"
@@ -11,21 +12,59 @@ namespace polychess {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using Values = std::array<int, MAX_PLAYERS>;
 
 constexpr int MAX_QUIESCENCE_PLIES = 12;
+constexpr int MAXN_QUIESCENCE_PLIES = 4;  // max^n cannot prune, so its capture search stays short
 constexpr int QUIESCENCE_CHECK_PLIES = 2;
+constexpr int LAZY_MARGIN = 250;  // beyond what mobility and king safety usually add up to
+constexpr int WIN_BAND = MATE - MAX_PLY;
+
+// Free-for-all points for capturing a live piece (RULES §2.4), and for a mate or stalemate.
+constexpr int CAPTURE_POINTS[KIND_NB] = {0, 1, 3, 5, 5, 9, 20, 1};
+constexpr int ELIMINATION_POINTS = 20;
+// What one FFA point is worth next to material, in centipawns.
+constexpr int POINT_VALUE = 100;
+// What a place won by an opponent's elimination in three-player chess is worth.
+constexpr int ELIMINATION_BONUS = 1500;
+
+// How the game treats a player left without a legal move.
+enum class Rules : uint8_t {
+  TWO_SIDES,      // standard, four-player teams: mate or stalemate ends the game
+  ELIMINATION,    // three-player: the mated army passes to the mater, a stalemated player freezes
+  FREE_FOR_ALL,   // four-player FFA: the player is out, his pieces dead; points decide
+};
+
+// Table keys differ per algorithm: their scores mean different things.
+constexpr uint64_t ALGORITHM_SALT[] = {0, 0x9E3779B97F4A7C15ull, 0xC2B2AE3D27D4EB4Full};
 
 template <int W>
 class Searcher {
  public:
-  Searcher(const Position<W>& root, TranspositionTable& tt, const SearchLimits& limits, const std::atomic<bool>& stop)
-      : pos_(root), tt_(tt), limits_(limits), stop_(stop), eval_(eval_tables(root.topo())), root_(root.turn()),
-        two_sides_(alternating_sides(root)) {
-    pos_.reserve_history(MAX_PLY + 8);
+  // `shared_nodes` counts the nodes of every thread of one search, for the node limit;
+  // `first_depth` staggers the iterations of a parallel search's helper threads.
+  Searcher(const Position<W>& root, TranspositionTable& tt, const SearchLimits& limits, const std::atomic<bool>& stop,
+           std::atomic<uint64_t>& shared_nodes, int first_depth)
+      : pos_(root), tt_(tt), limits_(limits), stop_(stop), shared_nodes_(shared_nodes), first_depth_(first_depth),
+        eval_(eval_tables(root.topo())), root_(root.turn()),
+        rules_(alternating_sides(root)              ? Rules::TWO_SIDES
+               : root.variant().captured_army_dies ? Rules::FREE_FOR_ALL
+                                                   : Rules::ELIMINATION),
+        algorithm_(rules_ == Rules::TWO_SIDES ? Algorithm::PARANOID : limits.algorithm),
+        salt_(ALGORITHM_SALT[int(algorithm_)]),
+        points_(limits.points), opposing_sides_(opposing_sides(root)) {
+    for (int p = 0; p < root.players(); ++p) {
+      out_at_root_[p] = root.meta().status[p] == OUT;
+      in_at_root_ += !out_at_root_[p];
+    }
+    pos_.reserve_history(2 * MAX_PLY + 8);
+    points_stack_.reserve(2 * MAX_PLY + 8);
     start_ = Clock::now();
     move_history_ = std::make_unique<std::array<std::array<int32_t, MAX_CELLS>, MAX_CELLS>>();
     for (auto& row : *move_history_) row.fill(0);
   }
+
+  uint64_t nodes() const { return nodes_; }
 
   SearchReport run(const IterationCallback& on_iteration) {
     SearchReport report;
@@ -33,18 +72,17 @@ class Searcher {
     const int n = legal_moves(pos_, moves);
     if (n == 0) return finish(report);
     report.best = moves[0];
-    tt_.new_search();
     const int max_depth = limits_.depth > 0 ? std::min(limits_.depth, MAX_PLY - 8) : MAX_PLY - 8;
-    for (int depth = 1; depth <= max_depth; ++depth) {
-      const int score = search(depth, -INFINITE_SCORE, INFINITE_SCORE, 0);
-      if (stopped_ && depth > 1) break;  // an unfinished iteration is not trusted
+    for (int depth = std::min(first_depth_, max_depth); depth <= max_depth; ++depth) {
+      const int score = algorithm_ == Algorithm::MAXN ? maxn(depth, 0)[root_] : search(depth, -INFINITE_SCORE, INFINITE_SCORE, 0);
+      if (stopped_ && report.depth > 0) break;  // an unfinished iteration is not trusted
       report.score = score;
       report.depth = depth;
       report.pv.assign(pv_[0], pv_[0] + pv_length_[0]);
       if (!report.pv.empty()) report.best = report.pv[0];
       finish(report);
       if (on_iteration) on_iteration(report);
-      if (stopped_ || std::abs(score) > MATE - MAX_PLY) break;
+      if (stopped_ || std::abs(score) > WIN_BAND) break;
     }
     return finish(report);
   }
@@ -56,16 +94,13 @@ class Searcher {
     Position<W> end = pos_;
     for (Move m : report.pv) end.make(m);
     report.player_values = evaluate_players(end, eval_);
+    report.mate_plies = !report.pv.empty() && mated_by(end) == root_ ? int(report.pv.size()) : -1;
     return report;
   }
 
-  bool on_root_side(int player) const { return player == root_ || !pos_.is_enemy(root_, player); }
+  // ---- who plays for whom --------------------------------------------------------------
 
-  // Pieces other than king and pawns: without them a null move risks zugzwang.
-  bool has_pieces(int player) const {
-    const auto own = pos_.pieces_of(player);
-    return bool(own.minus(pos_.kind_bb(PAWN) | pos_.kind_bb(KING)));
-  }
+  bool on_root_side(int player) const { return player == root_ || !pos_.is_enemy(root_, player); }
 
   // Whether the players alternate between two sides (every player's successor is an enemy).
   static bool alternating_sides(const Position<W>& pos) {
@@ -74,33 +109,187 @@ class Searcher {
     return pos.players() == 2 || pos.variant().teams;
   }
 
-  // The root side's value minus the opponents' per opposing side.
-  int evaluate() const {
-    const auto values = evaluate_players(pos_, eval_);
+  Status status(int player) const { return Status(pos_.meta().status[player]); }
+
+  int active_players() const {
+    int n = 0;
+    for (int p = 0; p < pos_.players(); ++p) n += status(p) == ACTIVE;
+    return n;
+  }
+
+  // Pieces other than king and pawns: without them a null move risks zugzwang.
+  bool has_pieces(int player) const {
+    const auto own = pos_.pieces_of(player);
+    return bool(own.minus(pos_.kind_bb(PAWN) | pos_.kind_bb(KING)));
+  }
+
+  // ---- evaluation ----------------------------------------------------------------------
+
+  // Each player's material and placement (and unless `quick`, mobility and king safety),
+  // plus his FFA points.
+  Values player_values(bool quick = false) const {
+    Values v = evaluate_players(pos_, eval_, !quick);
+    if (rules_ == Rules::FREE_FOR_ALL)
+      for (int p = 0; p < pos_.players(); ++p) v[p] += POINT_VALUE * points_[p];
+    return v;
+  }
+
+  // The root side's value minus the opponents' per opposing side (counted at the root, so
+  // that an opponent's elimination does not reweigh the others), plus the places won by
+  // every opponent out since the root.
+  int evaluate(bool quick = false) const {
+    const Values values = player_values(quick);
     int own = 0, others = 0;
-    uint32_t opposing_teams = 0;
     for (int p = 0; p < pos_.players(); ++p) {
-      if (pos_.meta().status[p] == OUT) continue;
-      if (on_root_side(p)) {
-        own += values[p];
-      } else {
-        others += values[p];
-        // players of one team share a bit; solo players each have their own
-        int team = p;
-        for (int q = 0; q < p; ++q)
-          if (!pos_.is_enemy(p, q) && !on_root_side(q)) team = q;
-        opposing_teams |= 1u << team;
-      }
+      if (status(p) == OUT && rules_ != Rules::FREE_FOR_ALL) continue;
+      (on_root_side(p) ? own : others) += values[p];
     }
-    const int sides = __builtin_popcount(opposing_teams);
-    return sides ? own - others / sides : own + MATE / 2;
+    return own - others / opposing_sides_ + ELIMINATION_BONUS * newly_out(root_);
+  }
+
+  // Opponents of `player` who were in at the root and are out now (three-player only: in
+  // free-for-all the points say what an elimination is worth).
+  int newly_out(int player) const {
+    if (rules_ != Rules::ELIMINATION) return 0;
+    int n = 0;
+    for (int p = 0; p < pos_.players(); ++p) n += p != player && status(p) == OUT && !out_at_root_[p];
+    return n;
+  }
+
+  // Opposing sides of the root player: teams count once, solo players each.
+  static int opposing_sides(const Position<W>& pos) {
+    uint32_t teams = 0;
+    for (int p = 0; p < pos.players(); ++p) {
+      if (!pos.is_enemy(pos.turn(), p) || pos.meta().status[p] == OUT) continue;
+      int team = p;
+      for (int q = 0; q < p; ++q)
+        if (!pos.is_enemy(p, q)) team = q;
+      teams |= 1u << team;
+    }
+    return std::max(1, __builtin_popcount(teams));
+  }
+
+  // Every player's own score for max^n: his value minus the others' average (over the
+  // players in at the root) plus his places won; a player who is out scores as lost.
+  Values utilities(int ply) const {
+    const Values v = player_values();
+    Values u{};
+    int total = 0;
+    for (int p = 0; p < pos_.players(); ++p)
+      if (status(p) != OUT || rules_ == Rules::FREE_FOR_ALL) total += v[p];
+    const int others = std::max(1, in_at_root_ - 1);
+    for (int p = 0; p < pos_.players(); ++p) {
+      if (status(p) == OUT) u[p] = -(MATE - ply);
+      else u[p] = v[p] - (total - v[p]) / others + ELIMINATION_BONUS * newly_out(p);
+    }
+    return u;
+  }
+
+  // ---- the game's rules inside the tree ------------------------------------------------
+
+  struct Resolution {
+    int events;  // undoable events played
+    bool over;   // the game has ended
+  };
+
+  // The player to move has no legal move: plays out what the game does (RULES §1.8-1.9,
+  // §2.4) as undoable events. Multi-player games only.
+  Resolution resolve_stuck() {
+    const bool checked = in_check();
+    return resolve(pos_.turn(), checked, checked ? mated_by(pos_) : -1);
+  }
+
+  // `me` has no legal move: mated by `mater` (if `checked`) or stalemated.
+  Resolution resolve(int me, bool checked, int mater) {
+    if (rules_ == Rules::FREE_FOR_ALL) {
+      const int scorer = checked ? mater : me;  // a stalemated player scores himself
+      points_stack_.push_back(points_);
+      if (scorer >= 0) points_[scorer] += ELIMINATION_POINTS;
+      pos_.event_eliminate(me, NOBODY, /*keep_king=*/true);
+      return {1, active_players() <= 1};
+    }
+    bool someone_gone = false, someone_frozen = false;
+    for (int p = 0; p < pos_.players(); ++p) {
+      if (p == me) continue;
+      someone_gone |= status(p) != ACTIVE;
+      someone_frozen |= status(p) == FROZEN;
+    }
+    if (!checked) {
+      if (someone_gone) return {0, true};  // a second stalemate, or one after a mate: a draw
+      pos_.event_set_status(me, FROZEN);
+      return {1, false};
+    }
+    pos_.event_eliminate(me, mater >= 0 ? mater : NOBODY);
+    // After a stalemate, a mate ends the game (RULES §1.9).
+    return {1, someone_frozen || active_players() <= 1};
+  }
+
+  void undo(Resolution r) {
+    for (int i = 0; i < r.events; ++i) pos_.unmake();
+    if (r.events && rules_ == Rules::FREE_FOR_ALL) {
+      points_ = points_stack_.back();
+      points_stack_.pop_back();
+    }
+  }
+
+  // Each player's result once the game is over: a win, a loss, or neither (shared places,
+  // draws).
+  Values outcome(int ply) const {
+    Values u{};
+    const int win = MATE - ply;
+    if (rules_ == Rules::FREE_FOR_ALL) {
+      int top = -INFINITE_SCORE, leaders = 0;
+      for (int p = 0; p < pos_.players(); ++p) top = std::max(top, points_[p]);
+      for (int p = 0; p < pos_.players(); ++p) leaders += points_[p] == top;
+      for (int p = 0; p < pos_.players(); ++p) u[p] = points_[p] < top ? -win : leaders == 1 ? win : 0;
+      return u;
+    }
+    if (active_players() != 1) return u;  // a draw
+    for (int p = 0; p < pos_.players(); ++p) u[p] = status(p) == ACTIVE ? win : status(p) == OUT ? -win : 0;
+    return u;
+  }
+
+  // Whether the root player's game is decided here without searching: he is out, or
+  // everyone else is. Multi-player games only.
+  bool decided() const {
+    return rules_ != Rules::TWO_SIDES && (status(root_) == OUT || active_players() <= 1);
+  }
+
+  // ---- moves ---------------------------------------------------------------------------
+
+  // Plays a move, counting FFA points for a captured live piece.
+  void play(Move m) {
+    if (rules_ == Rules::FREE_FOR_ALL) {
+      points_stack_.push_back(points_);
+      const int victim_cell = move_type(m) == EN_PASSANT ? pos_.topo().landing_of_skipped[move_to(m)] : move_to(m);
+      const Piece victim = pos_.piece_at(victim_cell);
+      if (victim && pos_.meta().controller[colour_of(victim)] != NOBODY)
+        points_[pos_.turn()] += CAPTURE_POINTS[kind_of(victim)];
+    }
+    pos_.make(m);
+  }
+
+  void take_back() {
+    pos_.unmake();
+    if (rules_ == Rules::FREE_FOR_ALL) {
+      points_ = points_stack_.back();
+      points_stack_.pop_back();
+    }
   }
 
   void check_limits() {
+    const uint64_t all_nodes = shared_nodes_.fetch_add(1024, std::memory_order_relaxed) + 1024;
     if (stop_.load(std::memory_order_relaxed)) stopped_ = true;
-    if (limits_.nodes && nodes_ >= limits_.nodes) stopped_ = true;
+    if (limits_.nodes && all_nodes >= limits_.nodes) stopped_ = true;
     if (limits_.seconds > 0 && std::chrono::duration<double>(Clock::now() - start_).count() >= limits_.seconds)
       stopped_ = true;
+  }
+
+  // Counts a node; false once the search must stop.
+  bool visit(int ply) {
+    pv_length_[ply] = ply;
+    if ((++nodes_ & 1023) == 0) check_limits();
+    return !stopped_;
   }
 
   bool in_check() const { return bool(checkers(pos_)); }
@@ -115,9 +304,9 @@ class Searcher {
     return false;
   }
 
-  // Score of a position whose mover has no legal move.
+  // Score of a two-sided position whose mover has no legal move.
   int terminal(int ply) const {
-    if (!in_check()) return 0;  // stalemate: a draw, or a frozen player in three-player chess
+    if (!in_check()) return 0;  // stalemate
     return on_root_side(pos_.turn()) ? -(MATE - ply) : MATE - ply;
   }
 
@@ -151,22 +340,41 @@ class Searcher {
     }
   }
 
-  static int to_tt(int score, int ply) { return score > MATE - MAX_PLY ? score + ply : score < -MATE + MAX_PLY ? score - ply : score; }
-  static int from_tt(int score, int ply) { return score > MATE - MAX_PLY ? score - ply : score < -MATE + MAX_PLY ? score + ply : score; }
+  // A quiet move that refuted the position: remembered for ordering elsewhere.
+  void reward(Move m, int depth, int ply) {
+    if (m == MOVE_NONE || is_capture(m)) return;
+    if (killers_[ply][0] != m) {
+      killers_[ply][1] = killers_[ply][0];
+      killers_[ply][0] = m;
+    }
+    (*move_history_)[move_from(m)][move_to(m)] += depth * depth;
+  }
+
+  void extend_pv(int ply, Move m) {
+    pv_[ply][ply] = m;
+    for (int j = ply + 1; j < pv_length_[ply + 1]; ++j) pv_[ply][j] = pv_[ply + 1][j];
+    pv_length_[ply] = std::max(pv_length_[ply + 1], ply + 1);
+  }
+
+  uint64_t tt_key() const { return pos_.key() ^ salt_; }
+
+  static int to_tt(int score, int ply) { return score > WIN_BAND ? score + ply : score < -WIN_BAND ? score - ply : score; }
+  static int from_tt(int score, int ply) { return score > WIN_BAND ? score - ply : score < -WIN_BAND ? score + ply : score; }
+
+  // ---- alpha-beta: two sides, paranoid, best-reply -------------------------------------
 
   int search(int depth, int alpha, int beta, int ply) {
-    pv_length_[ply] = ply;
-    if ((++nodes_ & 1023) == 0) check_limits();
-    if (stopped_) return 0;
+    if (!visit(ply)) return 0;
+    if (decided()) return status(root_) == OUT ? -(MATE - ply) : outcome(ply)[root_];
     if (ply >= MAX_PLY - 1) return evaluate();
 
-    const uint64_t key = pos_.key();
+    const uint64_t key = tt_key();
     Move tt_move = MOVE_NONE;
-    if (const TTEntry* e = tt_.probe(key)) {
-      tt_move = e->move;
-      if (ply > 0 && e->depth >= depth) {
-        const int s = from_tt(e->score, ply);
-        if (e->bound == BOUND_EXACT || (e->bound == BOUND_LOWER && s >= beta) || (e->bound == BOUND_UPPER && s <= alpha))
+    if (TTEntry e; tt_.probe(key, e)) {
+      tt_move = e.move;
+      if (ply > 0 && e.depth >= depth) {
+        const int s = from_tt(e.score, ply);
+        if (e.bound == BOUND_EXACT || (e.bound == BOUND_LOWER && s >= beta) || (e.bound == BOUND_UPPER && s <= alpha))
           return s;
       }
     }
@@ -175,14 +383,15 @@ class Searcher {
     if (depth <= 0) return quiesce(alpha, beta, ply, 0);
     Move moves[MAX_MOVES];
     const int n = legal_moves(pos_, moves);
-    if (n == 0) return terminal(ply);
+    if (n == 0) return stuck(depth, alpha, beta, ply, -1);
 
     const bool maximizing = on_root_side(pos_.turn());
+    if (algorithm_ == Algorithm::BRS && !maximizing) return best_reply(depth, alpha, beta, ply, moves, n, tt_move, key);
     const bool checked = in_check();
 
     // Null move, where the sides alternate (standard chess, four-player teams): if passing
     // still fails high for this side, a real move will too.
-    if (two_sides_ && ply > 0 && depth >= 4 && !checked && has_pieces(pos_.turn())) {
+    if (rules_ == Rules::TWO_SIDES && ply > 0 && depth >= 4 && !checked && has_pieces(pos_.turn())) {
       pos_.make_null();
       const int reduced = depth - 3;
       const int score = maximizing ? search(reduced, beta - 1, beta, ply + 1) : search(reduced, alpha, alpha + 1, ply + 1);
@@ -198,7 +407,7 @@ class Searcher {
     for (int i = 0; i < n; ++i) {
       const Move m = moves[i];
       const bool quiet = !is_capture(m) && !move_promotion(m);
-      pos_.make(m);
+      play(m);
       const int extension = in_check() && ply < 2 * depth + 8 ? 1 : 0;
       const int next = depth - 1 + extension;
       int score;
@@ -215,26 +424,17 @@ class Searcher {
         if (reduction && beats(score)) score = search(next, lo, hi, ply + 1);
         if (beats(score) && (maximizing ? score < beta : score > alpha)) score = search(next, alpha, beta, ply + 1);
       }
-      pos_.unmake();
+      take_back();
       if (stopped_) return 0;
-      const bool better = maximizing ? score > best : score < best;
-      if (better) {
+      if (maximizing ? score > best : score < best) {
         best = score;
         best_move = m;
-        pv_[ply][ply] = m;
-        for (int j = ply + 1; j < pv_length_[ply + 1]; ++j) pv_[ply][j] = pv_[ply + 1][j];
-        pv_length_[ply] = std::max(pv_length_[ply + 1], ply + 1);
+        extend_pv(ply, m);
       }
       if (maximizing) alpha = std::max(alpha, best);
       else beta = std::min(beta, best);
       if (alpha >= beta) {
-        if (!is_capture(m)) {
-          if (killers_[ply][0] != m) {
-            killers_[ply][1] = killers_[ply][0];
-            killers_[ply][0] = m;
-          }
-          (*move_history_)[move_from(m)][move_to(m)] += depth * depth;
-        }
+        reward(m, depth, ply);
         break;
       }
     }
@@ -244,21 +444,104 @@ class Searcher {
     return best;
   }
 
+  // Best-reply search's opponents' layer: every opponent in turn order offers his moves (the
+  // others passing), and the one worst for the root player is taken; then the root player
+  // moves again. `moves` holds the first opponent's moves. An opponent after the first who
+  // is already mated is eliminated first, as he would be when his turn came.
+  int best_reply(int depth, int alpha, int beta, int ply, Move* moves, int n, Move tt_move, uint64_t key) {
+    if (int mated[MAX_PLAYERS], found = later_mated_opponents(mated); found) {
+      Resolution done[MAX_PLAYERS];
+      bool over = false;
+      for (int i = 0; i < found; ++i) over |= (done[i] = resolve(mated[i], true, root_)).over;
+      const int score = over || decided() ? (status(root_) == OUT ? -(MATE - ply) : outcome(ply)[root_])
+                                          : search(depth, alpha, beta, ply + 1);
+      for (int i = found - 1; i >= 0; --i) undo(done[i]);
+      pv_length_[ply] = ply;
+      return score;
+    }
+    const int beta0 = beta;
+    int best = INFINITE_SCORE;
+    Move best_move = MOVE_NONE;
+    int passes = 0;
+    bool cut = false;
+    while (!cut) {
+      sort_moves(moves, n, tt_move, ply);
+      for (int i = 0; i < n && !cut; ++i) {
+        const Move m = moves[i];
+        play(m);
+        int skipped = 0;
+        for (; pos_.turn() != root_ && status(root_) == ACTIVE && active_players() > 1; ++skipped) pos_.make_null();
+        int score = search(depth - 1, i == 0 ? alpha : beta - 1, beta, ply + 1);
+        if (i > 0 && score < beta && score > alpha) score = search(depth - 1, alpha, beta, ply + 1);
+        for (; skipped; --skipped) pos_.unmake();
+        take_back();
+        if (stopped_) break;
+        if (score < best) {
+          best = score;
+          best_move = m;
+        }
+        beta = std::min(beta, best);
+        if (alpha >= beta) {
+          reward(m, depth, ply);
+          cut = true;
+        }
+      }
+      if (stopped_ || cut) break;
+      pos_.make_null();  // the next opponent's turn
+      ++passes;
+      if (on_root_side(pos_.turn())) break;
+      n = legal_moves(pos_, moves);  // an opponent without a move offers none
+    }
+    for (; passes; --passes) pos_.unmake();
+    pv_length_[ply] = ply;  // lines through passes are not games: no PV below here
+    if (stopped_) return 0;
+    const Bound bound = best >= beta0 ? BOUND_LOWER : best <= alpha ? BOUND_UPPER : BOUND_EXACT;
+    tt_.store(key, best_move, to_tt(best, ply), depth, bound);
+    return best;
+  }
+
+  // The opponents after the one to move who have no legal move while in check.
+  int later_mated_opponents(int* mated) {
+    int found = 0, passes = 0;
+    for (pos_.make_null(), ++passes; !on_root_side(pos_.turn()); pos_.make_null(), ++passes)
+      if (in_check() && count_legal_moves(pos_) == 0) mated[found++] = pos_.turn();
+    for (; passes; --passes) pos_.unmake();
+    return found;
+  }
+
+  // The player to move has no legal move. Where two sides play, the game is over; in the
+  // multi-player games the rules decide his fate and, unless that ends the game, the next
+  // player moves (in the main search, qply < 0, or in quiescence).
+  int stuck(int depth, int alpha, int beta, int ply, int qply) {
+    if (rules_ == Rules::TWO_SIDES) return terminal(ply);
+    const Resolution r = resolve_stuck();
+    int score;
+    if (r.over || decided()) score = status(root_) == OUT ? -(MATE - ply) : outcome(ply)[root_];
+    else if (qply < 0) score = search(depth, alpha, beta, ply + 1);
+    else score = quiesce(alpha, beta, ply + 1, qply + 1);
+    undo(r);
+    pv_length_[ply] = ply;
+    return score;
+  }
+
   // Captures and promotions only, with the static value as a floor for the mover; in its first
   // plies every answer to a check as well. Its depth is capped: with three or four players
   // capture sequences can otherwise run on for dozens of plies.
   int quiesce(int alpha, int beta, int ply, int qply) {
-    pv_length_[ply] = ply;
-    if ((++nodes_ & 1023) == 0) check_limits();
-    if (stopped_) return 0;
+    if (!visit(ply)) return 0;
+    if (decided()) return status(root_) == OUT ? -(MATE - ply) : outcome(ply)[root_];
     if (ply >= MAX_PLY - 1 || qply >= MAX_QUIESCENCE_PLIES) return evaluate();
     const bool maximizing = on_root_side(pos_.turn());
     const bool checked = qply < QUIESCENCE_CHECK_PLIES && in_check();
     Move moves[MAX_MOVES];
     const int n = checked ? legal_moves(pos_, moves) : legal_captures(pos_, moves);
-    if (checked && n == 0) return terminal(ply);
+    if (checked && n == 0) return stuck(0, alpha, beta, ply, qply);
     int best = maximizing ? -INFINITE_SCORE : INFINITE_SCORE;
     if (!checked) {
+      // Lazy evaluation: material and placement alone settle a stand-pat cut-off when they
+      // pass the bound by more than the positional terms can take back.
+      const int quick = evaluate(true);
+      if (maximizing ? quick - LAZY_MARGIN >= beta : quick + LAZY_MARGIN <= alpha) return quick;
       best = evaluate();
       if (maximizing ? best >= beta : best <= alpha) return best;
       if (maximizing) alpha = std::max(alpha, best);
@@ -266,9 +549,9 @@ class Searcher {
     }
     sort_moves(moves, n, MOVE_NONE, ply);
     for (int i = 0; i < n; ++i) {
-      pos_.make(moves[i]);
+      play(moves[i]);
       const int score = quiesce(alpha, beta, ply + 1, qply + 1);
-      pos_.unmake();
+      take_back();
       if (stopped_) return 0;
       if (maximizing ? score > best : score < best) best = score;
       if (maximizing) alpha = std::max(alpha, best);
@@ -278,13 +561,105 @@ class Searcher {
     return best;
   }
 
+  // ---- max^n ---------------------------------------------------------------------------
+
+  // Every player picks the move best for his own component. Scores are not zero-sum once
+  // games end, so nothing is pruned; the table only orders moves.
+  Values maxn(int depth, int ply) {
+    if (!visit(ply)) return {};
+    if (decided()) return outcome_or_lost(ply);
+    if (ply >= MAX_PLY - 1) return utilities(ply);
+    if (ply > 0 && repeats()) return {};  // a draw for everyone
+    if (depth <= 0) return maxn_quiesce(ply, 0);
+
+    const uint64_t key = tt_key();
+    TTEntry e;
+    const Move tt_move = tt_.probe(key, e) ? e.move : MOVE_NONE;
+    Move moves[MAX_MOVES];
+    const int n = legal_moves(pos_, moves);
+    if (n == 0) return maxn_stuck(depth, ply, -1);
+
+    const int me = pos_.turn();
+    sort_moves(moves, n, tt_move, ply);
+    Values best{};
+    best[me] = -INFINITE_SCORE;
+    Move best_move = MOVE_NONE;
+    for (int i = 0; i < n; ++i) {
+      play(moves[i]);
+      const int extension = in_check() && ply < 2 * depth + 8 ? 1 : 0;
+      const Values v = maxn(depth - 1 + extension, ply + 1);
+      take_back();
+      if (stopped_) return {};
+      if (v[me] > best[me]) {
+        best = v;
+        best_move = moves[i];
+        extend_pv(ply, moves[i]);
+      }
+    }
+    reward(best_move, depth, ply);
+    tt_.store(key, best_move, to_tt(best[me], ply), depth, BOUND_EXACT);
+    return best;
+  }
+
+  Values maxn_quiesce(int ply, int qply) {
+    if (!visit(ply)) return {};
+    if (decided()) return outcome_or_lost(ply);
+    if (ply >= MAX_PLY - 1 || qply >= MAXN_QUIESCENCE_PLIES) return utilities(ply);
+    const int me = pos_.turn();
+    const bool checked = qply < QUIESCENCE_CHECK_PLIES && in_check();
+    Move moves[MAX_MOVES];
+    const int n = checked ? legal_moves(pos_, moves) : legal_captures(pos_, moves);
+    if (checked && n == 0) return maxn_stuck(0, ply, qply);
+    Values best{};
+    best[me] = -INFINITE_SCORE;
+    if (!checked) best = utilities(ply);
+    sort_moves(moves, n, MOVE_NONE, ply);
+    for (int i = 0; i < n; ++i) {
+      play(moves[i]);
+      const Values v = maxn_quiesce(ply + 1, qply + 1);
+      take_back();
+      if (stopped_) return {};
+      if (v[me] > best[me]) best = v;
+    }
+    return best;
+  }
+
+  Values maxn_stuck(int depth, int ply, int qply) {
+    if (rules_ == Rules::TWO_SIDES) return {};  // max^n runs only in multi-player games
+    const Resolution r = resolve_stuck();
+    Values v;
+    if (r.over || decided()) v = outcome_or_lost(ply);
+    else if (qply < 0) v = maxn(depth, ply + 1);
+    else v = maxn_quiesce(ply + 1, qply + 1);
+    undo(r);
+    pv_length_[ply] = ply;
+    return v;
+  }
+
+  // The end of the game, or the root player out while the others play on.
+  Values outcome_or_lost(int ply) const {
+    if (status(root_) != OUT || active_players() <= 1) return outcome(ply);
+    Values u = utilities(ply);
+    u[root_] = -(MATE - ply);
+    return u;
+  }
+
   Position<W> pos_;
   TranspositionTable& tt_;
   SearchLimits limits_;
   const std::atomic<bool>& stop_;
+  std::atomic<uint64_t>& shared_nodes_;
+  const int first_depth_;
   const EvalTables<W>& eval_;
   const int root_;
-  const bool two_sides_;
+  const Rules rules_;
+  const Algorithm algorithm_;
+  const uint64_t salt_;
+  Values points_;
+  std::vector<Values> points_stack_;
+  const int opposing_sides_;
+  bool out_at_root_[MAX_PLAYERS] = {};
+  int in_at_root_ = 0;
   Clock::time_point start_;
   uint64_t nodes_ = 0;
   bool stopped_ = false;
@@ -299,8 +674,27 @@ class Searcher {
 template <int W>
 SearchReport search(const Position<W>& root, TranspositionTable& tt, const SearchLimits& limits,
                     const std::atomic<bool>& stop, const IterationCallback& on_iteration) {
-  auto searcher = std::make_unique<Searcher<W>>(root, tt, limits, stop);
-  return searcher->run(on_iteration);
+  // Lazy SMP: helper threads search the same root with their own histories, sharing only
+  // the table, which they fill with results the main thread then finds; the main thread's
+  // result is the answer. Half the helpers start one iteration deeper, so the threads
+  // spread over depths instead of repeating each other.
+  tt.new_search();
+  std::atomic<uint64_t> shared_nodes{0};
+  std::atomic<bool> helpers_stop{false};
+  SearchLimits helper_limits = limits;
+  helper_limits.nodes = 0;  // helpers stop with the main thread
+  helper_limits.seconds = 0.0;
+  std::vector<std::unique_ptr<Searcher<W>>> helpers;
+  std::vector<std::thread> threads;
+  for (int i = 1; i < limits.threads; ++i)
+    helpers.push_back(std::make_unique<Searcher<W>>(root, tt, helper_limits, helpers_stop, shared_nodes, 1 + (i & 1)));
+  for (auto& helper : helpers) threads.emplace_back([&helper] { helper->run(nullptr); });
+  auto main = std::make_unique<Searcher<W>>(root, tt, limits, stop, shared_nodes, 1);
+  SearchReport report = main->run(on_iteration);
+  helpers_stop = true;
+  for (auto& t : threads) t.join();
+  for (auto& helper : helpers) report.nodes += helper->nodes();
+  return report;
 }
 
 template SearchReport search<1>(const Position<1>&, TranspositionTable&, const SearchLimits&, const std::atomic<bool>&,

@@ -1,17 +1,22 @@
-// Search: iterative deepening alpha-beta over the legal-move generator, for every variant.
+// Search: iterative deepening over the legal-move generator, for every variant.
 //
-// The search plays for the side of the player to move at the root: his team in standard and
-// four-player teams chess (where it is plain minimax), himself against everyone else in the
-// multi-player games (the "paranoid" assumption: every opponent minimises the root player's
-// score). Each node maximises or minimises by whether its mover is on the root's side, so
-// one routine serves all variants.
+// Where two sides alternate (standard chess, four-player teams) it is alpha-beta minimax
+// with principal-variation search, null-move pruning and late-move reductions. In the
+// multi-player games (three-player, four-player free-for-all) the algorithm is selectable:
+//  - paranoid: every opponent minimises the root player's score (alpha-beta applies);
+//  - max^n: every player maximises his own component of a score vector (no pruning);
+//  - best-reply search (BRS): the opponents' turns collapse into one layer holding the best
+//    reply of any opponent, so the root player's plans are seen twice as deep.
+// In those games a mate or stalemate inside the tree is played out as the game plays it
+// (the mated army passes to the mater or dies, a stalemated three-player freezes, FFA
+// points are counted) and the game's end is scored by its result for each player.
 //
-// Scores come from evaluate.h's per-player values: the root side's total minus the
-// opponents' total divided by the number of opposing sides. A mate (or a lone surviving
-// side) scores MATE less the distance in plies. Search has a transposition table, move
-// ordering (table move, captures by victim value then attacker, killer moves, history),
-// quiescence on captures, check extensions, and stops on depth, node and time limits or an
-// external flag.
+// Scores come from evaluate.h's per-player values (plus FFA points): for one player, his
+// value minus the opponents' total divided by the number of opposing sides. A won game
+// scores MATE less the distance in plies. Search has a transposition table, move ordering
+// (table move, captures by victim value then attacker, killer moves, history), quiescence
+// on captures, check extensions, and stops on depth, node and time limits or an external
+// flag.
 #pragma once
 
 #include <array>
@@ -28,10 +33,15 @@ constexpr int MATE = 1000000;
 constexpr int INFINITE_SCORE = 2000000;
 constexpr int MAX_PLY = 96;
 
+enum class Algorithm : uint8_t { PARANOID, MAXN, BRS };
+
 struct SearchLimits {
   int depth = 0;         // 0: no depth limit
   uint64_t nodes = 0;    // 0: no node limit
   double seconds = 0.0;  // 0: no time limit
+  Algorithm algorithm = Algorithm::PARANOID;  // for the multi-player games
+  std::array<int, MAX_PLAYERS> points{};      // free-for-all points so far (RULES §2.4)
+  int threads = 1;  // more: helper threads share the table (lazy SMP); results vary run to run
 };
 
 struct SearchReport {
@@ -40,7 +50,8 @@ struct SearchReport {
   int depth = 0;  // last completed iteration
   uint64_t nodes = 0;
   double seconds = 0.0;
-  std::vector<Move> pv;
+  std::vector<Move> pv;  // with best-reply search, the root move only (its lines skip turns)
+  int mate_plies = -1;   // where the PV ends in a mate the root player delivers: its length
   std::array<int, MAX_PLAYERS> player_values{};  // evaluate.h's values at the end of the PV
 };
 

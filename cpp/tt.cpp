@@ -3,17 +3,22 @@
 namespace polychess {
 
 void TranspositionTable::resize(size_t megabytes) {
-  entries_.clear();
+  slots_.reset();
+  count_ = 0;
   mask_ = 0;
   if (megabytes == 0) return;  // a table of size 0 turns the table off
   size_t count = 1;
-  while (count * 2 * sizeof(TTEntry) <= megabytes * 1024 * 1024) count *= 2;
-  entries_.assign(count, TTEntry{0, MOVE_NONE, 0, 0, BOUND_NONE, 0});
+  while (count * 2 * sizeof(Slot) <= megabytes * 1024 * 1024) count *= 2;
+  slots_ = std::make_unique<Slot[]>(count);
+  count_ = count;
   mask_ = count - 1;
 }
 
 void TranspositionTable::clear() {
-  for (TTEntry& e : entries_) e = TTEntry{0, MOVE_NONE, 0, 0, BOUND_NONE, 0};
+  for (size_t i = 0; i < count_; ++i) {
+    slots_[i].check.store(0, std::memory_order_relaxed);
+    slots_[i].data.store(0, std::memory_order_relaxed);
+  }
 }
 
 }  // namespace polychess

@@ -8,6 +8,7 @@ import time
 import pytest
 
 from polychess import Board, Colour, Engine, Game
+from polychess.engine import ALGORITHMS
 from positions import cross_position, position
 
 BACK_RANK_MATE = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"
@@ -29,27 +30,83 @@ def test_standard_mate_in_two():
     assert str(result.best_move) == "d2d8"
 
 
-def test_three_player_mate_in_one():
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_three_player_mate_in_one(algorithm):
     # Red's king in his corner behind his own pawns; White's rook reaches Red's back rank.
-    fen = position({"N12": "rK", "N11": "rP", "M11": "rP", "K10": "wR", "E1": "wK", "K8": "bK"})
+    fen = position({"N12": "rK", "N11": "rP", "M11": "rP", "K10": "wR", "E1": "wK", "H8": "bK"})
     board = Board("three-player", fen)
-    result = Engine(hash_mb=8).search(board, depth=3)
+    result = Engine(algorithm, hash_mb=8).search(board, depth=3)
     assert str(result.best_move) == "K10K12" and result.mate_in == 1
     board.push(result.best_move)
     assert board.is_checkmate() and board.mated_by() is Colour.WHITE
 
 
-def test_three_player_mate_needing_the_other_opponents_piece():
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_three_player_mate_needing_the_other_opponents_piece(algorithm):
     # RULES seed recommendation §6.1: a mate where a piece of the third player covers the
     # king's flight cells. Black's rook on M7 guards M11 and M12 along the M file (which runs
     # M7 M6 M5 M9 M10 M11 M12 across the centre), so K10xN10 mates; without it, no mate.
-    pieces = {"N12": "rK", "K10": "wR", "E1": "wK", "K8": "bK", "N10": "rP"}
+    # (Black's king stands off the K file: a king White's rook could take would be worth more.)
+    pieces = {"N12": "rK", "K10": "wR", "E1": "wK", "H8": "bK", "N10": "rP"}
     board = Board("three-player", position(dict(pieces, M7="bR")))
-    result = Engine(hash_mb=8).search(board, depth=3)
+    result = Engine(algorithm, hash_mb=8).search(board, depth=3)
     assert str(result.best_move) == "K10N10" and result.mate_in == 1
     board.push(result.best_move)
     assert board.is_checkmate() and board.mated_by() is Colour.WHITE
-    assert Engine(hash_mb=8).search(Board("three-player", position(pieces)), depth=3).mate_in is None
+    assert Engine(algorithm, hash_mb=8).search(Board("three-player", position(pieces)), depth=3).mate_in is None
+
+
+def _forces_mate(board, mover, target, moves):
+    """Whether `mover`, to move, mates `target` within `moves` of his own moves whatever
+    everyone else plays (exhaustive; an independent check of the engine's claim)."""
+    if moves == 0:
+        return False
+    for move in list(board.legal_moves):
+        board.push(move)
+        forced = _every_reply_loses(board, mover, target, moves)
+        board.pop()
+        if forced:
+            return True
+    return False
+
+
+def _every_reply_loses(board, mover, target, moves):
+    if board.turn is target and board.is_checkmate() and board.mated_by() is mover:
+        return True
+    if board.turn is mover:
+        return _forces_mate(board, mover, target, moves - 1)
+    replies = list(board.legal_moves)
+    if not replies:
+        return False
+    for reply in replies:
+        board.push(reply)
+        lost = _every_reply_loses(board, mover, target, moves)
+        board.pop()
+        if not lost:
+            return False
+    return True
+
+
+def test_three_player_mate_in_two():
+    # The doubled rooks' combination on Red's back rank: 1. K10-K12+ D12xK12 2. K9xK12#.
+    pieces = {"N12": "rK", "N11": "rP", "M11": "rP", "L11": "rP", "D12": "rR", "E1": "wK", "H8": "bK",
+              "K10": "wR", "K9": "wR"}
+    board = Board("three-player", position(pieces))
+    result = Engine(hash_mb=8).search(board, depth=5)
+    assert str(result.best_move) == "K10K12" and result.mate_in == 2
+    assert not _forces_mate(board, Colour.WHITE, Colour.RED, 1)
+    board.push(result.best_move)
+    assert _every_reply_loses(board, Colour.WHITE, Colour.RED, 2)
+
+
+def test_three_player_elimination_is_scored_as_the_game_scores_it():
+    # Taking Black's exposed king eliminates Black and brings White his rook (RULES §1.8);
+    # mating Red would bring only Red's bare king. The search plays eliminations out.
+    pieces = {"N12": "rK", "K10": "wR", "E1": "wK", "K8": "bK", "N10": "rP", "M7": "bR"}
+    board = Board("three-player", position(pieces))
+    for algorithm in ALGORITHMS:
+        result = Engine(algorithm, hash_mb=8).search(board, depth=3)
+        assert str(result.best_move) == "K10K8", algorithm
 
 
 def test_four_player_teams_mate():
@@ -60,9 +117,31 @@ def test_four_player_teams_mate():
     assert str(result.best_move) == "i5n5" and result.mate_in == 1
 
 
-def test_never_an_illegal_move_and_limits_respected():
+# Blue's king behind his pawns on the a file; Red's rook reaches it along rank 11.
+BLUE_CORNERED = {"a7": "bK", "b6": "bP", "b7": "bP", "b8": "bP", "h1": "rK", "g14": "yK", "n8": "gK", "g11": "rR"}
+
+
+@pytest.mark.parametrize("mode", ["teams", "ffa"])
+def test_four_player_mate_in_two(mode):
+    # 1. g11-a11+ e9-a9 (Blue interposes) 2. h11xa9#: the second rook on rank 11 finishes.
+    board = Board("four-player", cross_position(dict(BLUE_CORNERED, h11="rR", e9="bR")), mode=mode)
+    result = Engine(hash_mb=8).search(board, depth=6)
+    assert str(result.best_move) == "g11a11" and result.mate_in == 2
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_free_for_all_mate_in_one_scores_twenty_points(algorithm):
+    game = Game("four-player", mode="ffa", start=cross_position(BLUE_CORNERED))
+    result = Engine(algorithm, hash_mb=8).search(game, depth=2)
+    assert str(result.best_move) == "g11a11" and result.mate_in == 1
+    game.push(result.best_move)
+    assert game.points[Colour.RED] == 20 and game.status(Colour.BLUE).name == "OUT"
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_never_an_illegal_move_and_limits_respected(algorithm):
     rng = random.Random(5)
-    engine = Engine(hash_mb=4)
+    engine = Engine(algorithm, hash_mb=4)
     for variant, kw in [("standard", {}), ("three-player", {}), ("four-player", {}), ("four-player", {"mode": "ffa"})]:
         board = Board(variant, **kw)
         for _ in range(12):
@@ -81,11 +160,12 @@ def test_never_an_illegal_move_and_limits_respected():
     assert time.perf_counter() - start < 2.0
 
 
-def test_deterministic_at_fixed_depth():
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_deterministic_at_fixed_depth(algorithm):
     board = Board("three-player")
     board.push("E2E4")
-    first = Engine(hash_mb=8).search(board, depth=4)
-    second = Engine(hash_mb=8).search(board, depth=4)
+    first = Engine(algorithm, hash_mb=8).search(board, depth=4)
+    second = Engine(algorithm, hash_mb=8).search(board, depth=4)
     assert (first.best_move, first.score, first.nodes, first.pv) == (second.best_move, second.score, second.nodes, second.pv)
 
 
@@ -118,11 +198,30 @@ def test_play_and_errors():
     engine = Engine(hash_mb=4)
     move = engine.play(game, depth=2)
     assert game.history == [str(move)]
-    with pytest.raises(ValueError, match="not available"):
-        Engine(algorithm="maxn")
+    for algorithm in ALGORITHMS:
+        assert Engine(algorithm=algorithm).algorithm == algorithm
+    with pytest.raises(ValueError, match="threads"):
+        Engine(threads=0)
     with pytest.raises(ValueError, match="unknown algorithm"):
         Engine(algorithm="magic")
     with pytest.raises(ValueError):
         engine.search(game, depth=-1)
     with pytest.raises(TypeError):
         engine.search("E2E4")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_parallel_search(algorithm):
+    # Helper threads share the table: the answer is still legal and mates are still found;
+    # the node count covers every thread and the node limit applies to their total.
+    engine = Engine(algorithm, hash_mb=8, threads=2)
+    board = Board("three-player", position({"N12": "rK", "N11": "rP", "M11": "rP", "K10": "wR", "E1": "wK",
+                                            "H8": "bK"}))
+    result = engine.search(board, depth=3)
+    assert str(result.best_move) == "K10K12" and result.mate_in == 1
+    board = Board("four-player", mode="ffa")
+    result = engine.search(board, nodes=20000)
+    assert result.best_move in board.legal_moves and 20000 <= result.nodes < 20000 + 3 * 4096
+    seen = []
+    result = engine.search(Board("standard"), time=0.3, info=seen.append)
+    assert result.best_move in Board("standard").legal_moves and seen

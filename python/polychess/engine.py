@@ -18,10 +18,12 @@ from polychess.game import Game
 
 __all__ = ["Engine", "SearchResult", "ALGORITHMS"]
 
-# "paranoid": every opponent minimises the root player's score; with teams or two sides
-# (standard, four-player teams) this is plain minimax of one side against the other.
-ALGORITHMS = ("paranoid",)
-_NOT_YET = ("maxn", "brs")
+# The algorithms for the multi-player games (three-player, four-player free-for-all):
+# "paranoid" (every opponent minimises the root player's score), "maxn" (every player
+# maximises his own score) and "brs" (best-reply search: the opponents' turns collapse into
+# the one reply worst for the root player). The first is the default. Where two sides
+# alternate (standard, four-player teams) every choice is the same alpha-beta minimax.
+ALGORITHMS = ("paranoid", "maxn", "brs")
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,7 @@ class SearchResult:
     nodes: int
     seconds: float
     pv: list[Move]
+    mate_plies: int = -1
 
     @property
     def nps(self) -> float:
@@ -47,14 +50,17 @@ class SearchResult:
 
     @property
     def mate_in(self) -> int | None:
-        """Moves of the root player until the forced mate he delivers (negative: until he is
-        mated), counting his own moves; None if no mate was found."""
-        if abs(self.score) < _core.MATE - 1000:
-            return None
-        plies = _core.MATE - abs(self.score)
+        """Moves of the root player until the mate he delivers (negative: until he is mated
+        or the game is lost), counting his own moves; None if no mate was found. In the
+        multi-player games a mate eliminates one opponent and the game goes on, so this also
+        counts a principal variation that ends in the root player's mate of an opponent."""
         players = max(1, len(self.scores))
-        moves = plies // players + 1
-        return moves if self.score > 0 else -moves
+        if abs(self.score) >= _core.MATE - 1000:
+            moves = (_core.MATE - abs(self.score)) // players + 1
+            return moves if self.score > 0 else -moves
+        if self.mate_plies >= 0:
+            return self.mate_plies // players + 1
+        return None
 
 
 class Engine:
@@ -67,12 +73,10 @@ class Engine:
 
     def __init__(self, algorithm: str | None = None, hash_mb: int = 64, threads: int = 1) -> None:
         algorithm = algorithm or ALGORITHMS[0]
-        if algorithm in _NOT_YET:
-            raise ValueError(f"algorithm {algorithm!r} is not available yet (available: {', '.join(ALGORITHMS)})")
         if algorithm not in ALGORITHMS:
             raise ValueError(f"unknown algorithm {algorithm!r} (available: {', '.join(ALGORITHMS)})")
-        if threads != 1:
-            raise ValueError("this engine searches with one thread (threads=1)")
+        if not 1 <= threads <= 256:
+            raise ValueError(f"threads must be between 1 and 256, got {threads}")
         if hash_mb < 0:
             raise ValueError(f"hash_mb must be >= 0, got {hash_mb}")
         self.algorithm = algorithm
@@ -89,13 +93,15 @@ class Engine:
         ``info`` is called with the result of every completed iteration.
         """
         board = _board_of(position)
+        points = [position.points.get(colour, 0) for colour in board.colours] if isinstance(position, Game) else []
         for name, value in (("depth", depth), ("nodes", nodes), ("time", time)):
             if value is not None and value <= 0:
                 raise ValueError(f"{name} must be positive, got {value}")
         callback = None
         if info is not None:
             callback = lambda report: info(_result(board, report))  # noqa: E731
-        report = self._engine.search(board._core, depth or 0, nodes or 0, float(time or 0.0), callback)
+        report = self._engine.search(board._core, depth or 0, nodes or 0, float(time or 0.0), callback,
+                                     self.algorithm, points, self.threads)
         return _result(board, report)
 
     def play(self, game: Game, depth: int | None = None, nodes: int | None = None,
@@ -136,4 +142,5 @@ def _result(board: Board, report: dict[str, object]) -> SearchResult:
         nodes=int(report["nodes"]),  # type: ignore[call-overload]
         seconds=float(report["seconds"]),  # type: ignore[arg-type]
         pv=list(report["pv"]),  # type: ignore[call-overload]
+        mate_plies=int(report["mate_plies"]),  # type: ignore[call-overload]
     )

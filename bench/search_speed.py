@@ -1,0 +1,86 @@
+"""Search speed per variant, from the start and from a middle-game position, next to the
+engine's own perft speed measured in the same run.
+
+    python bench/search_speed.py              # 3 s per search, every variant
+    python bench/search_speed.py --time 1 --algorithm brs
+
+The middle-game position of each variant is reached by the engine playing itself at depth 2
+for 12 moves per player from the start (deterministic). Perft runs from the same position:
+``perft`` counts the last ply in bulk (the generator's speed), ``perft_full`` makes and
+takes back every leaf move (what a search pays per node, without evaluation or ordering).
+
+Targets (issue 5): three-player search >= 1,000,000 nodes/s single-threaded, and search
+nodes/s >= 30% of perft nodes/s. This script reports only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
+
+from polychess import Board, Engine, Game  # noqa: E402
+from polychess.engine import ALGORITHMS  # noqa: E402
+
+VARIANTS = (("standard", None), ("three-player", None), ("four-player", "teams"), ("four-player", "ffa"))
+MIDDLE_GAME_MOVES = 12  # per player
+TARGET_THREE_PLAYER_NPS = 1_000_000
+TARGET_SEARCH_TO_PERFT = 0.30
+
+
+def middle_game(variant: str, mode: str | None) -> Board:
+    game = Game(variant, mode=mode) if mode else Game(variant)
+    engine = Engine(hash_mb=16)
+    for _ in range(MIDDLE_GAME_MOVES * len(game.colours)):
+        if game.is_over():
+            break
+        engine.play(game, depth=2)
+    return game.board.copy()
+
+
+def perft_rate(board: Board, full: bool, budget: float) -> tuple[int, float]:
+    """Nodes/s of the deepest perft that fits in about ``budget`` seconds, and its depth."""
+    depth, rate = 1, 0.0
+    while True:
+        start = time.perf_counter()
+        nodes = board._core.perft_full(depth) if full else board.perft(depth)
+        seconds = max(time.perf_counter() - start, 1e-9)
+        rate = nodes / seconds
+        if seconds * 20 > budget or depth >= 8:
+            return depth, rate
+        depth += 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--time", type=float, default=3.0, help="seconds per search (default 3)")
+    parser.add_argument("--algorithm", choices=ALGORITHMS, help="multi-player algorithm (default: the engine's)")
+    args = parser.parse_args(argv)
+
+    header = (f"{'variant':<20}{'position':<9}{'search nodes/s':>15}{'depth':>6}{'perft nodes/s':>15}"
+              f"{'ratio':>7}{'perft_full n/s':>16}{'ratio':>7}")
+    rows = []
+    for variant, mode in VARIANTS:
+        name = f"{variant} {mode}" if mode else variant
+        for label, board in (("start", Board(variant, mode=mode) if mode else Board(variant)),
+                             ("middle", middle_game(variant, mode))):
+            print(f"{name}, {label}: searching {args.time} s", file=sys.stderr, flush=True)
+            result = Engine(args.algorithm, hash_mb=64).search(board, time=args.time)
+            _, bulk = perft_rate(board, False, args.time)
+            _, full = perft_rate(board, True, args.time)
+            rows.append((name, label, result.nps, result.depth, bulk, full))
+    print(header)
+    for name, label, nps, depth, bulk, full in rows:
+        print(f"{name:<20}{label:<9}{nps:>15,.0f}{depth:>6}{bulk:>15,.0f}{nps / bulk:>7.2f}{full:>16,.0f}"
+              f"{nps / full:>7.2f}")
+    three = [nps for name, _, nps, *_ in rows if name == "three-player"]
+    print(f"\nthree-player search: {min(three):,.0f} nodes/s at least (target >= {TARGET_THREE_PLAYER_NPS:,});"
+          f" search/perft target >= {TARGET_SEARCH_TO_PERFT:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
