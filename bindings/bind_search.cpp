@@ -30,7 +30,7 @@ py::dict report_dict(const Variant& v, const SearchReport& r) {
   py::list values;
   for (int p = 0; p < v.players; ++p) values.append(r.player_values[p]);
   d["player_values"] = values;
-  d["mate_plies"] = r.mate_plies;
+  d["mate_moves"] = r.mate_moves;
   return d;
 }
 

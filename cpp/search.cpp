@@ -78,8 +78,8 @@ class Searcher {
       if (stopped_ && report.depth > 0) break;  // an unfinished iteration is not trusted
       report.score = score;
       report.depth = depth;
-      report.pv.assign(pv_[0], pv_[0] + pv_length_[0]);
-      if (!report.pv.empty()) report.best = report.pv[0];
+      line_.assign(pv_[0], pv_[0] + pv_length_[0]);
+      if (!line_.empty()) report.best = line_[0];
       finish(report);
       if (on_iteration) on_iteration(report);
       if (stopped_ || std::abs(score) > WIN_BAND) break;
@@ -88,14 +88,41 @@ class Searcher {
   }
 
  private:
+  // Fills in the report from the principal line. A best-reply line skips turns: it is
+  // replayed passing the turn to whoever moves next in it, and reported only as far as it
+  // is a game line.
   SearchReport& finish(SearchReport& report) {
     report.nodes = nodes_;
     report.seconds = std::chrono::duration<double>(Clock::now() - start_).count();
     Position<W> end = pos_;
-    for (Move m : report.pv) end.make(m);
+    size_t game_line = line_.size();
+    int root_moves = 0;
+    for (size_t i = 0; i < line_.size(); ++i) {
+      const Move m = line_[i];
+      for (int passes = 0; passes < end.players() && !moves_own_piece(end, m); ++passes) {
+        end.make_null();
+        game_line = std::min(game_line, i);
+      }
+      root_moves += end.turn() == root_;
+      end.make(m);
+    }
+    report.pv.assign(line_.begin(), line_.begin() + game_line);
     report.player_values = evaluate_players(end, eval_);
-    report.mate_plies = !report.pv.empty() && mated_by(end) == root_ ? int(report.pv.size()) : -1;
+    report.mate_moves = root_moves > 0 && delivers_mate(end) ? root_moves : -1;
     return report;
+  }
+
+  static bool moves_own_piece(const Position<W>& pos, Move m) {
+    const Piece piece = pos.piece_at(move_from(m));
+    return piece && pos.meta().controller[colour_of(piece)] == pos.turn();
+  }
+
+  // Whether some opponent of the root player is mated by him at the end of a line.
+  bool delivers_mate(const Position<W>& end) const {
+    for (int p = 0; p < end.players(); ++p)
+      if (end.is_enemy(root_, p) && end.meta().status[p] == ACTIVE && mated_by(end.as_turn_of(p), root_) == root_)
+        return true;
+    return false;
   }
 
   // ---- who plays for whom --------------------------------------------------------------
@@ -479,6 +506,7 @@ class Searcher {
         if (score < best) {
           best = score;
           best_move = m;
+          extend_pv(ply, m);
         }
         beta = std::min(beta, best);
         if (alpha >= beta) {
@@ -493,7 +521,6 @@ class Searcher {
       n = legal_moves(pos_, moves);  // an opponent without a move offers none
     }
     for (; passes; --passes) pos_.unmake();
-    pv_length_[ply] = ply;  // lines through passes are not games: no PV below here
     if (stopped_) return 0;
     const Bound bound = best >= beta0 ? BOUND_LOWER : best <= alpha ? BOUND_UPPER : BOUND_EXACT;
     tt_.store(key, best_move, to_tt(best, ply), depth, bound);
@@ -645,6 +672,7 @@ class Searcher {
   }
 
   Position<W> pos_;
+  std::vector<Move> line_;  // the principal line of the last completed iteration
   TranspositionTable& tt_;
   SearchLimits limits_;
   const std::atomic<bool>& stop_;

@@ -50,8 +50,8 @@ struct SearchReport {
   int depth = 0;  // last completed iteration
   uint64_t nodes = 0;
   double seconds = 0.0;
-  std::vector<Move> pv;  // with best-reply search, the root move only (its lines skip turns)
-  int mate_plies = -1;   // where the PV ends in a mate the root player delivers: its length
+  std::vector<Move> pv;  // best-reply search's lines skip turns: the PV stops at the first skip
+  int mate_moves = -1;   // the root player's moves in a principal line ending in his mate
   std::array<int, MAX_PLAYERS> player_values{};  // evaluate.h's values at the end of the PV
 };
 

@@ -12,11 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from web_server import running_server
 from polychess import Game
 from polychess.board import Colour
 from polychess.formats import write_record
 from polychess.game import Elimination, Reason
-from polychess.web import api, make_server
+from polychess.web import api
 from polychess.web.errors import ApiError
 from polychess.web.options import SeatOptions
 from polychess.web.server import MAX_BODY, WebServer
@@ -30,13 +31,8 @@ DOT = re.compile(r'class="dot[ "]')  # a target dot (the group holding them is c
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[WebServer]:
-    web = make_server("127.0.0.1", 0)
-    thread = threading.Thread(target=web.serve_forever, daemon=True)
-    thread.start()
-    yield web
-    web.shutdown()
-    web.server_close()
-    thread.join(5)
+    with running_server() as web:
+        yield web
 
 
 class Reply:

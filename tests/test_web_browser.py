@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import shutil
 import struct
-import threading
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from polychess.web import make_server
+from web_server import running_server
 from polychess.web.server import WebServer
 
 NODES = 200
@@ -32,13 +31,8 @@ def _find(*names: str) -> str | None:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[WebServer]:
-    web = make_server("127.0.0.1", 0)
-    thread = threading.Thread(target=web.serve_forever, daemon=True)
-    thread.start()
-    yield web
-    web.shutdown()
-    web.server_close()
-    thread.join(5)
+    with running_server() as web:
+        yield web
 
 
 @pytest.fixture(scope="module")

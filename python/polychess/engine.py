@@ -16,23 +16,27 @@ from polychess import _core
 from polychess.board import Board, Colour, Move
 from polychess.game import Game
 
-__all__ = ["Engine", "SearchResult", "ALGORITHMS"]
+__all__ = ["Engine", "SearchResult", "ALGORITHMS", "DEFAULT_ALGORITHM"]
 
 # The algorithms for the multi-player games (three-player, four-player free-for-all):
-# "paranoid" (every opponent minimises the root player's score), "maxn" (every player
-# maximises his own score) and "brs" (best-reply search: the opponents' turns collapse into
-# the one reply worst for the root player). The first is the default. Where two sides
-# alternate (standard, four-player teams) every choice is the same alpha-beta minimax.
-ALGORITHMS = ("paranoid", "maxn", "brs")
+# "brs" (best-reply search: the opponents' turns collapse into the one reply worst for the
+# root player), "paranoid" (every opponent minimises the root player's score) and "maxn"
+# (every player maximises his own score). The first, the strongest in our matches
+# (docs/search.md), is the default. Where two sides alternate (standard, four-player teams)
+# every choice is the same alpha-beta minimax.
+ALGORITHMS = ("brs", "paranoid", "maxn")
+DEFAULT_ALGORITHM = ALGORITHMS[0]
 
 
 @dataclass(frozen=True)
 class SearchResult:
     """What a search found.
 
-    ``score`` is for the side of the player to move, in centipawns; a forced mate scores
+    ``score`` is for the side of the player to move, in centipawns; a won game scores
     ``MATE - plies`` (see ``mate_in``). ``scores`` holds the evaluation of every player's
-    pieces at the end of the principal variation ``pv``.
+    pieces at the end of the principal variation ``pv``. A best-reply search's line lets one
+    opponent answer for all, skipping the others' turns; ``pv`` stops before the first skip,
+    so it can always be played on the board.
     """
 
     best_move: Move | None
@@ -42,7 +46,7 @@ class SearchResult:
     nodes: int
     seconds: float
     pv: list[Move]
-    mate_plies: int = -1
+    mate_moves: int = -1  # the root player's moves in a principal line ending in his mate
 
     @property
     def nps(self) -> float:
@@ -58,9 +62,7 @@ class SearchResult:
         if abs(self.score) >= _core.MATE - 1000:
             moves = (_core.MATE - abs(self.score)) // players + 1
             return moves if self.score > 0 else -moves
-        if self.mate_plies >= 0:
-            return self.mate_plies // players + 1
-        return None
+        return self.mate_moves if self.mate_moves >= 0 else None
 
 
 class Engine:
@@ -72,7 +74,7 @@ class Engine:
     """
 
     def __init__(self, algorithm: str | None = None, hash_mb: int = 64, threads: int = 1) -> None:
-        algorithm = algorithm or ALGORITHMS[0]
+        algorithm = algorithm or DEFAULT_ALGORITHM
         if algorithm not in ALGORITHMS:
             raise ValueError(f"unknown algorithm {algorithm!r} (available: {', '.join(ALGORITHMS)})")
         if not 1 <= threads <= 256:
@@ -142,5 +144,5 @@ def _result(board: Board, report: dict[str, object]) -> SearchResult:
         nodes=int(report["nodes"]),  # type: ignore[call-overload]
         seconds=float(report["seconds"]),  # type: ignore[arg-type]
         pv=list(report["pv"]),  # type: ignore[call-overload]
-        mate_plies=int(report["mate_plies"]),  # type: ignore[call-overload]
+        mate_moves=int(report["mate_moves"]),  # type: ignore[call-overload]
     )
