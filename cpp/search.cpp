@@ -413,7 +413,9 @@ class Searcher {
     if (n == 0) return stuck(depth, alpha, beta, ply, -1);
 
     const bool maximizing = on_root_side(pos_.turn());
-    if (algorithm_ == Algorithm::BRS && !maximizing) return best_reply(depth, alpha, beta, ply, moves, n, tt_move, key);
+    // (A frozen root player never moves again: the opponents' turns do not come back to him.)
+    if (algorithm_ == Algorithm::BRS && !maximizing && status(root_) == ACTIVE)
+      return best_reply(depth, alpha, beta, ply, moves, n, tt_move, key);
     const bool checked = in_check();
 
     // Null move, where the sides alternate (standard chess, four-player teams): if passing
@@ -516,8 +518,7 @@ class Searcher {
       }
       if (stopped_ || cut) break;
       pos_.make_null();  // the next opponent's turn
-      ++passes;
-      if (on_root_side(pos_.turn())) break;
+      if (++passes >= pos_.players() || on_root_side(pos_.turn())) break;
       n = legal_moves(pos_, moves);  // an opponent without a move offers none
     }
     for (; passes; --passes) pos_.unmake();
@@ -530,7 +531,7 @@ class Searcher {
   // The opponents after the one to move who have no legal move while in check.
   int later_mated_opponents(int* mated) {
     int found = 0, passes = 0;
-    for (pos_.make_null(), ++passes; !on_root_side(pos_.turn()); pos_.make_null(), ++passes)
+    for (pos_.make_null(), ++passes; passes < pos_.players() && !on_root_side(pos_.turn()); pos_.make_null(), ++passes)
       if (in_check() && count_legal_moves(pos_) == 0) mated[found++] = pos_.turn();
     for (; passes; --passes) pos_.unmake();
     return found;

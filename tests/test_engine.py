@@ -230,3 +230,15 @@ def test_parallel_search(algorithm):
     seen = []
     result = engine.search(Board("standard"), time=0.3, info=seen.append)
     assert result.best_move in Board("standard").legal_moves and seen
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_search_where_the_root_player_may_be_stalemated(algorithm):
+    # Red's king on N11 has few moves: lines where Red is stalemated (frozen) and the others
+    # play on are in the tree. Best-reply search once passed turns there forever waiting for
+    # Red (found in a match: std::bad_alloc).
+    fen = "8/7bP/wR5rK1/8/8/bN7/bK4bP1bR/5rP1bP/5wQ2/1wP6/1wP1wP4/1wNwB2wK2 r - - 1 36 wrb aaa"
+    board = Board("three-player", fen)
+    for limits in ({"nodes": 2000}, {"depth": 4}):
+        result = Engine(algorithm, hash_mb=8).search(board, **limits)
+        assert result.best_move in board.legal_moves
