@@ -123,13 +123,13 @@ class EnginePlayer:
     instance should play one seat of one game. Counts the nodes it searched."""
 
     def __init__(self, nodes: int | None = None, depth: int | None = None, time: float | None = None,
-                 hash_mb: int = 16, algorithm: str | None = None) -> None:
+                 hash_mb: int = 16, algorithm: str | None = None, threads: int = 1) -> None:
         if nodes is None and depth is None and time is None:
             raise ValueError("an engine player needs a budget: nodes, depth or time")
         self.nodes = nodes
         self.depth = depth
         self.time = time
-        self.engine = Engine(algorithm, hash_mb=hash_mb)
+        self.engine = Engine(algorithm, hash_mb=hash_mb, threads=threads)
         self.nodes_searched = 0
         self.searches = 0
 
@@ -154,8 +154,8 @@ class PlayerSpec:
     @property
     def deterministic(self) -> bool:
         """Whether the player's moves depend only on the position and its history (a time
-        budget does not)."""
-        return self.kind == "engine" and "time" not in self.options
+        budget or helper threads make them depend on timing)."""
+        return self.kind == "engine" and "time" not in self.options and self.options.get("threads", 1) == 1
 
     def make(self, rng: random.Random) -> Player:
         if self.kind == "random":
@@ -166,16 +166,18 @@ class PlayerSpec:
         depth = self.options.get("depth")
         time = self.options.get("time")
         return EnginePlayer(nodes=None if nodes is None else int(nodes), depth=None if depth is None else int(depth),
-                            time=time, hash_mb=int(self.options.get("hash", 16)), algorithm=self.algorithm)
+                            time=time, hash_mb=int(self.options.get("hash", 16)), algorithm=self.algorithm,
+                            threads=int(self.options.get("threads", 1)))
 
 
-_ENGINE_OPTIONS = {"nodes": int, "depth": int, "time": float, "hash": int}
+_ENGINE_OPTIONS = {"nodes": int, "depth": int, "time": float, "hash": int, "threads": int}
 
 
 def parse_player(text: str) -> PlayerSpec:
     """``random``, ``greedy`` or ``engine:KEY=VALUE[,KEY=VALUE...]`` with keys ``nodes``,
-    ``depth``, ``time`` (seconds; not reproducible), ``hash`` (MB, default 16) and ``algo``
-    (``paranoid``, ``maxn`` or ``brs``; the engine's default if absent)."""
+    ``depth``, ``time`` (seconds; not reproducible), ``hash`` (MB, default 16), ``threads``
+    (default 1; more is not reproducible) and ``algo`` (``brs``, ``paranoid`` or ``maxn``; the
+    engine's default if absent)."""
     name, _, rest = text.strip().partition(":")
     name = name.lower()
     if name in ("random", "greedy"):
@@ -195,7 +197,7 @@ def parse_player(text: str) -> PlayerSpec:
             algorithm = value
             continue
         if not eq or key not in _ENGINE_OPTIONS:
-            raise ValueError(f"bad engine option {item!r} in {text!r} (nodes=, depth=, time=, hash=, algo=)")
+            raise ValueError(f"bad engine option {item!r} in {text!r} (nodes=, depth=, time=, hash=, threads=, algo=)")
         try:
             number = _ENGINE_OPTIONS[key](value)
         except ValueError:

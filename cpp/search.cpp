@@ -23,6 +23,9 @@ constexpr int WIN_BAND = MATE - MAX_PLY;
 // Free-for-all points for capturing a live piece (RULES §2.4), and for a mate or stalemate.
 constexpr int CAPTURE_POINTS[KIND_NB] = {0, 1, 3, 5, 5, 9, 20, 1};
 constexpr int ELIMINATION_POINTS = 20;
+constexpr int DRAW_POINTS = 10;
+// How much worse than even the root player must stand to welcome a three-player draw.
+constexpr int DRAW_CONTEMPT = 100;
 // What one FFA point is worth next to material, in centipawns.
 constexpr int POINT_VALUE = 100;
 // What a place won by an opponent's elimination in three-player chess is worth.
@@ -276,6 +279,30 @@ class Searcher {
     return u;
   }
 
+  // The root player's score where the game is over for him: lost if he is out, else the
+  // game's result.
+  int decided_score(int ply) const { return status(root_) == OUT ? -(MATE - ply) : outcome(ply)[root_]; }
+
+  // A repetition, taken as the draw it leads to. In three-player chess everyone still in
+  // shares first place, which the root player takes only when he stands worse than the
+  // contempt (against weaker players a draw gives away a better place); in free-for-all the
+  // game ends with 10 points for each player still in, and the points rank (RULES §2.4).
+  int draw_score(int ply) {
+    if (rules_ == Rules::ELIMINATION) return -DRAW_CONTEMPT;
+    return rules_ == Rules::FREE_FOR_ALL ? draw_values(ply)[root_] : 0;
+  }
+
+  Values draw_values(int ply) {
+    Values u{};
+    if (rules_ == Rules::ELIMINATION) u[root_] = -DRAW_CONTEMPT;
+    if (rules_ != Rules::FREE_FOR_ALL) return u;
+    const Values saved = points_;
+    for (int p = 0; p < pos_.players(); ++p) points_[p] += status(p) == ACTIVE ? DRAW_POINTS : 0;
+    u = outcome(ply);
+    points_ = saved;
+    return u;
+  }
+
   // Whether the root player's game is decided here without searching: he is out, or
   // everyone else is. Multi-player games only.
   bool decided() const {
@@ -392,7 +419,7 @@ class Searcher {
 
   int search(int depth, int alpha, int beta, int ply) {
     if (!visit(ply)) return 0;
-    if (decided()) return status(root_) == OUT ? -(MATE - ply) : outcome(ply)[root_];
+    if (decided()) return decided_score(ply);
     if (ply >= MAX_PLY - 1) return evaluate();
 
     const uint64_t key = tt_key();
@@ -406,7 +433,7 @@ class Searcher {
       }
     }
 
-    if (ply > 0 && repeats()) return 0;  // a repetition is scored as a draw
+    if (ply > 0 && repeats()) return draw_score(ply);
     if (depth <= 0) return quiesce(alpha, beta, ply, 0);
     Move moves[MAX_MOVES];
     const int n = legal_moves(pos_, moves);
@@ -482,7 +509,7 @@ class Searcher {
       Resolution done[MAX_PLAYERS];
       bool over = false;
       for (int i = 0; i < found; ++i) over |= (done[i] = resolve(mated[i], true, root_)).over;
-      const int score = over || decided() ? (status(root_) == OUT ? -(MATE - ply) : outcome(ply)[root_])
+      const int score = over || decided() ? decided_score(ply)
                                           : search(depth, alpha, beta, ply + 1);
       for (int i = found - 1; i >= 0; --i) undo(done[i]);
       pv_length_[ply] = ply;
@@ -544,7 +571,7 @@ class Searcher {
     if (rules_ == Rules::TWO_SIDES) return terminal(ply);
     const Resolution r = resolve_stuck();
     int score;
-    if (r.over || decided()) score = status(root_) == OUT ? -(MATE - ply) : outcome(ply)[root_];
+    if (r.over || decided()) score = decided_score(ply);
     else if (qply < 0) score = search(depth, alpha, beta, ply + 1);
     else score = quiesce(alpha, beta, ply + 1, qply + 1);
     undo(r);
@@ -557,7 +584,7 @@ class Searcher {
   // capture sequences can otherwise run on for dozens of plies.
   int quiesce(int alpha, int beta, int ply, int qply) {
     if (!visit(ply)) return 0;
-    if (decided()) return status(root_) == OUT ? -(MATE - ply) : outcome(ply)[root_];
+    if (decided()) return decided_score(ply);
     if (ply >= MAX_PLY - 1 || qply >= MAX_QUIESCENCE_PLIES) return evaluate();
     const bool maximizing = on_root_side(pos_.turn());
     const bool checked = qply < QUIESCENCE_CHECK_PLIES && in_check();
@@ -597,7 +624,7 @@ class Searcher {
     if (!visit(ply)) return {};
     if (decided()) return outcome_or_lost(ply);
     if (ply >= MAX_PLY - 1) return utilities(ply);
-    if (ply > 0 && repeats()) return {};  // a draw for everyone
+    if (ply > 0 && repeats()) return draw_values(ply);
     if (depth <= 0) return maxn_quiesce(ply, 0);
 
     const uint64_t key = tt_key();
