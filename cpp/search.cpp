@@ -24,6 +24,7 @@ constexpr int WIN_BAND = MATE - MAX_PLY;
 constexpr int CAPTURE_POINTS[KIND_NB] = {0, 1, 3, 5, 5, 9, 20, 1};
 constexpr int ELIMINATION_POINTS = 20;
 constexpr int DRAW_POINTS = 10;
+constexpr int POINTS_LEAD = 21;
 // How much worse than even the root player must stand to welcome a three-player draw.
 constexpr int DRAW_CONTEMPT = 100;
 // What one FFA point is worth next to material, in centipawns.
@@ -262,16 +263,22 @@ class Searcher {
     }
   }
 
-  // Each player's result once the game is over: a win, a loss, or neither (shared places,
-  // draws).
+  // Each player's result once the game is over: a win, a loss, or in between (shared or
+  // middle places, draws). Free-for-all ranks by points, a middle place scoring between.
   Values outcome(int ply) const {
     Values u{};
     const int win = MATE - ply;
     if (rules_ == Rules::FREE_FOR_ALL) {
-      int top = -INFINITE_SCORE, leaders = 0;
-      for (int p = 0; p < pos_.players(); ++p) top = std::max(top, points_[p]);
-      for (int p = 0; p < pos_.players(); ++p) leaders += points_[p] == top;
-      for (int p = 0; p < pos_.players(); ++p) u[p] = points_[p] < top ? -win : leaders == 1 ? win : 0;
+      const int n = pos_.players();
+      for (int p = 0; p < n; ++p) {
+        int ahead = 0, level = 0;
+        for (int q = 0; q < n; ++q) {
+          ahead += points_[q] > points_[p];
+          level += q != p && points_[q] == points_[p];
+        }
+        // (n - 1) for a lone first, -(n - 1) for a lone last; ties take their mean
+        u[p] = int(int64_t(win) * ((n - 1) - (2 * ahead + level)) / (n - 1));
+      }
       return u;
     }
     if (active_players() != 1) return u;  // a draw
@@ -279,8 +286,21 @@ class Searcher {
     return u;
   }
 
-  // The root player's score where the game is over for him: lost if he is out, else the
-  // game's result.
+  // Free-for-all: with two players left, a lead of 21 points ends the game (RULES §2.4).
+  bool points_lead() const {
+    if (rules_ != Rules::FREE_FOR_ALL || active_players() != 2) return false;
+    int first = -1;
+    for (int p = 0; p < pos_.players(); ++p) {
+      if (status(p) != ACTIVE) continue;
+      if (first < 0) first = p;
+      else return std::abs(points_[p] - points_[first]) >= POINTS_LEAD;
+    }
+    return false;
+  }
+
+  // The root player's score where the game is over for him: lost if he is out (in
+  // free-for-all his points would still rank him, but playing as if being mated were a loss
+  // scored better against the baselines), else the game's result.
   int decided_score(int ply) const { return status(root_) == OUT ? -(MATE - ply) : outcome(ply)[root_]; }
 
   // A repetition, taken as the draw it leads to. In three-player chess everyone still in
@@ -303,10 +323,10 @@ class Searcher {
     return u;
   }
 
-  // Whether the root player's game is decided here without searching: he is out, or
-  // everyone else is. Multi-player games only.
+  // Whether the root player's game is decided here without searching: he is out, everyone
+  // else is, or a free-for-all has ended on a points lead. Multi-player games only.
   bool decided() const {
-    return rules_ != Rules::TWO_SIDES && (status(root_) == OUT || active_players() <= 1);
+    return rules_ != Rules::TWO_SIDES && (status(root_) == OUT || active_players() <= 1 || points_lead());
   }
 
   // ---- moves ---------------------------------------------------------------------------
@@ -695,7 +715,7 @@ class Searcher {
   Values outcome_or_lost(int ply) const {
     if (status(root_) != OUT || active_players() <= 1) return outcome(ply);
     Values u = utilities(ply);
-    u[root_] = -(MATE - ply);
+    u[root_] = decided_score(ply);
     return u;
   }
 

@@ -242,3 +242,18 @@ def test_search_where_the_root_player_may_be_stalemated(algorithm):
     for limits in ({"nodes": 2000}, {"depth": 4}):
         result = Engine(algorithm, hash_mb=8).search(board, **limits)
         assert result.best_move in board.legal_moves
+
+
+def test_free_for_all_points_lead_ends_the_game_inside_the_search():
+    # Two players left (Blue and Green are out, their kings dead): a lead of 21 points ends
+    # the game (RULES §2.4). Red, 20 points ahead, wins at once by taking Yellow's pawn.
+    # (The game's points reach the core through Engine.search(game); here they are set
+    # directly on the low-level engine.)
+    from polychess import _core
+    pieces = {"h1": "rK", "h5": "rR", "h10": "yP", "g14": "yK", "a7": "bK", "n8": "gK", "d4": "yN"}
+    board = Board("four-player", cross_position(pieces, controllers="r-y-", statuses="axax"), mode="ffa")
+    engine = _core.Engine(8)
+    ahead = engine.search(board._core, 3, 0, 0.0, None, "brs", [20, 0, 0, 0])
+    assert str(ahead["best"]) == "h5h10" and ahead["score"] > _core.MATE - 100
+    level = engine.search(board._core, 3, 0, 0.0, None, "brs", [0, 0, 0, 0])
+    assert level["score"] < _core.MATE - 1000
