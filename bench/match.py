@@ -79,9 +79,13 @@ VARIANTS: dict[str, tuple[str, str | None]] = {
 PLY_CAP = "ply cap"
 
 
-def seat_assignments(variant: str, mode: str | None = None) -> list[str]:
+FFA_SPLITS = ("2+2", "1+3")
+
+
+def seat_assignments(variant: str, mode: str | None = None, split: str = "2+2") -> list[str]:
     """Seat assignments of configurations A and B, one letter per seat in turn order
-    (``Game(variant).seats``)."""
+    (``Game(variant).seats``). Free-for-all splits the seats 2+2 (every arrangement) or
+    1+3 (A alone on each seat in turn, against three B)."""
     if variant == "standard":
         return ["AB", "BA"]
     if variant == "three-player":
@@ -90,7 +94,9 @@ def seat_assignments(variant: str, mode: str | None = None) -> list[str]:
         if (mode or "teams") == "teams":
             return ["ABAB", "BABA"]  # seats red, blue, yellow, green: partners sit opposite
         if mode == "ffa":
-            return ["".join(s) for s in sorted(set(itertools.permutations("AABB")))]
+            if split not in FFA_SPLITS:
+                raise ValueError(f"unknown free-for-all split {split!r} ({', '.join(FFA_SPLITS)})")
+            return ["".join(s) for s in sorted(set(itertools.permutations("AABB" if split == "2+2" else "ABBB")))]
     raise ValueError(f"no seat assignments for {variant} {mode or ''}".strip())
 
 
@@ -251,13 +257,13 @@ class MatchResult:
 
 def run_match(variant: str, mode: str | None, a: PlayerSpec, b: PlayerSpec, games: int, *, seed: int = 1,
               max_plies: int = 300, opening_plies: int | None = None, jobs: int = 1,
-              progress: bool = False) -> MatchResult:
+              progress: bool = False, split: str = "2+2") -> MatchResult:
     """Plays ``games`` games (rounded up to a multiple of the number of seat assignments)."""
     if games < 1:
         raise ValueError("games must be at least 1")
     if max_plies < 1:
         raise ValueError("max_plies must be at least 1")
-    assignments = seat_assignments(variant, mode)
+    assignments = seat_assignments(variant, mode, split)
     seats = _new_game(variant, mode).seats
     plies = 2 * len(seats) if opening_plies is None else opening_plies
     if plies < 0:
@@ -403,6 +409,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--opening-plies", type=int, help="random plies per opening (default 2 per seat)")
     parser.add_argument("--seed", type=int, default=1, help="seed of openings and random players (default 1)")
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel processes (default 1)")
+    parser.add_argument("--split", choices=FFA_SPLITS, default="2+2",
+                        help="free-for-all seats: 2+2 (default) or 1+3 (A alone against three B)")
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per game on stderr")
     args = parser.parse_args(argv)
     variant, mode = VARIANTS[args.variant]
@@ -417,7 +425,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.games < 1 or args.max_plies < 1 or args.jobs < 1 or (args.opening_plies or 0) < 0:
         parser.error("--games, --max-plies and --jobs must be positive, --opening-plies not negative")
     match = run_match(variant, mode, a, b, args.games, seed=args.seed, max_plies=args.max_plies,
-                      opening_plies=args.opening_plies, jobs=args.jobs, progress=args.verbose)
+                      opening_plies=args.opening_plies, jobs=args.jobs, progress=args.verbose, split=args.split)
     print(format_report(match))
     return 1 if any(g.illegal for g in match.games) else 0
 

@@ -55,6 +55,12 @@ def test_four_player_teams_assignment_puts_a_on_partners():
     assert {s for s, c in zip(seats, second) if c == "A"} == {Colour.BLUE, Colour.GREEN}
 
 
+def test_free_for_all_one_against_three():
+    assert match.seat_assignments("four-player", "ffa", "1+3") == ["ABBB", "BABB", "BBAB", "BBBA"]
+    with pytest.raises(ValueError, match="split"):
+        match.seat_assignments("four-player", "ffa", "4+0")
+
+
 def test_no_assignments_for_unknown_variant():
     with pytest.raises(ValueError):
         match.seat_assignments("four-player", "chaos")
