@@ -257,3 +257,30 @@ def test_free_for_all_points_lead_ends_the_game_inside_the_search():
     assert str(ahead["best"]) == "h5h10" and ahead["score"] > _core.MATE - 100
     level = engine.search(board._core, 3, 0, 0.0, None, "brs", [0, 0, 0, 0])
     assert level["score"] < _core.MATE - 1000
+
+
+def _late_positions(variant, mode, seed, every=25, plies=400):
+    """Positions along a random game, the later ones with players mated, frozen or out."""
+    rng = random.Random(seed)
+    game = Game(variant, mode=mode) if mode else Game(variant)
+    positions = []
+    for ply in range(plies):
+        if game.is_over():
+            break
+        game.push(rng.choice(list(game.legal_moves)))
+        if ply % every == every - 1 and not game.is_over():
+            positions.append(game.board.copy())
+    return positions
+
+
+@pytest.mark.parametrize("variant, mode", [("three-player", None), ("four-player", "ffa")])
+def test_every_algorithm_plays_legal_moves_through_eliminations(variant, mode):
+    # Random games reach eliminations, transfers, frozen players and dead armies; the search
+    # plays the rules out inside its tree there and must still answer with a legal move.
+    boards = [b for seed in range(8) for b in _late_positions(variant, mode, seed)]
+    assert sum(any(b.status(c).name != "ACTIVE" for c in b.colours) for b in boards) >= 5
+    for algorithm in ALGORITHMS:
+        engine = Engine(algorithm, hash_mb=4)
+        for board in boards:
+            result = engine.search(board, nodes=1500)
+            assert result.best_move in board.legal_moves, (algorithm, board.fen())
