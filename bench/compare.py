@@ -72,6 +72,19 @@ def find_stockfish() -> str | None:
     return None
 
 
+def run_installer(what: str, command: list[str], timeout: float, env: dict[str, str] | None = None) -> bool:
+    """Runs an install command quietly; says why it failed (the last lines of its output)."""
+    try:
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        say(f"{what} failed: {exc}")
+        return False
+    if done.returncode != 0:
+        tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+        say(f"{what} failed (exit {done.returncode}): " + " | ".join(tail))
+    return done.returncode == 0
+
+
 def install_stockfish() -> str | None:
     """Installs the Debian package ``stockfish``; returns the binary or None."""
     if shutil.which("apt-get") is None:
@@ -84,15 +97,7 @@ def install_stockfish() -> str | None:
 
     def apt(*args: str) -> bool:
         say("running: apt-get " + " ".join(args))
-        try:
-            done = subprocess.run(["apt-get", *args], env=env, capture_output=True, text=True, timeout=900)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            say(f"apt-get failed: {exc}")
-            return False
-        if done.returncode != 0:
-            tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
-            say(f"apt-get {args[0]} failed (exit {done.returncode}): " + " | ".join(tail))
-        return done.returncode == 0
+        return run_installer(f"apt-get {args[0]}", ["apt-get", *args], 900, env)
 
     say("Stockfish not found; installing the Debian package 'stockfish' (this script only).")
     if not apt("install", "-y", "stockfish"):
@@ -185,15 +190,7 @@ def import_python_chess():  # -> module | None
     except ImportError:
         pass
     say("python-chess not importable; running: pip install chess (this script only).")
-    command = [sys.executable, "-m", "pip", "install", "--quiet", "chess"]
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=600)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        say(f"pip install chess failed: {exc}")
-        return None
-    if done.returncode != 0:
-        tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
-        say(f"pip install chess failed (exit {done.returncode}): " + " | ".join(tail))
+    if not run_installer("pip install chess", [sys.executable, "-m", "pip", "install", "--quiet", "chess"], 600):
         return None
     importlib.invalidate_caches()
     try:

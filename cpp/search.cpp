@@ -61,8 +61,10 @@ class Searcher {
       out_at_root_[p] = root.meta().status[p] == OUT;
       in_at_root_ += !out_at_root_[p];
     }
-    pos_.reserve_history(2 * MAX_PLY + 8);
-    points_stack_.reserve(2 * MAX_PLY + 8);
+    // Every ply can add a move, passes (best-reply search, null moves) and elimination
+    // events: room for all of them, so that the search itself allocates nothing.
+    pos_.reserve_history(size_t(MAX_PLY) * (2 * MAX_PLAYERS + 1));
+    points_stack_.reserve(size_t(MAX_PLY) * (MAX_PLAYERS + 1));
     start_ = Clock::now();
     move_history_ = std::make_unique<std::array<std::array<int32_t, MAX_CELLS>, MAX_CELLS>>();
     for (auto& row : *move_history_) row.fill(0);
@@ -700,7 +702,6 @@ class Searcher {
   }
 
   Values maxn_stuck(int depth, int ply, int qply) {
-    if (rules_ == Rules::TWO_SIDES) return {};  // max^n runs only in multi-player games
     const Resolution r = resolve_stuck();
     Values v;
     if (r.over || decided()) v = outcome_or_lost(ply);
