@@ -92,7 +92,14 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
   BB pinned = BB::empty();
   struct Pin { int cell; BB allowed; } pins[2 * MAX_SLOTS];
   int pin_count = 0;
-  uint16_t lifted[MAX_LINES];  // line occupancy with the king lifted off its cell
+  uint16_t lifted[MAX_LINES];  // line occupancy with the king lifted off its cell, made on demand
+  bool king_lifted = false;
+  auto lift_king = [&] {
+    if (king_lifted) return;
+    std::memcpy(lifted, pos.line_occupancy(), sizeof(uint16_t) * t.line_count);
+    t.toggle_lines(lifted, ksq);
+    king_lifted = true;
+  };
 
   if (ksq != NO_CELL) {
     checkers = pos.attackers_to(ksq, attackers);
@@ -106,13 +113,15 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
       }
     });
 
-    std::memcpy(lifted, pos.line_occupancy(), sizeof(uint16_t) * t.line_count);
-    t.toggle_lines(lifted, ksq);
-    BB steps = BB::empty();
-    for_each_cell(t.king[ksq] & targets.minus(king_forbidden), [&](int to) {
-      if (!pos.attackers_to(to, attackers, lifted)) steps.set(to);
-    });
-    sink.add(ksq, steps);
+    const BB step_targets = t.king[ksq] & targets.minus(king_forbidden);
+    if (step_targets) {
+      lift_king();
+      BB steps = BB::empty();
+      for_each_cell(step_targets, [&](int to) {
+        if (!pos.attackers_to(to, attackers, lifted)) steps.set(to);
+      });
+      sink.add(ksq, steps);
+    }
   }
 
   auto allowed_for_pinned = [&](int cell) {
@@ -168,6 +177,7 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
           const auto& rule = t.castle[c][side];
           if (rule.king_from != ksq || (rule.must_be_empty & occ) || (rule.king_path & king_forbidden)) continue;
           bool safe = true;
+          lift_king();
           for_each_cell(rule.king_path, [&](int cell) {
             safe = safe && !pos.attackers_to(cell, attackers, lifted);
           });

@@ -12,6 +12,7 @@ void Position<W>::clear() {
   for (auto& b : by_kind_) b = BB::empty();
   occupied_ = BB::empty();
   for (auto& w : line_occ_) w = 0;
+  for (auto& v : placement_) v = 0;
   meta_ = Meta{};
   for (auto& e : meta_.en_passant) e = NO_CELL;
   for (int c = 0; c < MAX_COLOURS; ++c) meta_.controller[c] = c < colours() ? uint8_t(c) : NOBODY;
@@ -24,7 +25,7 @@ void Position<W>::clear() {
 
 template <int W>
 Position<W>::Position(const Variant& variant, GameRules rules)
-    : variant_(&variant), topo_(&topology_of<W>(variant)), rules_(rules) {
+    : variant_(&variant), topo_(&topology_of<W>(variant)), placement_table_(&placement_table(variant.layout)), rules_(rules) {
   clear();
   for (auto [cell, piece] : variant.layout.geometry->start_position()) put(cell, piece);
   meta_.castling = uint8_t((1u << (2 * colours())) - 1);
@@ -33,7 +34,7 @@ Position<W>::Position(const Variant& variant, GameRules rules)
 
 template <int W>
 Position<W>::Position(const Variant& variant, const std::string& text, GameRules rules)
-    : variant_(&variant), topo_(&topology_of<W>(variant)), rules_(rules) {
+    : variant_(&variant), topo_(&topology_of<W>(variant)), placement_table_(&placement_table(variant.layout)), rules_(rules) {
   clear();
   parse(text);
   validate();
@@ -125,6 +126,7 @@ Position<W> Position<W>::as_turn_of(int player) const {
   std::copy(std::begin(by_kind_), std::end(by_kind_), std::begin(copy.by_kind_));
   copy.occupied_ = occupied_;
   std::copy(std::begin(line_occ_), std::end(line_occ_), std::begin(copy.line_occ_));
+  std::copy(std::begin(placement_), std::end(placement_), std::begin(copy.placement_));
   copy.meta_ = meta_;
   copy.meta_.turn = uint8_t(player);
   copy.meta_.key = copy.compute_key();

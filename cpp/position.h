@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "placement.h"
 #include "topology.h"
 #include "zobrist.h"
 
@@ -68,6 +69,8 @@ class Position {
   BB colour_bb(int colour) const { return by_colour_[colour]; }
   BB kind_bb(Kind k) const { return by_kind_[k]; }
   const uint16_t* line_occupancy() const { return line_occ_; }
+  // The colour's material and placement (placement.h), kept up to date move by move.
+  int placement(int colour) const { return placement_[colour]; }
   const Meta& meta() const { return meta_; }
   int turn() const { return meta_.turn; }
   uint64_t key() const { return meta_.key; }
@@ -129,12 +132,14 @@ class Position {
 
   const Variant* variant_;
   const Topology<W>* topo_;
+  const PlacementTable* placement_table_;
   GameRules rules_;
   Piece board_[MAX_CELLS];
   BB by_colour_[MAX_COLOURS];
   BB by_kind_[KIND_NB];
   BB occupied_;
   uint16_t line_occ_[MAX_LINES];
+  int32_t placement_[MAX_COLOURS];
   uint8_t team_[MAX_PLAYERS];
   Meta meta_;
   std::vector<Undo> history_;
@@ -214,6 +219,7 @@ inline void Position<W>::put(int cell, Piece p) {
   occupied_.set(cell);
   topo_->toggle_lines(line_occ_, cell);
   meta_.key ^= zobrist().piece[colour_of(p)][kind_of(p)][cell];
+  placement_[colour_of(p)] += placement_table_->value[colour_of(p)][kind_of(p)][cell];
 }
 
 template <int W>
@@ -225,6 +231,7 @@ inline void Position<W>::remove(int cell) {
   occupied_.reset(cell);
   topo_->toggle_lines(line_occ_, cell);
   meta_.key ^= zobrist().piece[colour_of(p)][kind_of(p)][cell];
+  placement_[colour_of(p)] -= placement_table_->value[colour_of(p)][kind_of(p)][cell];
 }
 
 template <int W>

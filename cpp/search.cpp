@@ -158,20 +158,33 @@ class Searcher {
 
   // ---- evaluation ----------------------------------------------------------------------
 
-  // Each player's material and placement (and unless `quick`, mobility and king safety),
-  // plus his FFA points.
-  Values player_values(bool quick = false) const {
-    Values v = evaluate_players(pos_, eval_, !quick);
+  // Each player's evaluation plus his FFA points.
+  Values player_values() const {
+    Values v = quick_values();
+    add_positional(v);
+    return v;
+  }
+
+  // Material, placement and FFA points only: the quick estimate.
+  Values quick_values() const {
+    Values v = placement_values(pos_);
     if (rules_ == Rules::FREE_FOR_ALL)
       for (int p = 0; p < pos_.players(); ++p) v[p] += POINT_VALUE * points_[p];
     return v;
   }
 
+  // Completes quick values into the whole evaluation.
+  void add_positional(Values& v) const {
+    const Values positional = positional_values(pos_, eval_);
+    for (int p = 0; p < pos_.players(); ++p) v[p] += positional[p];
+  }
+
+  int evaluate() const { return root_score(player_values()); }
+
   // The root side's value minus the opponents' per opposing side (counted at the root, so
   // that an opponent's elimination does not reweigh the others), plus the places won by
   // every opponent out since the root.
-  int evaluate(bool quick = false) const {
-    const Values values = player_values(quick);
+  int root_score(const Values& values) const {
     int own = 0, others = 0;
     for (int p = 0; p < pos_.players(); ++p) {
       if (status(p) == OUT && rules_ != Rules::FREE_FOR_ALL) continue;
@@ -486,6 +499,7 @@ class Searcher {
       const Move m = moves[i];
       const bool quiet = !is_capture(m) && !move_promotion(m);
       play(m);
+      tt_.prefetch(tt_key());
       const int extension = in_check() && ply < 2 * depth + 8 ? 1 : 0;
       const int next = depth - 1 + extension;
       int score;
@@ -610,20 +624,23 @@ class Searcher {
     if (ply >= MAX_PLY - 1 || qply >= MAX_QUIESCENCE_PLIES) return evaluate();
     const bool maximizing = on_root_side(pos_.turn());
     const bool checked = qply < QUIESCENCE_CHECK_PLIES && in_check();
-    Move moves[MAX_MOVES];
-    const int n = checked ? legal_moves(pos_, moves) : legal_captures(pos_, moves);
-    if (checked && n == 0) return stuck(0, alpha, beta, ply, qply);
     int best = maximizing ? -INFINITE_SCORE : INFINITE_SCORE;
     if (!checked) {
-      // Lazy evaluation: material and placement alone settle a stand-pat cut-off when they
-      // pass the bound by more than the positional terms can take back.
-      const int quick = evaluate(true);
+      // Stand pat before generating anything: most of these nodes end here. Lazy
+      // evaluation: material and placement alone settle a cut-off when they pass the bound
+      // by more than the positional terms can take back.
+      Values values = quick_values();
+      const int quick = root_score(values);
       if (maximizing ? quick - LAZY_MARGIN >= beta : quick + LAZY_MARGIN <= alpha) return quick;
-      best = evaluate();
+      add_positional(values);
+      best = root_score(values);
       if (maximizing ? best >= beta : best <= alpha) return best;
       if (maximizing) alpha = std::max(alpha, best);
       else beta = std::min(beta, best);
     }
+    Move moves[MAX_MOVES];
+    const int n = checked ? legal_moves(pos_, moves) : legal_captures(pos_, moves);
+    if (checked && n == 0) return stuck(0, alpha, beta, ply, qply);
     sort_moves(moves, n, MOVE_NONE, ply);
     for (int i = 0; i < n; ++i) {
       play(moves[i]);

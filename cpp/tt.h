@@ -47,6 +47,11 @@ class TranspositionTable {
     return out.bound != BOUND_NONE;
   }
 
+  // Starts loading the key's slot into the cache, for a probe soon after.
+  void prefetch(uint64_t key) const {
+    if (count_) __builtin_prefetch(&slots_[key & mask_]);
+  }
+
   void store(uint64_t key, Move move, int score, int depth, Bound bound) {
     if (!count_) return;
     Slot& s = slots_[key & mask_];
@@ -72,12 +77,17 @@ class TranspositionTable {
     std::atomic<uint64_t> data{0};   // move | score
   };
 
+  static Slot* allocate(size_t count);
+
   static TTEntry unpack(uint64_t check, uint64_t data) {
     return TTEntry{Move(uint32_t(data)), int32_t(uint32_t(data >> 32)), int16_t(uint16_t(check >> 16)),
                    uint8_t(check >> 8), uint8_t(check)};
   }
 
-  std::unique_ptr<Slot[]> slots_;
+  struct Free {
+    void operator()(Slot* p) const;
+  };
+  std::unique_ptr<Slot[], Free> slots_;
   size_t count_ = 0;
   uint64_t mask_ = 0;
   uint8_t generation_ = 0;

@@ -6,7 +6,7 @@ namespace {
 // splitmix64: a fixed seed keeps keys, and so hashes, identical from run to run.
 struct SplitMix {
   uint64_t state = 0x9E3779B97F4A7C15ull;
-  uint64_t next() {
+  constexpr uint64_t next() {
     uint64_t z = (state += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
@@ -14,7 +14,7 @@ struct SplitMix {
   }
 };
 
-ZobristKeys build() {
+constexpr ZobristKeys build() {
   ZobristKeys k{};
   SplitMix rng;
   for (auto& by_kind : k.piece)
@@ -22,7 +22,7 @@ ZobristKeys build() {
       for (auto& key : by_cell) key = rng.next();
   for (auto& key : k.turn) key = rng.next();
   k.castling[0] = 0;
-  uint64_t right[8];
+  uint64_t right[8] = {};
   for (auto& key : right) key = rng.next();
   for (int mask = 1; mask < 256; ++mask)
     for (int bit = 0; bit < 8; ++bit)
@@ -39,9 +39,6 @@ ZobristKeys build() {
 
 }  // namespace
 
-const ZobristKeys& zobrist() {
-  static const ZobristKeys keys = build();
-  return keys;
-}
+constexpr ZobristKeys ZOBRIST_KEYS = build();
 
 }  // namespace polychess

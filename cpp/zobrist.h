@@ -18,6 +18,9 @@ struct ZobristKeys {
   uint64_t last_capture[MAX_PLAYERS][16];       // whose piece the player took last turn
 };
 
-const ZobristKeys& zobrist();
+// Computed at compile time, so that it is ready before any static initialiser runs and is
+// read without a guard in the hot paths.
+extern const ZobristKeys ZOBRIST_KEYS;
+inline const ZobristKeys& zobrist() { return ZOBRIST_KEYS; }
 
 }  // namespace polychess

@@ -284,3 +284,28 @@ def test_every_algorithm_plays_legal_moves_through_eliminations(variant, mode):
         for board in boards:
             result = engine.search(board, nodes=1500)
             assert result.best_move in board.legal_moves, (algorithm, board.fen())
+
+
+@pytest.mark.parametrize("variant, mode", [("standard", None), ("three-player", None), ("four-player", "teams"),
+                                           ("four-player", "ffa")])
+def test_evaluation_kept_up_to_date_move_by_move(variant, mode):
+    # The position sums material and placement as pieces move, transfer and die; after every
+    # move and every take-back of a random game that sum must equal a fresh count.
+    from polychess import _core
+
+    def fresh(board):
+        return _core.evaluate(Board(variant, board.fen(), mode=mode)._core)
+
+    for seed in range(3):
+        rng = random.Random(seed)
+        game = Game(variant, mode=mode) if mode else Game(variant)
+        for _ in range(300):
+            if game.is_over():
+                break
+            game.push(rng.choice(list(game.legal_moves)))
+            if not game.is_over():  # (a finished standard game may have lost its king)
+                assert _core.evaluate(game.board._core) == fresh(game.board)
+        board = game.board  # a copy, with the game's eliminations in its history
+        while board.move_stack:
+            board.pop()
+            assert _core.evaluate(board._core) == fresh(board)
