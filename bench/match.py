@@ -16,8 +16,10 @@ often:
 * four-player free-for-all: the six 2+2 splits AABB, ABAB, ABBA, BAAB, BABA, BBAA.
 
 A game runs to its outcome or to the ply cap (``--max-plies``, counted from the start
-position, opening included); a capped game counts as a draw among the players still in
-(players already out keep their places, the last one out placed best among them).
+position, opening included). Four-player games take the cap as the game's own move limit
+(RULES §2.4: teams draw, free-for-all ranks by points); elsewhere a capped game counts as a
+draw among the players still in (players already out keep their places, the last one out
+placed best among them).
 
 The score of a configuration in one game is its head-to-head share: over every pair of one
 of its seats and one seat of the other configuration, 1 if its seat finished ahead, 1/2 if
@@ -50,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import polychess
 from baselines import EnginePlayer, PlayerSpec, parse_player
-from polychess import Colour, Game, Move, Status
+from polychess import Colour, Game, Move, Status, Termination
 
 __all__ = [
     "VARIANTS",
@@ -142,7 +144,11 @@ def capped_places(game: Game) -> dict[Colour, int]:
     return places
 
 
-def _new_game(variant: str, mode: str | None) -> Game:
+def _new_game(variant: str, mode: str | None, max_plies: int | None = None) -> Game:
+    """A game of the variant; four-player chess has a move limit in its rules, which the
+    ply cap becomes."""
+    if variant == "four-player":
+        return Game(variant, mode=mode, move_limit=max_plies)
     return Game(variant, mode=mode) if mode else Game(variant)
 
 
@@ -190,7 +196,7 @@ def play_game(variant: str, mode: str | None, specs: Mapping[str, PlayerSpec], o
     """Plays one game: the opening, then the players of ``assignment`` (one letter per seat)
     until the outcome or ``max_plies``. A player that returns an illegal move or raises
     resigns (and the incident is recorded)."""
-    game = _new_game(variant, mode)
+    game = _new_game(variant, mode, max_plies)
     for text in opening:
         game.push(text)
     owners = dict(zip(game.seats, assignment))
@@ -386,9 +392,10 @@ def format_report(match: MatchResult) -> str:
                  + (", ".join(f"{out} <- {by} {reason} {c}" for (out, by, reason), c in left.most_common()) or "none"))
     plies = [g.plies for g in games]
     lines.append(f"game length: mean {sum(plies) / n:.0f} plies, min {min(plies)}, max {max(plies)}")
-    capped = terminations.get(PLY_CAP, 0)
-    lines.append(f"ply cap: {capped} of {n} games reached {match.max_plies} plies and count as a draw among the "
-                 f"players still in")
+    capped = terminations.get(PLY_CAP, 0) + terminations.get(Termination.MOVE_LIMIT.value, 0)
+    how = ("end at the move limit (teams draw, free-for-all ranks by points)" if match.variant == "four-player"
+           else "count as a draw among the players still in")
+    lines.append(f"ply cap: {capped} of {n} games reached {match.max_plies} plies and {how}")
     incidents = [f"opening {g.opening} {g.assignment}: {text}" for g in games for text in g.illegal]
     lines.append(f"illegal moves or player errors: {len(incidents)}")
     lines.extend(f"  {text}" for text in incidents)

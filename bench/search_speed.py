@@ -9,6 +9,10 @@ for 12 moves per player from the start (deterministic). Perft runs from the same
 ``perft`` counts the last ply in bulk (the generator's speed), ``perft_full`` makes and
 takes back every leaf move (what a search pays per node, without evaluation or ordering).
 
+For scale, the same ratios for Stockfish (the Debian package, installed by ``compare.py``'s
+helper if missing; ``--no-stockfish`` skips it): its single-threaded search from the start
+against its own bulk-counting ``go perft``.
+
 Targets (issue 5): three-player search >= 1,000,000 nodes/s single-threaded, and search
 nodes/s >= 30% of perft nodes/s. This script reports only.
 """
@@ -22,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
 
+from compare import Engine as UciEngine, find_stockfish, install_stockfish  # noqa: E402
 from polychess import Board, Engine, Game  # noqa: E402
 from polychess.engine import ALGORITHMS  # noqa: E402
 
@@ -54,10 +59,34 @@ def perft_rate(board: Board, full: bool, budget: float) -> tuple[int, float]:
         depth += 1
 
 
+def stockfish_rates(seconds: float) -> tuple[str, float, float] | None:
+    """(name, search nodes/s, perft nodes/s) of Stockfish from the start, one thread."""
+    binary = find_stockfish() or install_stockfish()
+    if binary is None:
+        return None
+    engine = UciEngine(binary)
+    try:
+        engine.send("setoption name Threads value 1")
+        nodes, perft_seconds = engine.perft(6)
+        engine.send("ucinewgame")
+        engine.send("position startpos")
+        engine.ready()
+        engine.send(f"go movetime {int(seconds * 1000)}")
+        lines = engine.until(lambda s: s.startswith("bestmove"), timeout=seconds + 30)
+        nps = [int(s.split(" nps ")[1].split()[0]) for s in lines if " nps " in s]
+        return (engine.name, float(nps[-1]), nodes / perft_seconds) if nps else None
+    except (OSError, RuntimeError, ValueError) as exc:
+        print(f"Stockfish measurement failed ({exc}); its row is skipped.", file=sys.stderr)
+        return None
+    finally:
+        engine.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--time", type=float, default=3.0, help="seconds per search (default 3)")
     parser.add_argument("--algorithm", choices=ALGORITHMS, help="multi-player algorithm (default: the engine's)")
+    parser.add_argument("--no-stockfish", action="store_true", help="skip the Stockfish reference row")
     args = parser.parse_args(argv)
 
     header = (f"{'variant':<20}{'position':<9}{'search nodes/s':>15}{'depth':>6}{'perft nodes/s':>15}"
@@ -72,10 +101,14 @@ def main(argv: list[str] | None = None) -> int:
             _, bulk = perft_rate(board, False, args.time)
             _, full = perft_rate(board, True, args.time)
             rows.append((name, label, result.nps, result.depth, bulk, full))
+    stockfish = None if args.no_stockfish else stockfish_rates(args.time)
     print(header)
     for name, label, nps, depth, bulk, full in rows:
         print(f"{name:<20}{label:<9}{nps:>15,.0f}{depth:>6}{bulk:>15,.0f}{nps / bulk:>7.2f}{full:>16,.0f}"
               f"{nps / full:>7.2f}")
+    if stockfish:
+        name, nps, bulk = stockfish
+        print(f"{name[:19]:<20}{'start':<9}{nps:>15,.0f}{'':>6}{bulk:>15,.0f}{nps / bulk:>7.3f}{'-':>16}{'-':>7}")
     three = [nps for name, _, nps, *_ in rows if name == "three-player"]
     print(f"\nthree-player search: {min(three):,.0f} nodes/s at least (target >= {TARGET_THREE_PLAYER_NPS:,});"
           f" search/perft target >= {TARGET_SEARCH_TO_PERFT:.2f}")

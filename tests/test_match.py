@@ -137,7 +137,24 @@ def test_capped_places_is_a_draw_among_the_players_still_in():
     assert places == {Colour.RED: 1, Colour.YELLOW: 1, Colour.GREEN: 3, Colour.BLUE: 4}
 
 
-# --------------------------------------------------------------------------- players
+@pytest.mark.parametrize("mode", ["ffa", "teams"])
+def test_four_player_cap_is_the_games_move_limit(mode):
+    # RULES §2.4: at the move limit free-for-all ranks by points and teams draw; the match's
+    # ply cap is that limit.
+    spec = parse_player("greedy")
+    for opening in range(4):
+        result = match.play_game("four-player", mode, {"A": spec, "B": spec}, opening, [], "AABB", 40, 1)
+        assert result.termination == "move limit" and result.plies == 40
+        game = Game("four-player", mode=mode)
+        for text in result.record:
+            game.push(text)
+        if mode == "teams":
+            assert set(result.places.values()) == {1}
+        else:
+            points = {seat: game.points[seat] for seat in game.seats}
+            for a in game.seats:
+                for b in game.seats:
+                    assert (points[a] > points[b]) == (result.places[a] < result.places[b])
 
 def test_parse_player():
     assert parse_player("random").kind == "random"
