@@ -27,8 +27,11 @@ constexpr int DRAW_POINTS = 10;
 constexpr int POINTS_LEAD = 21;
 // How much worse than even the root player must stand to welcome a three-player draw.
 constexpr int DRAW_CONTEMPT = 100;
-// What one FFA point is worth next to material, in centipawns.
-constexpr int POINT_VALUE = 100;
+// What one FFA point is worth next to material, in centipawns. Points, not material, rank
+// the players: against the greedy baseline (best-reply search, nodes=10000, 576 games each)
+// 200 scored 0.953 where 100 scored 0.936, 150 0.951 and 300 0.928 (the engine grabs points
+// sooner, so a seat mated later by another strong player still ranks above the weak ones).
+constexpr int POINT_VALUE = 200;
 // What a place won by an opponent's elimination in three-player chess is worth.
 constexpr int ELIMINATION_BONUS = 1500;
 

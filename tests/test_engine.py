@@ -198,6 +198,21 @@ def test_info_per_iteration_and_stop_from_another_thread():
     assert result.best_move in board.legal_moves and result.depth >= 1
 
 
+def test_default_algorithm_per_game():
+    # The strongest at equal time in our matches: best-reply search in three-player chess,
+    # paranoid in free-for-all (bench/README.md).
+    from polychess.engine import default_algorithm
+
+    assert Engine().algorithm is None
+    assert default_algorithm(Board("three-player")) == "brs"
+    assert default_algorithm(Board("four-player", mode="ffa")) == "paranoid"
+    assert default_algorithm(Board("four-player")) == default_algorithm(Board("standard")) == "brs"  # (unused)
+    for board, algorithm in ((Board("three-player"), "brs"), (Board("four-player", mode="ffa"), "paranoid")):
+        ours = Engine(hash_mb=4).search(board, depth=3)
+        named = Engine(algorithm, hash_mb=4).search(board, depth=3)
+        assert (ours.best_move, ours.score, ours.nodes) == (named.best_move, named.score, named.nodes)
+
+
 def test_play_and_errors():
     game = Game("three-player")
     engine = Engine(hash_mb=4)

@@ -16,16 +16,23 @@ from polychess import _core
 from polychess.board import Board, Colour, Move
 from polychess.game import Game
 
-__all__ = ["Engine", "SearchResult", "ALGORITHMS", "DEFAULT_ALGORITHM"]
+__all__ = ["Engine", "SearchResult", "ALGORITHMS", "DEFAULT_ALGORITHM", "default_algorithm"]
 
 # The algorithms for the multi-player games (three-player, four-player free-for-all):
 # "brs" (best-reply search: the opponents' turns collapse into the one reply worst for the
 # root player), "paranoid" (every opponent minimises the root player's score) and "maxn"
-# (every player maximises his own score). The first, the strongest in our matches
-# (docs/search.md), is the default. Where two sides alternate (standard, four-player teams)
-# every choice is the same alpha-beta minimax.
+# (every player maximises his own score). Where two sides alternate (standard, four-player
+# teams) every choice is the same alpha-beta minimax.
 ALGORITHMS = ("brs", "paranoid", "maxn")
-DEFAULT_ALGORITHM = ALGORITHMS[0]
+# The default is the strongest in our matches at equal time (bench/README.md): best-reply
+# search in three-player chess, paranoid search in free-for-all.
+DEFAULT_ALGORITHM = "brs"
+_FREE_FOR_ALL_ALGORITHM = "paranoid"
+
+
+def default_algorithm(board: Board) -> str:
+    """The algorithm an engine created without one uses for this board's game."""
+    return _FREE_FOR_ALL_ALGORITHM if board.mode == "ffa" else DEFAULT_ALGORITHM
 
 
 @dataclass(frozen=True)
@@ -69,13 +76,13 @@ class Engine:
     """A searcher with its own transposition table.
 
     ``hash_mb`` sets the table size (0 turns it off). ``algorithm`` is one of
-    :data:`ALGORITHMS` (``None`` picks the default). One search runs at a time per engine;
+    :data:`ALGORITHMS`; ``None`` picks the default for each game searched
+    (:func:`default_algorithm`). One search runs at a time per engine;
     :meth:`stop` ends it from another thread. The GIL is released while searching.
     """
 
     def __init__(self, algorithm: str | None = None, hash_mb: int = 64, threads: int = 1) -> None:
-        algorithm = algorithm or DEFAULT_ALGORITHM
-        if algorithm not in ALGORITHMS:
+        if algorithm is not None and algorithm not in ALGORITHMS:
             raise ValueError(f"unknown algorithm {algorithm!r} (available: {', '.join(ALGORITHMS)})")
         if not 1 <= threads <= 256:
             raise ValueError(f"threads must be between 1 and 256, got {threads}")
@@ -102,8 +109,9 @@ class Engine:
         callback = None
         if info is not None:
             callback = lambda report: info(_result(board, report))  # noqa: E731
+        algorithm = self.algorithm or default_algorithm(board)
         report = self._engine.search(board._core, depth or 0, nodes or 0, float(time or 0.0), callback,
-                                     self.algorithm, points, self.threads)
+                                     algorithm, points, self.threads)
         return _result(board, report)
 
     def play(self, game: Game, depth: int | None = None, nodes: int | None = None,
