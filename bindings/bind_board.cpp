@@ -25,12 +25,12 @@ void bind_board(py::module_& m) {
       .value("OUT", OUT);
 
   py::class_<PyBoard>(m, "Board", "A position with its history (low-level; see polychess.Board).")
-      .def(py::init([](const std::string& variant, std::optional<std::string> fen, bool neutrality,
-                       const std::string& mode, const std::string& setup) {
+      .def(py::init([](const NameText& variant, std::optional<PositionText> fen, bool neutrality, const NameText& mode,
+                       const NameText& setup) {
              const Variant& v = find_variant(variant, mode, setup);
              GameRules rules;
              rules.neutrality = neutrality;
-             return PyBoard{fen ? Board::create(v, *fen, rules) : Board::create(v, rules)};
+             return PyBoard{fen ? Board::create(v, fen->value, rules) : Board::create(v, rules)};
            }),
            py::arg("variant"), py::arg("fen") = py::none(), py::kw_only(), py::arg("neutrality") = false,
            py::arg("mode") = "", py::arg("setup") = "")
@@ -59,12 +59,12 @@ void bind_board(py::module_& m) {
                return false;
              }
            })
-      .def("parse_move", [](const PyBoard& b, const std::string& text) {
+      .def("parse_move", [](const PyBoard& b, const MoveTextArg& text) {
         return move_object(b.variant(), b.board->parse_move(text));
       })
       .def("push", [](PyBoard& b, const MoveValue& m) { b.board->make(b.resolve(m)); })
       .def("push_text",
-           [](PyBoard& b, const std::string& text) {
+           [](PyBoard& b, const MoveTextArg& text) {
              const Move mv = b.board->parse_move(text);
              b.board->make(mv);
              return move_object(b.variant(), mv);

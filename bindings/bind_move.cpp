@@ -44,7 +44,7 @@ void bind_move(py::module_& m) {
   py::class_<MoveValue>(m, "Move", "A move: from-cell, to-cell and an optional promotion (immutable).")
       .def_static(
           "from_text",
-          [](const std::string& text, const std::string& variant, const std::string& mode) {
+          [](const MoveTextArg& text, const NameText& variant, const NameText& mode) {
             const Variant& v = find_variant(variant, mode);
             const MoveText t = parse_move_text(v, text);
             return MoveValue{&v, t.from, t.to, t.promotion};
@@ -82,9 +82,8 @@ void bind_move(py::module_& m) {
                         return py::make_tuple(text_of(m), m.variant->name, m.variant->mode, m.variant->setup);
                       },
                       [](py::tuple t) {
-                        const Variant& v = find_variant(t[1].cast<std::string>(), t[2].cast<std::string>(),
-                                                        t[3].cast<std::string>());
-                        const MoveText mt = parse_move_text(v, t[0].cast<std::string>());
+                        const Variant& v = find_variant(t[1].cast<NameText>(), t[2].cast<NameText>(), t[3].cast<NameText>());
+                        const MoveText mt = parse_move_text(v, t[0].cast<MoveTextArg>());
                         return MoveValue{&v, mt.from, mt.to, mt.promotion};
                       }));
 }

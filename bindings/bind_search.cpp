@@ -2,6 +2,7 @@
 #include <pybind11/stl.h>
 
 #include <atomic>
+#include <exception>
 
 #include "bindings.h"
 
@@ -38,9 +39,14 @@ py::dict report_dict(const Variant& v, const SearchReport& r) {
 
 void bind_search(py::module_& m) {
   m.attr("MATE") = MATE;
+  m.attr("MAX_DEPTH") = MAX_DEPTH;
+  m.attr("MAX_NODES") = MAX_NODES;
+  m.attr("MAX_SECONDS") = MAX_SECONDS;
+  m.attr("MAX_HASH_MB") = MAX_HASH_MB;
   py::class_<PyEngine>(m, "Engine", "A searcher with its own transposition table (low-level; see polychess.Engine).")
       .def(py::init([](size_t hash_mb) {
-             if (hash_mb > 65536) throw std::invalid_argument("hash_mb must be at most 65536");
+             // polychess.Engine bounds the size by the machine's memory; this is the hard cap.
+             if (hash_mb > MAX_HASH_MB) throw std::invalid_argument("hash_mb must be at most " + std::to_string(MAX_HASH_MB));
              auto e = std::make_unique<PyEngine>();
              e->tt.resize(hash_mb);
              return e;
@@ -48,15 +54,18 @@ void bind_search(py::module_& m) {
            py::arg("hash_mb") = 16)
       .def("search",
            [](PyEngine& e, const PyBoard& b, int depth, uint64_t nodes, double seconds,
-              std::optional<std::function<void(py::dict)>> info, const std::string& algorithm,
+              std::optional<std::function<void(py::dict)>> info, const NameText& algorithm,
               const std::vector<int>& points, int threads) {
-             if (depth < 0 || nodes > (uint64_t(1) << 62) || seconds < 0)
-               throw std::invalid_argument("limits must be >= 0");
+             // polychess.Engine validates the limits for users (engine.py); this guards the
+             // low-level module against values the search cannot honour.
+             if (depth < 0 || depth > MAX_DEPTH || nodes > MAX_NODES || !(seconds >= 0 && seconds <= MAX_SECONDS))
+               throw std::invalid_argument("search limits out of range (see polychess.Engine.search)");
              SearchLimits limits{depth, nodes, seconds};
-             if (algorithm == "paranoid") limits.algorithm = Algorithm::PARANOID;
-             else if (algorithm == "maxn") limits.algorithm = Algorithm::MAXN;
-             else if (algorithm == "brs") limits.algorithm = Algorithm::BRS;
-             else throw std::invalid_argument("unknown algorithm '" + algorithm + "' (paranoid, maxn, brs)");
+             const std::string& name = algorithm;
+             if (name == "paranoid") limits.algorithm = Algorithm::PARANOID;
+             else if (name == "maxn") limits.algorithm = Algorithm::MAXN;
+             else if (name == "brs") limits.algorithm = Algorithm::BRS;
+             else throw std::invalid_argument("unknown algorithm " + quoted(name) + " (paranoid, maxn, brs)");
              if (points.size() > MAX_PLAYERS) throw std::invalid_argument("one points value per player");
              if (threads < 1 || threads > 256) throw std::invalid_argument("threads must be between 1 and 256");
              limits.threads = threads;
@@ -64,11 +73,20 @@ void bind_search(py::module_& m) {
              if (e.busy.exchange(true)) throw std::invalid_argument("this engine is already searching");
              e.stop = false;
              const Variant& v = b.variant();
+             // An exception raised by the Python callback is kept, the search is stopped and
+             // ends normally (its threads joined), and the exception is raised afterwards.
+             std::exception_ptr callback_error;
              IterationCallback callback;
              if (info) {
                callback = [&](const SearchReport& r) {
+                 if (callback_error) return;
                  py::gil_scoped_acquire gil;
-                 (*info)(report_dict(v, r));
+                 try {
+                   (*info)(report_dict(v, r));
+                 } catch (...) {
+                   callback_error = std::current_exception();
+                   e.stop = true;
+                 }
                };
              }
              SearchReport report;
@@ -80,6 +98,7 @@ void bind_search(py::module_& m) {
                throw;
              }
              e.busy = false;
+             if (callback_error) std::rethrow_exception(callback_error);
              return report_dict(v, report);
            },
            py::arg("board"), py::arg("depth") = 0, py::arg("nodes") = 0, py::arg("seconds") = 0.0,

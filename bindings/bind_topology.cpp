@@ -22,7 +22,7 @@ void check_colour(const Layout& lay, int colour) {
 
 void bind_topology(py::module_& m) {
   py::class_<Layout>(m, "Layout", "The cells of a board and every relation between them (by cell index).")
-      .def(py::init([](const std::string& variant, const std::string& mode, const std::string& setup) {
+      .def(py::init([](const NameText& variant, const NameText& mode, const NameText& setup) {
              return layout_of(variant, mode, setup);
            }),
            py::arg("variant"), py::kw_only(), py::arg("mode") = "", py::arg("setup") = "")
@@ -30,9 +30,9 @@ void bind_topology(py::module_& m) {
       .def_readonly("colour_count", &Layout::colour_count)
       .def_readonly("names", &Layout::names)
       .def_readonly("rows", &Layout::rows)
-      .def("index", [](const Layout& lay, const std::string& name) {
+      .def("index", [](const Layout& lay, const NameText& name) {
         const int cell = lay.cell_index(name);
-        if (cell == NO_CELL) throw py::key_error("no cell named '" + name + "'");
+        if (cell == NO_CELL) throw py::key_error("no cell named " + quoted(name));
         return cell;
       })
       .def("is_dark", [](const Layout& lay, int cell) { check_cell(lay, cell); return bool(lay.dark[cell]); })

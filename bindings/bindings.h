@@ -4,6 +4,8 @@
 #include <pybind11/pybind11.h>
 
 #include <memory>
+#include <string>
+#include <type_traits>
 
 #include "board.h"
 #include "errors.h"
@@ -78,4 +80,52 @@ struct PyBoard {
 };
 
 
+// A text argument from Python, converted by the caster below: a str that is valid Unicode.
+// pybind11's own std::string conversion answers a lone surrogate ("\ud800") with a TypeError
+// that echoes the whole input; this one raises the project's error for that kind of text
+// (`Error`), says where the bad character is and never echoes more than a few words.
+template <class Error>
+struct Text {
+  std::string value;
+  operator const std::string&() const { return value; }
+};
+template <class Error>
+constexpr const char* text_name() {
+  if constexpr (std::is_same_v<Error, InvalidPosition>) return "the position string";
+  else if constexpr (std::is_same_v<Error, InvalidMove>) return "the move text";
+  else return "the text";
+}
+using PositionText = Text<InvalidPosition>;
+using MoveTextArg = Text<InvalidMove>;
+using NameText = Text<std::invalid_argument>;  // names of variants, modes, setups, cells, options
+
 }  // namespace polychess
+
+namespace pybind11::detail {
+
+template <class Error>
+struct type_caster<polychess::Text<Error>> {
+  PYBIND11_TYPE_CASTER(polychess::Text<Error>, const_name("str"));
+
+  bool load(handle src, bool) {
+    if (!PyUnicode_Check(src.ptr())) return false;
+    Py_ssize_t size = 0;
+    const char* utf8 = PyUnicode_AsUTF8AndSize(src.ptr(), &size);
+    if (!utf8) {
+      PyErr_Clear();
+      Py_ssize_t at = 0;
+      const Py_ssize_t length = PyUnicode_GetLength(src.ptr());
+      while (at < length) {
+        const Py_UCS4 ch = PyUnicode_ReadChar(src.ptr(), at);
+        if (ch >= 0xD800 && ch <= 0xDFFF) break;
+        ++at;
+      }
+      throw Error(std::string(polychess::text_name<Error>()) +
+                  " holds a lone surrogate (not a Unicode character) at index " + std::to_string(at));
+    }
+    value.value.assign(utf8, size_t(size));
+    return true;
+  }
+};
+
+}  // namespace pybind11::detail

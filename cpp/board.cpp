@@ -119,8 +119,8 @@ Move Board::find_legal(const MoveText& m, const std::string& text) const {
   }
   const Variant& v = variant();
   const std::string who = v.colour_names[meta().turn] + " to move";
-  if (needs_promotion) throw IllegalMove("move '" + text + "' needs a promotion letter (" + who + ")");
-  throw IllegalMove("illegal move '" + text + "' (" + who + ")");
+  if (needs_promotion) throw IllegalMove("move " + quoted(text) + " needs a promotion letter (" + who + ")");
+  throw IllegalMove("illegal move " + quoted(text) + " (" + who + ")");
 }
 
 Move Board::parse_move(const std::string& text) const {

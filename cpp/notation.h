@@ -17,7 +17,10 @@ struct MoveText {
 std::string move_text(const Variant& variant, Move move);
 char kind_letter(Kind kind);       // upper case, as on boards (D: the one-point queen)
 char promotion_letter(Kind kind);  // upper case, as in move text (Q for either queen)
-// Case-insensitive; '-', 'x' and '=' separators are ignored. Throws InvalidMove.
+// Case-insensitive; a '-', 'x' or ':' between the cells, an '=' before the promotion letter
+// and spaces around the parts are allowed. Throws InvalidMove, saying what was expected.
 MoveText parse_move_text(const Variant& variant, const std::string& text);
+// What move text looks like in this variant, with examples from its board (for messages).
+std::string expected_move_text(const Variant& variant);
 
 }  // namespace polychess

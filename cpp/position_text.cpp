@@ -37,9 +37,9 @@ Kind kind_from_letter(char ch) {
 [[noreturn]] void fail(const std::string& what) { throw InvalidPosition(what); }
 
 int parse_count(const std::string& field, const char* name, int minimum) {
-  if (field.empty() || field.size() > 9) fail(std::string("bad ") + name + " '" + field + "'");
+  if (field.empty() || field.size() > 9) fail(std::string("bad ") + name + " " + quoted(field));
   for (char ch : field)
-    if (!std::isdigit(static_cast<unsigned char>(ch))) fail(std::string("bad ") + name + " '" + field + "'");
+    if (!std::isdigit(static_cast<unsigned char>(ch))) fail(std::string("bad ") + name + " " + quoted(field));
   const int value = std::stoi(field);
   if (value < minimum) fail(std::string(name) + " must be at least " + std::to_string(minimum));
   return value;
@@ -72,7 +72,7 @@ void Position<W>::parse(const std::string& text) {
     const CellList& row = lay.rows[r];
     const std::string& s = rows[r];
     size_t at = 0;
-    const std::string where = "row " + std::to_string(r + 1) + " of the placement ('" + s + "')";
+    const std::string where = "row " + std::to_string(r + 1) + " of the placement (" + quoted(s) + ")";
     for (size_t i = 0; i < s.size();) {
       const char ch = s[i];
       if (std::isdigit(static_cast<unsigned char>(ch))) {
@@ -90,11 +90,11 @@ void Position<W>::parse(const std::string& text) {
       if (multi) {
         const auto pos = v.colour_letters.find(ch);
         if (pos == std::string::npos || i + 1 >= s.size())
-          fail("bad piece '" + s.substr(i, 2) + "' in " + where + " (a colour letter of '" + v.colour_letters +
+          fail("bad piece " + quoted(s.substr(i, 2)) + " in " + where + " (a colour letter of '" + v.colour_letters +
                "' and a piece letter of PNBRQK)");
         colour = int(pos);
         kind = std::isupper(static_cast<unsigned char>(s[i + 1])) ? kind_from_letter(s[i + 1]) : NO_KIND;
-        if (kind == NO_KIND) fail("bad piece '" + s.substr(i, 2) + "' in " + where);
+        if (kind == NO_KIND) fail("bad piece " + quoted(s.substr(i, 2)) + " in " + where);
         i += 2;
       } else {
         kind = kind_from_letter(ch);
@@ -112,7 +112,7 @@ void Position<W>::parse(const std::string& text) {
   // Player to move.
   const std::string& turn = fields[1];
   const auto turn_pos = turn.size() == 1 ? v.colour_letters.find(turn[0]) : std::string::npos;
-  if (turn_pos == std::string::npos) fail("bad player to move '" + turn + "' (one of '" + v.colour_letters + "')");
+  if (turn_pos == std::string::npos) fail("bad player to move " + quoted(turn) + " (one of '" + v.colour_letters + "')");
   meta_.turn = uint8_t(turn_pos);
 
   // Castling rights.
@@ -128,16 +128,16 @@ void Position<W>::parse(const std::string& text) {
           colour = int(pos);
           continue;
         }
-        if (colour < 0 || (ch != 'K' && ch != 'Q')) fail("bad castling field '" + castling + "'");
+        if (colour < 0 || (ch != 'K' && ch != 'Q')) fail("bad castling field " + quoted(castling));
         side = ch == 'K' ? 0 : 1;
       } else {
         const char up = char(std::toupper(static_cast<unsigned char>(ch)));
-        if (up != 'K' && up != 'Q') fail("bad castling field '" + castling + "'");
+        if (up != 'K' && up != 'Q') fail("bad castling field " + quoted(castling));
         colour = std::isupper(static_cast<unsigned char>(ch)) ? 0 : 1;
         side = up == 'K' ? 0 : 1;
       }
       const uint8_t bit = uint8_t(1u << (colour * 2 + side));
-      if (meta_.castling & bit) fail("castling right repeated in '" + castling + "'");
+      if (meta_.castling & bit) fail("castling right repeated in " + quoted(castling));
       meta_.castling |= bit;
     }
   }
@@ -146,10 +146,10 @@ void Position<W>::parse(const std::string& text) {
   if (fields[3] != "-") {
     for (const std::string& name : split(fields[3], ',')) {
       const int cell = lay.cell_index(name);
-      if (cell == NO_CELL) fail("bad en-passant cell '" + name + "'");
+      if (cell == NO_CELL) fail("bad en-passant cell " + quoted(name));
       const int colour = topo_->colour_of_skipped[cell];
       if (colour < 0) fail("en-passant cell " + name + " is not skipped by any double step");
-      if (meta_.en_passant[colour] != NO_CELL) fail("two en-passant cells for one colour in '" + fields[3] + "'");
+      if (meta_.en_passant[colour] != NO_CELL) fail("two en-passant cells for one colour in " + quoted(fields[3]));
       meta_.en_passant[colour] = int16_t(cell);
     }
   }
@@ -159,7 +159,7 @@ void Position<W>::parse(const std::string& text) {
 
   if (fields.size() > 6) {
     const std::string& ctl = fields[6];
-    if (int(ctl.size()) != colours()) fail("controllers field '" + ctl + "' needs one letter per colour");
+    if (int(ctl.size()) != colours()) fail("controllers field " + quoted(ctl) + " needs one letter per colour");
     for (int c = 0; c < colours(); ++c) {
       if (ctl[c] == '-') {
         meta_.controller[c] = NOBODY;
@@ -172,7 +172,7 @@ void Position<W>::parse(const std::string& text) {
   }
   if (fields.size() > 7) {
     const std::string& st = fields[7];
-    if (int(st.size()) != players()) fail("statuses field '" + st + "' needs one letter per player");
+    if (int(st.size()) != players()) fail("statuses field " + quoted(st) + " needs one letter per player");
     for (int p = 0; p < players(); ++p) {
       const char ch = st[p];
       if (ch != 'a' && ch != 'f' && ch != 'x') fail("bad status '" + std::string(1, ch) + "' (a, f or x)");
@@ -181,7 +181,7 @@ void Position<W>::parse(const std::string& text) {
   }
   if (fields.size() > 8) {
     const std::string& lc = fields[8];
-    if (int(lc.size()) != players()) fail("last-captures field '" + lc + "' needs one letter per player");
+    if (int(lc.size()) != players()) fail("last-captures field " + quoted(lc) + " needs one letter per player");
     for (int p = 0; p < players(); ++p) {
       const auto pos = v.colour_letters.find(lc[p]);
       if (lc[p] != '-' && (pos == std::string::npos || int(pos) >= players() || int(pos) == p))

@@ -81,7 +81,7 @@ class Searcher {
     const int n = legal_moves(pos_, moves);
     if (n == 0) return finish(report);
     report.best = moves[0];
-    const int max_depth = limits_.depth > 0 ? std::min(limits_.depth, MAX_PLY - 8) : MAX_PLY - 8;
+    const int max_depth = limits_.depth > 0 ? std::min(limits_.depth, MAX_DEPTH) : MAX_DEPTH;
     for (int depth = std::min(first_depth_, max_depth); depth <= max_depth; ++depth) {
       const int score = algorithm_ == Algorithm::MAXN ? maxn(depth, 0)[root_] : search(depth, -INFINITE_SCORE, INFINITE_SCORE, 0);
       if (stopped_ && report.depth > 0) break;  // an unfinished iteration is not trusted
@@ -782,14 +782,24 @@ SearchReport search(const Position<W>& root, TranspositionTable& tt, const Searc
   helper_limits.nodes = 0;  // helpers stop with the main thread
   helper_limits.seconds = 0.0;
   std::vector<std::unique_ptr<Searcher<W>>> helpers;
-  std::vector<std::thread> threads;
   for (int i = 1; i < limits.threads; ++i)
     helpers.push_back(std::make_unique<Searcher<W>>(root, tt, helper_limits, helpers_stop, shared_nodes, 1 + (i & 1)));
-  for (auto& helper : helpers) threads.emplace_back([&helper] { helper->run(nullptr); });
+  // Stops and joins the helpers however the main search ends: an exception thrown by the
+  // main thread (a callback's, an allocation's) must not leave joinable threads behind.
+  struct HelperThreads {
+    std::atomic<bool>& stop;
+    std::vector<std::thread> threads;
+    ~HelperThreads() {
+      stop = true;
+      for (auto& t : threads) t.join();
+    }
+  } running{helpers_stop, {}};
+  for (auto& helper : helpers) running.threads.emplace_back([&helper] { helper->run(nullptr); });
   auto main = std::make_unique<Searcher<W>>(root, tt, limits, stop, shared_nodes, 1);
   SearchReport report = main->run(on_iteration);
   helpers_stop = true;
-  for (auto& t : threads) t.join();
+  for (auto& t : running.threads) t.join();
+  running.threads.clear();
   for (auto& helper : helpers) report.nodes += helper->nodes();
   return report;
 }

@@ -32,6 +32,11 @@ namespace polychess {
 constexpr int MATE = 1000000;
 constexpr int INFINITE_SCORE = 2000000;
 constexpr int MAX_PLY = 96;
+// The largest limits a search takes (deeper iterations stop at the ply cap anyway).
+constexpr int MAX_DEPTH = MAX_PLY - 8;
+constexpr uint64_t MAX_NODES = uint64_t(1) << 62;
+constexpr double MAX_SECONDS = 1e9;  // about 31 years: "no limit" is 0, not a huge number
+constexpr size_t MAX_HASH_MB = 1 << 20;
 
 enum class Algorithm : uint8_t { PARANOID, MAXN, BRS };
 

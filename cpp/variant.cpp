@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "errors.h"
+
 namespace polychess {
 namespace {
 
@@ -54,10 +56,10 @@ const Variant& find_variant(const std::string& name, const std::string& mode, co
     if (v->mode.empty()) return *v;
     if ((mode.empty() ? "teams" : mode) == v->mode && (setup.empty() ? "modern" : setup) == v->setup) return *v;
   }
-  if (!name_known) throw std::invalid_argument("unknown variant '" + name + "' (known: " + known(variant_names()) + ")");
+  if (!name_known) throw std::invalid_argument("unknown variant " + quoted(name) + " (known: " + known(variant_names()) + ")");
   if (!mode.empty() && mode != "teams" && mode != "ffa")
-    throw std::invalid_argument("unknown mode '" + mode + "' (known: teams, ffa)");
-  throw std::invalid_argument("unknown setup '" + setup + "' (known: modern, classic)");
+    throw std::invalid_argument("unknown mode " + quoted(mode) + " (known: teams, ffa)");
+  throw std::invalid_argument("unknown setup " + quoted(setup) + " (known: modern, classic)");
 }
 
 std::vector<std::string> variant_names() {

@@ -9,6 +9,10 @@
 
 from __future__ import annotations
 
+import math
+import numbers
+import os
+import reprlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -16,7 +20,7 @@ from polychess import _core
 from polychess.board import Board, Colour, Move
 from polychess.game import Game
 
-__all__ = ["Engine", "SearchResult", "ALGORITHMS", "DEFAULT_ALGORITHM", "default_algorithm"]
+__all__ = ["Engine", "SearchResult", "ALGORITHMS", "DEFAULT_ALGORITHM", "default_algorithm", "max_hash_mb"]
 
 # The algorithms for the multi-player games (three-player, four-player free-for-all):
 # "brs" (best-reply search: the opponents' turns collapse into the one reply worst for the
@@ -75,7 +79,8 @@ class SearchResult:
 class Engine:
     """A searcher with its own transposition table.
 
-    ``hash_mb`` sets the table size (0 turns it off). ``algorithm`` is one of
+    ``hash_mb`` sets the table size (0 turns it off; at most :func:`max_hash_mb`, half of
+    the machine's memory). ``algorithm`` is one of
     :data:`ALGORITHMS`; ``None`` picks the default for each game searched
     (:func:`default_algorithm`). One search runs at a time per engine;
     :meth:`stop` ends it from another thread. The GIL is released while searching.
@@ -84,14 +89,10 @@ class Engine:
     def __init__(self, algorithm: str | None = None, hash_mb: int = 64, threads: int = 1) -> None:
         if algorithm is not None and algorithm not in ALGORITHMS:
             raise ValueError(f"unknown algorithm {algorithm!r} (available: {', '.join(ALGORITHMS)})")
-        if not 1 <= threads <= 256:
-            raise ValueError(f"threads must be between 1 and 256, got {threads}")
-        if hash_mb < 0:
-            raise ValueError(f"hash_mb must be >= 0, got {hash_mb}")
         self.algorithm = algorithm
-        self.hash_mb = hash_mb
-        self.threads = threads
-        self._engine = _core.Engine(hash_mb)
+        self.hash_mb = _whole_number("hash_mb", hash_mb, 0, max_hash_mb())
+        self.threads = _whole_number("threads", threads, 1, MAX_THREADS)
+        self._engine = _core.Engine(self.hash_mb)
 
     def search(self, position: Board | Game, depth: int | None = None, nodes: int | None = None,
                time: float | None = None, info: Callable[[SearchResult], None] | None = None) -> SearchResult:
@@ -103,15 +104,12 @@ class Engine:
         """
         board = _board_of(position)
         points = [position.points.get(colour, 0) for colour in board.colours] if isinstance(position, Game) else []
-        for name, value in (("depth", depth), ("nodes", nodes), ("time", time)):
-            if value is not None and value <= 0:
-                raise ValueError(f"{name} must be positive, got {value}")
+        depth, nodes, time = _search_limits(depth, nodes, time)
         callback = None
         if info is not None:
             callback = lambda report: info(_result(board, report))  # noqa: E731
         algorithm = self.algorithm or default_algorithm(board)
-        report = self._engine.search(board._core, depth or 0, nodes or 0, float(time or 0.0), callback,
-                                     algorithm, points, self.threads)
+        report = self._engine.search(board._core, depth, nodes, time, callback, algorithm, points, self.threads)
         return _result(board, report)
 
     def play(self, game: Game, depth: int | None = None, nodes: int | None = None,
@@ -129,6 +127,47 @@ class Engine:
     def clear(self) -> None:
         """Forgets everything in the transposition table."""
         self._engine.clear()
+
+
+MAX_THREADS = 256
+
+
+def max_hash_mb() -> int:
+    """The largest transposition table this machine can give: half of its memory (the
+    rest is the system's and the program's), and never more than the core's cap."""
+    try:
+        memory_mb = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // (1 << 20)
+    except (ValueError, OSError, AttributeError):  # no sysconf: only the core's cap applies
+        return int(_core.MAX_HASH_MB)
+    return int(min(memory_mb // 2, _core.MAX_HASH_MB))
+
+
+def _whole_number(name: str, value: object, least: int, most: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be a whole number, got {reprlib.repr(value)}")
+    number = int(value)
+    if not least <= number <= most:
+        hint = " (half of this machine's memory)" if name == "hash_mb" else ""
+        raise ValueError(f"{name} must be between {least:,} and {most:,}{hint}, got {reprlib.repr(number)}")
+    return number
+
+
+def _search_limits(depth: object, nodes: object, time: object) -> tuple[int, int, float]:
+    """The limits of a search as the core takes them (0: no limit), or a ValueError that
+    names the bad one. ``None`` means no limit; a given limit must be positive."""
+    depth_plies = 0 if depth is None else _whole_number("depth", depth, 1, int(_core.MAX_DEPTH))
+    node_count = 0 if nodes is None else _whole_number("nodes", nodes, 1, int(_core.MAX_NODES))
+    seconds = 0.0
+    if time is not None:
+        if isinstance(time, bool) or not isinstance(time, numbers.Real):
+            raise ValueError(f"time must be a number of seconds, got {reprlib.repr(time)}")
+        try:
+            seconds = float(time)
+        except OverflowError:
+            seconds = math.inf
+        if not (math.isfinite(seconds) and 0 < seconds <= _core.MAX_SECONDS):
+            raise ValueError(f"time must be a positive, finite number of seconds (at most {_core.MAX_SECONDS:g}), got {reprlib.repr(time)}")
+    return depth_plies, node_count, seconds
 
 
 def _board_of(position: Board | Game) -> Board:
