@@ -37,7 +37,7 @@ __all__ = [
 
 Player = Callable[[Game], Move]
 
-# The greedy player's piece values. A king capture (legal in three-player chess, RULES §1.6)
+# The greedy player's piece values. A king capture (legal in three-player chess, docs/rules.md §1.6)
 # beats every other capture.
 PIECE_VALUES: dict[Kind, int] = {
     Kind.PAWN: 1,

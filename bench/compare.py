@@ -17,6 +17,7 @@ skips the rows that need them if that fails.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import os
 import platform
@@ -46,7 +47,7 @@ STANDARD_FENS = {
 # Known perft counts from the start positions.
 STANDARD_PERFT = {1: 20, 2: 400, 3: 8_902, 4: 197_281, 5: 4_865_609, 6: 119_060_324, 7: 3_195_901_860}
 THREE_PLAYER_PERFT = {4: 178_080, 5: 3_960_896}
-FOUR_PLAYER_PERFT = {4: 152_050, 5: 3_452_310}  # teams, modern start (RULES §2.5)
+FOUR_PLAYER_PERFT = {4: 152_050, 5: 3_452_310}  # teams, modern start (docs/rules.md §2.5)
 
 TARGET_PERFT_STANDARD = 0.25  # polychess standard nodes/s >= 0.25 x Stockfish
 TARGET_PERFT_THREE_PLAYER = 0.15  # polychess three-player nodes/s >= 0.15 x Stockfish (standard)
@@ -246,7 +247,8 @@ class Table:
         right = [i != 0 for i in range(len(self.headers))]
 
         def line(cells: list[str]) -> str:
-            return "  ".join(c.rjust(w) if r else c.ljust(w) for c, w, r in zip(cells, widths, right)).rstrip()
+            padded = (c.rjust(w) if r else c.ljust(w) for c, w, r in zip(cells, widths, right, strict=True))
+            return "  ".join(padded).rstrip()
 
         print()
         print(title)
@@ -285,7 +287,8 @@ def main(argv: list[str] | None = None) -> int:
             cpu = next((ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name")), cpu)
     except OSError:
         pass
-    print(f"machine: {cpu}, {os.cpu_count()} CPUs; Python {platform.python_version()}; polychess {polychess.__version__}")
+    print(f"machine: {cpu}, {os.cpu_count()} CPUs; Python {platform.python_version()}; "
+          f"polychess {polychess.__version__}")
 
     # Stockfish -------------------------------------------------------------------------
     sf_nps: float | None = None
@@ -322,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
         ("four-player", tp_depth, FOUR_PLAYER_PERFT[tp_depth], TARGET_PERFT_FOUR_PLAYER),
     ):
         say(f"polychess {variant} start: perft {depth}, best of {runs}")
-        nodes, seconds = best_of(runs, lambda: our_perft(variant, depth))
+        nodes, seconds = best_of(runs, functools.partial(our_perft, variant, depth))
         nps = nodes / seconds
         ratio = nps / sf_nps if sf_nps else None
         ok = nodes == expected
@@ -368,8 +371,8 @@ def main(argv: list[str] | None = None) -> int:
     ours = iteration_time(board, repeat, min_time)
     iteration.add("three-player start", len(list(board.legal_moves)), f"{ours * 1e6:.2f} us", "-", "-", "info", "-")
 
-    perft.print("Perft (single thread, bulk counting at the last ply; best of %d)" % runs)
-    iteration.print("Time per position to iterate board.legal_moves fully (best of %d)" % repeat)
+    perft.print(f"Perft (single thread, bulk counting at the last ply; best of {runs})")
+    iteration.print(f"Time per position to iterate board.legal_moves fully (best of {repeat})")
     print()
     print("Targets: standard perft >= 0.25x Stockfish nodes/s; three-player and four-player perft >= 0.15x Stockfish")
     print("standard nodes/s; legal_moves iteration >= 10x python-chess. This script reports only.")

@@ -17,7 +17,7 @@ often:
 
 A game runs to its outcome or to the ply cap (``--max-plies``, counted from the start
 position, opening included). Four-player games take the cap as the game's own move limit
-(RULES §2.4: teams draw, free-for-all ranks by points); elsewhere a capped game counts as a
+(docs/rules.md §2.4: teams draw, free-for-all ranks by points); elsewhere a capped game counts as a
 draw among the players still in (players already out keep their places, the last one out
 placed best among them).
 
@@ -199,7 +199,7 @@ def play_game(variant: str, mode: str | None, specs: Mapping[str, PlayerSpec], o
     game = _new_game(variant, mode, max_plies)
     for text in opening:
         game.push(text)
-    owners = dict(zip(game.seats, assignment))
+    owners = dict(zip(game.seats, assignment, strict=True))
     players = {
         seat: specs[config].make(random.Random(f"{seed}/{opening_index}/{assignment}/{seat.value}"))
         for seat, config in owners.items()
@@ -366,12 +366,12 @@ def format_report(match: MatchResult) -> str:
         scores = [g.scores[config] for g in games]
         mean, low, high = _interval(scores)
         place = sum(g.place_scores[config] for g in games) / n
-        w, d, l = _counts(iter(scores))
+        wins, draws, losses = _counts(iter(scores))
         moves = sum(g.moves[config] for g in games)
         seconds = sum(g.seconds[config] for g in games)
         nodes = sum(g.nodes[config] for g in games)
         per_move = 1000.0 * seconds / moves if moves else 0.0
-        wdl = f"{w}/{d}/{l}"
+        wdl = f"{wins}/{draws}/{losses}"
         knodes = f"{nodes / 1000:.0f}" if spec.kind == "engine" else "-"
         lines.append(f"{config}  {spec.text:<{width}}  {n:5d}  {mean:5.3f}  [{low:5.3f}, {high:5.3f}]  {place:5.3f}  "
                      f"{wdl:<10}  {moves:5d}  {seconds:6.2f}  {per_move:7.2f}  {knodes:>6}")

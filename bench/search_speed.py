@@ -26,9 +26,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
 
-from compare import Engine as UciEngine, find_stockfish, install_stockfish  # noqa: E402
-from polychess import Board, Engine, Game  # noqa: E402
-from polychess.engine import ALGORITHMS  # noqa: E402
+from compare import Engine as UciEngine
+from compare import find_stockfish, install_stockfish
+from polychess import Board, Engine, Game
+from polychess.engine import ALGORITHMS
 
 VARIANTS = (("standard", None), ("three-player", None), ("four-player", "teams"), ("four-player", "ffa"))
 MIDDLE_GAME_MOVES = 12  # per player

@@ -18,8 +18,8 @@ from polychess.engine import ALGORITHMS
 SEARCH_CASES = [
     ("standard-d6", "standard", None, 6, None),
     ("four-player-teams-d5", "four-player", "teams", 5, None),
-    *[(f"three-player-{a}-d{d}", "three-player", None, d, a) for a, d in zip(ALGORITHMS, (4, 4, 3))],
-    *[(f"four-player-ffa-{a}-d{d}", "four-player", "ffa", d, a) for a, d in zip(ALGORITHMS, (4, 4, 3))],
+    *[(f"three-player-{a}-d{d}", "three-player", None, d, a) for a, d in zip(ALGORITHMS, (4, 4, 3), strict=True)],
+    *[(f"four-player-ffa-{a}-d{d}", "four-player", "ffa", d, a) for a, d in zip(ALGORITHMS, (4, 4, 3), strict=True)],
 ]
 
 

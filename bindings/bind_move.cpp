@@ -50,7 +50,7 @@ void bind_move(py::module_& m) {
             return MoveValue{&v, t.from, t.to, t.promotion};
           },
           py::arg("text"), py::arg("variant"), py::arg("mode") = "",
-          "Reads move text such as 'E2E4' or 'e7e8q' (RULES §4); raises InvalidMoveError.")
+          "Reads move text such as 'E2E4' or 'e7e8q' (docs/rules.md §4); raises InvalidMoveError.")
       .def_property_readonly("variant", [](const MoveValue& m) { return m.variant->name; })
       .def_property_readonly("from_cell", [](const MoveValue& m) { return m.variant->layout.names[m.from]; })
       .def_property_readonly("to_cell", [](const MoveValue& m) { return m.variant->layout.names[m.to]; })
@@ -64,8 +64,8 @@ void bind_move(py::module_& m) {
       .def("__str__", &text_of)
       .def("__repr__",
            [](const MoveValue& m) {
-             const std::string mode = m.variant->mode.empty() || m.variant->mode == "teams" ? ""
-                                      : ", mode='" + m.variant->mode + "'";
+             const std::string mode =
+                 m.variant->mode.empty() || m.variant->mode == "teams" ? "" : ", mode='" + m.variant->mode + "'";
              return "Move.from_text('" + text_of(m) + "', '" + m.variant->name + "'" + mode + ")";
            })
       .def("__eq__",
@@ -78,14 +78,15 @@ void bind_move(py::module_& m) {
            [](const MoveValue& m) {
              return std::hash<std::string>()(m.variant->name) ^ size_t((m.from * 256 + m.to) * 8 + m.promotion);
            })
-      .def(py::pickle([](const MoveValue& m) {
-                        return py::make_tuple(text_of(m), m.variant->name, m.variant->mode, m.variant->setup);
-                      },
-                      [](py::tuple t) {
-                        const Variant& v = find_variant(t[1].cast<NameText>(), t[2].cast<NameText>(), t[3].cast<NameText>());
-                        const MoveText mt = parse_move_text(v, t[0].cast<MoveTextArg>());
-                        return MoveValue{&v, mt.from, mt.to, mt.promotion};
-                      }));
+      .def(py::pickle(
+          [](const MoveValue& m) {
+            return py::make_tuple(text_of(m), m.variant->name, m.variant->mode, m.variant->setup);
+          },
+          [](py::tuple t) {
+            const Variant& v = find_variant(t[1].cast<NameText>(), t[2].cast<NameText>(), t[3].cast<NameText>());
+            const MoveText mt = parse_move_text(v, t[0].cast<MoveTextArg>());
+            return MoveValue{&v, mt.from, mt.to, mt.promotion};
+          }));
 }
 
 }  // namespace polychess

@@ -46,71 +46,79 @@ void bind_search(py::module_& m) {
   py::class_<PyEngine>(m, "Engine", "A searcher with its own transposition table (low-level; see polychess.Engine).")
       .def(py::init([](size_t hash_mb) {
              // polychess.Engine bounds the size by the machine's memory; this is the hard cap.
-             if (hash_mb > MAX_HASH_MB) throw std::invalid_argument("hash_mb must be at most " + std::to_string(MAX_HASH_MB));
+             if (hash_mb > MAX_HASH_MB)
+               throw std::invalid_argument("hash_mb must be at most " + std::to_string(MAX_HASH_MB));
              auto e = std::make_unique<PyEngine>();
              e->tt.resize(hash_mb);
              return e;
            }),
            py::arg("hash_mb") = 16)
-      .def("search",
-           [](PyEngine& e, const PyBoard& b, int depth, uint64_t nodes, double seconds,
-              std::optional<std::function<void(py::dict)>> info, const NameText& algorithm,
-              const std::vector<int>& points, int threads) {
-             // polychess.Engine validates the limits for users (engine.py); this guards the
-             // low-level module against values the search cannot honour.
-             if (depth < 0 || depth > MAX_DEPTH || nodes > MAX_NODES || !(seconds >= 0 && seconds <= MAX_SECONDS))
-               throw std::invalid_argument("search limits out of range (see polychess.Engine.search)");
-             SearchLimits limits{depth, nodes, seconds};
-             const std::string& name = algorithm;
-             if (name == "paranoid") limits.algorithm = Algorithm::PARANOID;
-             else if (name == "maxn") limits.algorithm = Algorithm::MAXN;
-             else if (name == "brs") limits.algorithm = Algorithm::BRS;
-             else throw std::invalid_argument("unknown algorithm " + quoted(name) + " (paranoid, maxn, brs)");
-             if (points.size() > MAX_PLAYERS) throw std::invalid_argument("one points value per player");
-             if (threads < 1 || threads > 256) throw std::invalid_argument("threads must be between 1 and 256");
-             limits.threads = threads;
-             std::copy(points.begin(), points.end(), limits.points.begin());
-             if (e.busy.exchange(true)) throw std::invalid_argument("this engine is already searching");
-             e.stop = false;
-             const Variant& v = b.variant();
-             // An exception raised by the Python callback is kept, the search is stopped and
-             // ends normally (its threads joined), and the exception is raised afterwards.
-             std::exception_ptr callback_error;
-             IterationCallback callback;
-             if (info) {
-               callback = [&](const SearchReport& r) {
-                 if (callback_error) return;
-                 py::gil_scoped_acquire gil;
-                 try {
-                   (*info)(report_dict(v, r));
-                 } catch (...) {
-                   callback_error = std::current_exception();
-                   e.stop = true;
-                 }
-               };
-             }
-             SearchReport report;
-             try {
-               py::gil_scoped_release release;
-               report = b.board->search(e.tt, limits, e.stop, callback);
-             } catch (...) {
-               e.busy = false;
-               throw;
-             }
-             e.busy = false;
-             if (callback_error) std::rethrow_exception(callback_error);
-             return report_dict(v, report);
-           },
-           py::arg("board"), py::arg("depth") = 0, py::arg("nodes") = 0, py::arg("seconds") = 0.0,
-           py::arg("info") = py::none(), py::arg("algorithm") = "paranoid", py::arg("points") = std::vector<int>{}, py::arg("threads") = 1)
-      .def("stop", [](PyEngine& e) { e.stop = true; }, "Stops a running search (from another thread).")
-      .def("clear", [](PyEngine& e) { e.tt.clear(); }, "Empties the transposition table.")
+      .def(
+          "search",
+          [](PyEngine& e, const PyBoard& b, int depth, uint64_t nodes, double seconds,
+             std::optional<std::function<void(py::dict)>> info, const NameText& algorithm,
+             const std::vector<int>& points, int threads) {
+            // polychess.Engine validates the limits for users (engine.py); this guards the
+            // low-level module against values the search cannot honour.
+            if (depth < 0 || depth > MAX_DEPTH || nodes > MAX_NODES || !(seconds >= 0 && seconds <= MAX_SECONDS))
+              throw std::invalid_argument("search limits out of range (see polychess.Engine.search)");
+            SearchLimits limits{depth, nodes, seconds};
+            const std::string& name = algorithm;
+            if (name == "paranoid") limits.algorithm = Algorithm::PARANOID;
+            else if (name == "maxn") limits.algorithm = Algorithm::MAXN;
+            else if (name == "brs") limits.algorithm = Algorithm::BRS;
+            else throw std::invalid_argument("unknown algorithm " + quoted(name) + " (paranoid, maxn, brs)");
+            if (points.size() > MAX_PLAYERS) throw std::invalid_argument("one points value per player");
+            if (threads < 1 || threads > 256) throw std::invalid_argument("threads must be between 1 and 256");
+            limits.threads = threads;
+            std::copy(points.begin(), points.end(), limits.points.begin());
+            if (e.busy.exchange(true)) throw std::invalid_argument("this engine is already searching");
+            e.stop = false;
+            const Variant& v = b.variant();
+            // An exception raised by the Python callback is kept, the search is stopped and
+            // ends normally (its threads joined), and the exception is raised afterwards.
+            std::exception_ptr callback_error;
+            IterationCallback callback;
+            if (info) {
+              callback = [&](const SearchReport& r) {
+                if (callback_error) return;
+                py::gil_scoped_acquire gil;
+                try {
+                  (*info)(report_dict(v, r));
+                } catch (...) {
+                  callback_error = std::current_exception();
+                  e.stop = true;
+                }
+              };
+            }
+            SearchReport report;
+            try {
+              py::gil_scoped_release release;
+              report = b.board->search(e.tt, limits, e.stop, callback);
+            } catch (...) {
+              e.busy = false;
+              throw;
+            }
+            e.busy = false;
+            if (callback_error) std::rethrow_exception(callback_error);
+            return report_dict(v, report);
+          },
+          py::arg("board"), py::arg("depth") = 0, py::arg("nodes") = 0, py::arg("seconds") = 0.0,
+          py::arg("info") = py::none(), py::arg("algorithm") = "paranoid", py::arg("points") = std::vector<int>{},
+          py::arg("threads") = 1)
+      .def(
+          "stop", [](PyEngine& e) { e.stop = true; }, "Stops a running search (from another thread).")
+      .def(
+          "clear", [](PyEngine& e) { e.tt.clear(); }, "Empties the transposition table.")
       .def_property_readonly("hash_entries", [](const PyEngine& e) { return e.tt.size(); });
 
-  m.def("evaluate", [](const PyBoard& b) {
-    const auto values = b.board->evaluate();
-    return std::vector<int>(values.begin(), values.begin() + b.variant().players);
-  }, "The evaluation's value of every player's pieces, in centipawns.");
+  m.def(
+      "evaluate",
+      [](const PyBoard& b) {
+        const auto values = b.board->evaluate();
+        return std::vector<int>(values.begin(), values.begin() + b.variant().players);
+      },
+      "The evaluation's value of every player's pieces, in centipawns.");
 }
 
 }  // namespace polychess

@@ -40,8 +40,8 @@ struct PyBoard {
   // The legal move a Move value stands for. A move of another mode or setup of the same game
   // is read by its text (the promotion letter names the piece in this mode).
   Move resolve(const MoveValue& m) const {
-    const std::string text = move_text(*m.variant, m.promotion ? make_promotion(m.from, m.to, m.promotion)
-                                                               : make_move(m.from, m.to));
+    const std::string text =
+        move_text(*m.variant, m.promotion ? make_promotion(m.from, m.to, m.promotion) : make_move(m.from, m.to));
     if (m.variant->name != variant().name)
       throw IllegalMove("move " + text + " is a " + m.variant->name + " move, not a " + variant().name + " move");
     if (m.variant != &variant()) return board->parse_move(text);
@@ -78,7 +78,6 @@ struct PyBoard {
     return out;
   }
 };
-
 
 // A text argument from Python, converted by the caster below: a str that is valid Unicode.
 // pybind11's own std::string conversion answers a lone surrogate ("\ud800") with a TypeError

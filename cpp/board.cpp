@@ -28,9 +28,7 @@ class BoardOf final : public Board {
                       const IterationCallback& on_iteration) const override {
     return polychess::search(pos_, tt, limits, stop, on_iteration);
   }
-  std::array<int, MAX_PLAYERS> evaluate() const override {
-    return evaluate_players(pos_, eval_tables(pos_.topo()));
-  }
+  std::array<int, MAX_PLAYERS> evaluate() const override { return evaluate_players(pos_, eval_tables(pos_.topo())); }
 
   uint64_t perft(int depth, const std::atomic<bool>* stop) const override {
     Position<W> copy = pos_;
@@ -90,9 +88,12 @@ std::unique_ptr<Board> dispatch(const Variant& v, const std::string* text, GameR
   if (rules.neutrality && v.name != "three-player")
     throw std::invalid_argument("the neutrality option is for three-player chess, not " + v.name);
   switch (v.words) {
-    case 1: return make_board<1>(v, text, rules);
-    case 2: return make_board<2>(v, text, rules);
-    case 3: return make_board<3>(v, text, rules);
+    case 1:
+      return make_board<1>(v, text, rules);
+    case 2:
+      return make_board<2>(v, text, rules);
+    case 3:
+      return make_board<3>(v, text, rules);
   }
   throw std::logic_error("unsupported board width");
 }
@@ -123,9 +124,7 @@ Move Board::find_legal(const MoveText& m, const std::string& text) const {
   throw IllegalMove("illegal move " + quoted(text) + " (" + who + ")");
 }
 
-Move Board::parse_move(const std::string& text) const {
-  return find_legal(parse_move_text(variant(), text), text);
-}
+Move Board::parse_move(const std::string& text) const { return find_legal(parse_move_text(variant(), text), text); }
 
 void Board::set_controller(int colour, int player) {
   if (colour < 0 || colour >= variant().colours()) throw std::invalid_argument("no colour " + std::to_string(colour));
@@ -150,8 +149,10 @@ void Board::set_status(int player, Status status) {
 void Board::eliminate(int player, int by, bool keep_king) {
   const int n = variant().players;
   if (player < 0 || player >= n) throw std::invalid_argument("no player " + std::to_string(player));
-  if (by < -1 || by >= n || by == player) throw std::invalid_argument("player " + std::to_string(player) + " cannot be eliminated by " + std::to_string(by));
-  if (meta().status[player] == OUT) throw std::invalid_argument("player " + variant().colour_names[player] + " is already out");
+  if (by < -1 || by >= n || by == player)
+    throw std::invalid_argument("player " + std::to_string(player) + " cannot be eliminated by " + std::to_string(by));
+  if (meta().status[player] == OUT)
+    throw std::invalid_argument("player " + variant().colour_names[player] + " is already out");
   if (keep_king && by >= 0) throw std::invalid_argument("a kept king stays among dead pieces, which nobody controls");
   event_eliminate(player, by < 0 ? NOBODY : by, keep_king);
 }

@@ -28,7 +28,7 @@ class Board {
   virtual std::string text() const = 0;
 
   // Moves
-  virtual int legal_moves(Move* out) const = 0;  // room for MAX_MOVES
+  virtual int legal_moves(Move* out) const = 0;     // room for MAX_MOVES
   virtual int legal_captures(Move* out) const = 0;  // captures and promotions only
   virtual uint64_t count_legal_moves() const = 0;
   // The legal move matching the text; throws InvalidMove / IllegalMove.
@@ -56,7 +56,7 @@ class Board {
   virtual int king_of(int player) const = 0;
   virtual uint64_t compute_key() const = 0;
 
-  // Check and mate for the player to move (RULES §1.6, §1.7).
+  // Check and mate for the player to move (docs/rules.md §1.6, §1.7).
   virtual std::vector<int> checkers() const = 0;
   bool is_check() const { return !checkers().empty(); }
   // Cells of the pieces of `player` that attack `cell` (what scoring checks needs: which kings

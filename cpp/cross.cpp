@@ -1,4 +1,4 @@
-// The 160-square cross of four-player chess (RULES §2): 14x14 without the four 3x3 corners,
+// The 160-square cross of four-player chess (docs/rules.md §2): 14x14 without the four 3x3 corners,
 // files a-n and ranks 1-14 seen from Red. Cells are numbered rank by rank from a1's rank
 // upward, skipping the corners. One global frame: F is toward rank 14. Red's pawns move F,
 // Blue's R, Yellow's B, Green's L.
@@ -42,7 +42,7 @@ const Grid& grid() {
 
 int at(int file, int rank) { return exists(file, rank) ? grid().cell[rank][file] : NO_CELL; }
 
-// Square names of the RULES tables, e.g. "h1", "a11".
+// Square names of the docs/rules.md §2 tables, e.g. "h1", "a11".
 int named(const char* name) {
   const int file = name[0] - 'a';
   int rank = 0;
@@ -67,10 +67,14 @@ class Cross final : public Geometry {
   Step step(int cell, Dir d, bool flip) const override {
     const int f = grid().file[cell], r = grid().rank[cell];
     switch (d) {
-      case F: return {at(f, r + 1), flip};
-      case B: return {at(f, r - 1), flip};
-      case L: return {at(f - 1, r), flip};
-      case R: return {at(f + 1, r), flip};
+      case F:
+        return {at(f, r + 1), flip};
+      case B:
+        return {at(f, r - 1), flip};
+      case L:
+        return {at(f - 1, r), flip};
+      case R:
+        return {at(f + 1, r), flip};
     }
     return {NO_CELL, flip};
   }
@@ -81,25 +85,22 @@ class Cross final : public Geometry {
     static constexpr Dir FORWARD[4] = {F, R, B, L};
     return FORWARD[colour];
   }
-  bool is_double_step_start(int colour, int cell) const override {
-    return distance_from_own_side(colour, cell) == 1;
-  }
+  bool is_double_step_start(int colour, int cell) const override { return distance_from_own_side(colour, cell) == 1; }
   bool is_promotion_cell(int colour, int cell) const override {
-    // Teams: the 11th rank from the player's own side; FFA: the 8th (RULES §2.2).
+    // Teams: the 11th rank from the player's own side; FFA: the 8th (rules §2.2).
     return distance_from_own_side(colour, cell) == (mode_ == Mode::TEAMS ? 10 : 7);
   }
 
   CastlingCells castling(int colour, int side) const override {
-    // [setup][colour][side] = king from, king to, rook from, rook to (RULES §2.2)
-    static constexpr const char* CELLS[2][4][2][4] = {
-        {{{"h1", "j1", "k1", "i1"}, {"h1", "f1", "d1", "g1"}},
-         {{"a7", "a5", "a4", "a6"}, {"a7", "a9", "a11", "a8"}},
-         {{"g14", "e14", "d14", "f14"}, {"g14", "i14", "k14", "h14"}},
-         {{"n8", "n10", "n11", "n9"}, {"n8", "n6", "n4", "n7"}}},
-        {{{"h1", "j1", "k1", "i1"}, {"h1", "f1", "d1", "g1"}},
-         {{"a8", "a10", "a11", "a9"}, {"a8", "a6", "a4", "a7"}},
-         {{"g14", "e14", "d14", "f14"}, {"g14", "i14", "k14", "h14"}},
-         {{"n7", "n5", "n4", "n6"}, {"n7", "n9", "n11", "n8"}}}};
+    // [setup][colour][side] = king from, king to, rook from, rook to (rules §2.2)
+    static constexpr const char* CELLS[2][4][2][4] = {{{{"h1", "j1", "k1", "i1"}, {"h1", "f1", "d1", "g1"}},
+                                                       {{"a7", "a5", "a4", "a6"}, {"a7", "a9", "a11", "a8"}},
+                                                       {{"g14", "e14", "d14", "f14"}, {"g14", "i14", "k14", "h14"}},
+                                                       {{"n8", "n10", "n11", "n9"}, {"n8", "n6", "n4", "n7"}}},
+                                                      {{{"h1", "j1", "k1", "i1"}, {"h1", "f1", "d1", "g1"}},
+                                                       {{"a8", "a10", "a11", "a9"}, {"a8", "a6", "a4", "a7"}},
+                                                       {{"g14", "e14", "d14", "f14"}, {"g14", "i14", "k14", "h14"}},
+                                                       {{"n7", "n5", "n4", "n6"}, {"n7", "n9", "n11", "n8"}}}};
     const auto& c = CELLS[setup_ == Setup::CLASSIC][colour][side];
     return {named(c[0]), named(c[1]), named(c[2]), named(c[3])};
   }
@@ -121,7 +122,7 @@ class Cross final : public Geometry {
     auto swap_king_and_queen = [](Kind k) { return k == QUEEN ? KING : k == KING ? QUEEN : k; };
     for (int i = 0; i < 8; ++i) {
       // Classic: every king faces the opposite player's queen... except that Blue's and
-      // Green's sit on a8 / n7; the modern setup swaps their king and queen (RULES §2.1).
+      // Green's sit on a8 / n7; the modern setup swaps their king and queen (rules §2.1).
       const Kind red = BACK[i], yellow = BACK[7 - i];
       Kind blue = BACK[i], green = BACK[7 - i];
       if (setup_ == Setup::MODERN) {
@@ -145,10 +146,14 @@ class Cross final : public Geometry {
   static int distance_from_own_side(int colour, int cell) {
     const int f = grid().file[cell], r = grid().rank[cell];
     switch (colour) {
-      case RED: return r;
-      case BLUE: return f;
-      case YELLOW: return SIZE - 1 - r;
-      default: return SIZE - 1 - f;
+      case RED:
+        return r;
+      case BLUE:
+        return f;
+      case YELLOW:
+        return SIZE - 1 - r;
+      default:
+        return SIZE - 1 - f;
     }
   }
 

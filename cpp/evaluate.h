@@ -56,9 +56,8 @@ std::array<int, MAX_PLAYERS> positional_values(const Position<W>& pos, const Eva
     const Bitboard<W> own = pos.pieces_of(owner);
     const Bitboard<W> mine = pos.colour_bb(c);
     int v = 0;
-    for_each_cell(mine & pos.kind_bb(KNIGHT), [&](int cell) {
-      v += MOBILITY_WEIGHT[KNIGHT] * t.knight[cell].minus(own).count();
-    });
+    for_each_cell(mine & pos.kind_bb(KNIGHT),
+                  [&](int cell) { v += MOBILITY_WEIGHT[KNIGHT] * t.knight[cell].minus(own).count(); });
     for_each_cell(mine & (pos.kind_bb(BISHOP) | queens), [&](int cell) {
       v += MOBILITY_WEIGHT[kind_of(pos.piece_at(cell))] * t.bishop_attacks(cell, occ).minus(own).count();
     });

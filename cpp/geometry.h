@@ -4,7 +4,7 @@
 // Directions are given in the frame of the piece that moves: F toward the centre (or "up" on
 // a square board), B back, L and R. A path starts with flip = false; on the hexagon a step
 // across the centre toggles flip, and while it is set the board swaps F<->B and L<->R before
-// each step (RULES §1.2). Square boards never flip.
+// each step (docs/rules.md §1.2). Square boards never flip.
 #pragma once
 
 #include <string>
@@ -52,7 +52,7 @@ class Geometry {
   virtual std::vector<std::pair<int, Piece>> start_position() const = 0;
 };
 
-// The 96-cell hexagonal board of three-player chess (RULES §1.1-1.3).
+// The 96-cell hexagonal board of three-player chess (rules §1.1-1.3).
 const Geometry& hexagon_geometry();
 // The 8x8 board of standard chess.
 const Geometry& square_geometry();

@@ -1,5 +1,5 @@
 // The three-player hexagon. Cell index = sector * 32 + r * 8 + c in the local frame of
-// RULES §1.1: sector 0 White, 1 Red, 2 Black; r = 0 at the owner's back rank, 3 at the centre;
+// docs/rules.md §1.1: sector 0 White, 1 Red, 2 Black; r = 0 at the owner's back rank, 3 at the centre;
 // c = 0..7 from the owner's left. The three sectors are rotations of each other, so every
 // rule below is written once in local coordinates.
 #include <algorithm>
@@ -53,15 +53,11 @@ class Hexagon final : public Geometry {
 
   bool is_dark(int cell) const override { return (row_of(cell) + column_of(cell)) % 2 == 0; }
 
-  Dir pawn_forward(int colour, int cell) const override {
-    return sector_of(cell) == colour ? F : B;
-  }
+  Dir pawn_forward(int colour, int cell) const override { return sector_of(cell) == colour ? F : B; }
   bool is_double_step_start(int colour, int cell) const override {
     return sector_of(cell) == colour && row_of(cell) == 1;
   }
-  bool is_promotion_cell(int colour, int cell) const override {
-    return sector_of(cell) != colour && row_of(cell) == 0;
-  }
+  bool is_promotion_cell(int colour, int cell) const override { return sector_of(cell) != colour && row_of(cell) == 0; }
 
   CastlingCells castling(int colour, int side) const override {
     const int s = colour;

@@ -45,12 +45,11 @@ void add_unique(std::vector<CellList>& rays, CellList r) {
 }
 
 void add_unique(CellList& cells, int cell) {
-  if (cell != NO_CELL && std::find(cells.begin(), cells.end(), cell) == cells.end())
-    cells.push_back(cell);
+  if (cell != NO_CELL && std::find(cells.begin(), cells.end(), cell) == cells.end()) cells.push_back(cell);
 }
 
 // The diagonal steps in direction `forward` (in the frame of `cell`): a file step and a rank
-// step in either order (RULES §1.2), or the forward step and a sideways one for pawns.
+// step in either order (docs/rules.md §1.2), or the forward step and a sideways one for pawns.
 CellList diagonal_neighbours(const Geometry& g, int cell, Dir a) {
   CellList cells;
   for (Dir b : ALL_DIRS) {
@@ -135,8 +134,7 @@ int Layout::cell_index(const std::string& name) const {
   for (int i = 0; i < cell_count; ++i) {
     const std::string& n = names[i];
     if (n.size() == name.size() &&
-        std::equal(n.begin(), n.end(), name.begin(),
-                   [](char a, char b) { return std::tolower(a) == std::tolower(b); }))
+        std::equal(n.begin(), n.end(), name.begin(), [](char a, char b) { return std::tolower(a) == std::tolower(b); }))
       return i;
   }
   return NO_CELL;

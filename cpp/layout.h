@@ -41,7 +41,7 @@ struct Layout {
   std::vector<std::vector<int>> pawn_push;         // NO_CELL if none
   std::vector<std::vector<int>> pawn_double_step;  // NO_CELL if none; skipped = pawn_push
   std::vector<std::vector<CellList>> pawn_captures;
-  std::vector<CellList> promotion_cells;            // [colour]
+  std::vector<CellList> promotion_cells;              // [colour]
   std::vector<std::array<CastlingRule, 2>> castling;  // [colour][side]
 
   std::vector<Line> lines;

@@ -40,9 +40,13 @@ struct MoveCounter {
   int promotion_count;
 
   template <int W>
-  void add(int, const Bitboard<W>& to) { count += to.count(); }
+  void add(int, const Bitboard<W>& to) {
+    count += to.count();
+  }
   template <int W>
-  void add_promotions(int, const Bitboard<W>& to) { count += uint64_t(to.count()) * promotion_count; }
+  void add_promotions(int, const Bitboard<W>& to) {
+    count += uint64_t(to.count()) * promotion_count;
+  }
   void add(Move) { ++count; }
 };
 
@@ -53,7 +57,7 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
   const int me = pos.turn();
   const int colours = pos.colours();
   const Meta& meta = pos.meta();
-  if (meta.status[me] != ACTIVE) return;  // only active players move (RULES §0)
+  if (meta.status[me] != ACTIVE) return;  // only active players move (docs/rules.md §0)
   const BB occ = pos.occupied();
   const BB own = pos.pieces_of(me);
   const BB attackers = pos.attacking_enemies_of(me);
@@ -90,7 +94,10 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
   BB checkers = BB::empty();
   BB evasion = t.all;
   BB pinned = BB::empty();
-  struct Pin { int cell; BB allowed; } pins[2 * MAX_SLOTS];
+  struct Pin {
+    int cell;
+    BB allowed;
+  } pins[2 * MAX_SLOTS];
   int pin_count = 0;
   uint16_t lifted[MAX_LINES];  // line occupancy with the king lifted off its cell, made on demand
   bool king_lifted = false;
@@ -178,9 +185,7 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
           if (rule.king_from != ksq || (rule.must_be_empty & occ) || (rule.king_path & king_forbidden)) continue;
           bool safe = true;
           lift_king();
-          for_each_cell(rule.king_path, [&](int cell) {
-            safe = safe && !pos.attackers_to(cell, attackers, lifted);
-          });
+          for_each_cell(rule.king_path, [&](int cell) { safe = safe && !pos.attackers_to(cell, attackers, lifted); });
           if (safe) sink.add(make_castling(ksq, rule.king_to, c, side));
         }
       }
@@ -207,13 +212,12 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
         const Move move = make_en_passant(from, skipped, vc);
         if (t.promotion[pc].test(skipped))
           for (Kind k : pos.variant().promotion_kinds) sink.add(with_promotion(move, k));
-        else
-          sink.add(move);
+        else sink.add(move);
       });
     }
   }
 
-  // King capture (RULES §1.6): judged after the victim's army has passed to the mover.
+  // King capture (rules §1.6): judged after the victim's army has passed to the mover.
   if (pos.variant().king_capture) {
     for (int victim = 0; victim < pos.players(); ++victim) {
       if (!pos.is_enemy(me, victim) || meta.status[victim] != ACTIVE || (untouchable_players >> victim & 1)) continue;
@@ -232,8 +236,7 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
         const Piece attacker = pos.piece_at(from);
         if (kind_of(attacker) == PAWN && t.promotion[colour_of(attacker)].test(target))
           sink.add_promotions(from, BB::cell(target));
-        else
-          sink.add(make_move(from, target));
+        else sink.add(make_move(from, target));
       });
     }
   }
@@ -273,7 +276,7 @@ inline Bitboard<W> checkers(const Position<W>& pos) {
 }
 
 // If the player to move is checkmated, the player credited with the mate: among the enemies
-// attacking his king, the one who moved most recently (RULES §1.7), counting back from
+// attacking his king, the one who moved most recently (rules §1.7), counting back from
 // `last_mover` (by default the player before him in turn order). Otherwise -1. This is what
 // the game layer and the search use to treat a mate as an elimination and to score it.
 template <int W>

@@ -12,8 +12,9 @@ char promotion_letter(Kind kind) { return kind == ONE_POINT_QUEEN ? 'Q' : kind_l
 namespace {
 
 std::string cased(const Variant& v, std::string s) {
-  for (char& ch : s) ch = v.upper_case_text ? char(std::toupper(static_cast<unsigned char>(ch)))
-                                            : char(std::tolower(static_cast<unsigned char>(ch)));
+  for (char& ch : s)
+    ch = v.upper_case_text ? char(std::toupper(static_cast<unsigned char>(ch)))
+                           : char(std::tolower(static_cast<unsigned char>(ch)));
   return s;
 }
 

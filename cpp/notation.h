@@ -1,4 +1,4 @@
-// Move text (RULES §4): from-cell, to-cell and an optional promotion letter, e.g. "E2E4",
+// Move text (docs/rules.md §4): from-cell, to-cell and an optional promotion letter, e.g. "E2E4",
 // "A11A12Q", "e7e8q". Castling is the king's move, en passant the pawn's move to the skipped
 // cell.
 #pragma once

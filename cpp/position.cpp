@@ -25,7 +25,10 @@ void Position<W>::clear() {
 
 template <int W>
 Position<W>::Position(const Variant& variant, GameRules rules)
-    : variant_(&variant), topo_(&topology_of<W>(variant)), placement_table_(&placement_table(variant.layout)), rules_(rules) {
+    : variant_(&variant),
+      topo_(&topology_of<W>(variant)),
+      placement_table_(&placement_table(variant.layout)),
+      rules_(rules) {
   clear();
   for (auto [cell, piece] : variant.layout.geometry->start_position()) put(cell, piece);
   meta_.castling = uint8_t((1u << (2 * colours())) - 1);
@@ -34,7 +37,10 @@ Position<W>::Position(const Variant& variant, GameRules rules)
 
 template <int W>
 Position<W>::Position(const Variant& variant, const std::string& text, GameRules rules)
-    : variant_(&variant), topo_(&topology_of<W>(variant)), placement_table_(&placement_table(variant.layout)), rules_(rules) {
+    : variant_(&variant),
+      topo_(&topology_of<W>(variant)),
+      placement_table_(&placement_table(variant.layout)),
+      rules_(rules) {
   clear();
   parse(text);
   validate();
@@ -64,7 +70,7 @@ void Position<W>::set_controller(int colour, int player) {
   const auto& z = zobrist();
   meta_.key ^= z.controller[colour][meta_.controller[colour]] ^ z.controller[colour][player];
   meta_.controller[colour] = uint8_t(player);
-  // A colour that changes hands loses its castling and en-passant rights (RULES §1.8).
+  // A colour that changes hands loses its castling and en-passant rights (docs/rules.md §1.8).
   set_castling(meta_.castling & ~uint8_t(3u << (2 * colour)));
   set_en_passant(colour, NO_CELL);
 }

@@ -28,20 +28,20 @@ struct Meta {
   uint16_t halfmove;
   uint32_t fullmove;
   // Whose pieces each player captured on his most recent move (NOBODY: none); kept for the
-  // neutrality option (RULES §1.11), and in the key only when that option is on.
+  // neutrality option (docs/rules.md §1.11), and in the key only when that option is on.
   uint8_t last_capture[MAX_PLAYERS];
 };
 
 // Rule options that change which moves are legal, fixed for the life of a position.
 struct GameRules {
-  bool neutrality = false;  // RULES §1.11 "rule of neutrality"
+  bool neutrality = false;  // rules §1.11 "rule of neutrality"
 };
 
 struct Undo {
   Meta meta;
-  Move move;          // MOVE_NONE for an event
-  Piece captured;     // by the move, or the king an event removed
-  int16_t event_cell; // where that king stood
+  Move move;           // MOVE_NONE for an event
+  Piece captured;      // by the move, or the king an event removed
+  int16_t event_cell;  // where that king stood
 };
 
 template <int W>
@@ -262,7 +262,7 @@ inline void Position<W>::pass_turn_from(int player) {
   if (next <= player) ++meta_.fullmove;  // a new round begins
   meta_.key ^= zobrist().turn[meta_.turn] ^ zobrist().turn[next];
   meta_.turn = uint8_t(next);
-  // En-passant rights last until the double-stepper's controller moves again (RULES §1.4):
+  // En-passant rights last until the double-stepper's controller moves again (rules §1.4):
   // once his turn has come round, nobody else can use them.
   for (int c = 0; c < colours(); ++c)
     if (meta_.en_passant[c] != NO_CELL && meta_.controller[c] == next) set_en_passant(c, NO_CELL);
@@ -315,8 +315,7 @@ inline void Position<W>::make(Move move) {
 
   set_castling(meta_.castling & ~(t.castling_lost[from] | t.castling_lost[to]));
   meta_.halfmove = (kind_of(piece) == PAWN || captured) ? 0 : meta_.halfmove + 1;
-  if (kind_of(piece) == PAWN && t.pawn_double[colour][from] == to)
-    set_en_passant(colour, t.pawn_push[colour][from]);
+  if (kind_of(piece) == PAWN && t.pawn_double[colour][from] == to) set_en_passant(colour, t.pawn_push[colour][from]);
   // A right dies once its skipped cell is occupied or its pawn has left the landing cell.
   for (int c = 0; c < colours(); ++c) {
     const int skipped = meta_.en_passant[c];

@@ -105,14 +105,14 @@ void Position<W>::parse(const std::string& text) {
       if (at >= row.size()) fail(where + " has more than " + std::to_string(row.size()) + " cells");
       put(row[at++], make_piece(colour, kind));
     }
-    if (at != row.size())
-      fail(where + " has " + std::to_string(at) + " cells, expected " + std::to_string(row.size()));
+    if (at != row.size()) fail(where + " has " + std::to_string(at) + " cells, expected " + std::to_string(row.size()));
   }
 
   // Player to move.
   const std::string& turn = fields[1];
   const auto turn_pos = turn.size() == 1 ? v.colour_letters.find(turn[0]) : std::string::npos;
-  if (turn_pos == std::string::npos) fail("bad player to move " + quoted(turn) + " (one of '" + v.colour_letters + "')");
+  if (turn_pos == std::string::npos)
+    fail("bad player to move " + quoted(turn) + " (one of '" + v.colour_letters + "')");
   meta_.turn = uint8_t(turn_pos);
 
   // Castling rights.
@@ -313,9 +313,9 @@ std::string Position<W>::text() const {
   return s;
 }
 
-#define POLYCHESS_INSTANTIATE(W)                                 \
-  template void Position<W>::parse(const std::string&);          \
-  template void Position<W>::validate() const;                   \
+#define POLYCHESS_INSTANTIATE(W)                        \
+  template void Position<W>::parse(const std::string&); \
+  template void Position<W>::validate() const;          \
   template std::string Position<W>::text() const;
 POLYCHESS_INSTANTIATE(1)
 POLYCHESS_INSTANTIATE(2)

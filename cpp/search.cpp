@@ -20,7 +20,7 @@ constexpr int QUIESCENCE_CHECK_PLIES = 2;
 constexpr int LAZY_MARGIN = 250;  // beyond what mobility and king safety usually add up to
 constexpr int WIN_BAND = MATE - MAX_PLY;
 
-// Free-for-all points for capturing a live piece (RULES §2.4), and for a mate or stalemate.
+// Free-for-all points for capturing a live piece (docs/rules.md §2.4), and for a mate or stalemate.
 constexpr int CAPTURE_POINTS[KIND_NB] = {0, 1, 3, 5, 5, 9, 20, 1};
 constexpr int ELIMINATION_POINTS = 20;
 constexpr int DRAW_POINTS = 10;
@@ -37,9 +37,9 @@ constexpr int ELIMINATION_BONUS = 1500;
 
 // How the game treats a player left without a legal move.
 enum class Rules : uint8_t {
-  TWO_SIDES,      // standard, four-player teams: mate or stalemate ends the game
-  ELIMINATION,    // three-player: the mated army passes to the mater, a stalemated player freezes
-  FREE_FOR_ALL,   // four-player FFA: the player is out, his pieces dead; points decide
+  TWO_SIDES,     // standard, four-player teams: mate or stalemate ends the game
+  ELIMINATION,   // three-player: the mated army passes to the mater, a stalemated player freezes
+  FREE_FOR_ALL,  // four-player FFA: the player is out, his pieces dead; points decide
 };
 
 // Table keys differ per algorithm: their scores mean different things.
@@ -52,14 +52,21 @@ class Searcher {
   // `first_depth` staggers the iterations of a parallel search's helper threads.
   Searcher(const Position<W>& root, TranspositionTable& tt, const SearchLimits& limits, const std::atomic<bool>& stop,
            std::atomic<uint64_t>& shared_nodes, int first_depth)
-      : pos_(root), tt_(tt), limits_(limits), stop_(stop), shared_nodes_(shared_nodes), first_depth_(first_depth),
-        eval_(eval_tables(root.topo())), root_(root.turn()),
-        rules_(alternating_sides(root)              ? Rules::TWO_SIDES
+      : pos_(root),
+        tt_(tt),
+        limits_(limits),
+        stop_(stop),
+        shared_nodes_(shared_nodes),
+        first_depth_(first_depth),
+        eval_(eval_tables(root.topo())),
+        root_(root.turn()),
+        rules_(alternating_sides(root)             ? Rules::TWO_SIDES
                : root.variant().captured_army_dies ? Rules::FREE_FOR_ALL
                                                    : Rules::ELIMINATION),
         algorithm_(rules_ == Rules::TWO_SIDES ? Algorithm::PARANOID : limits.algorithm),
         salt_(ALGORITHM_SALT[int(algorithm_)]),
-        points_(limits.points), opposing_sides_(opposing_sides(root)) {
+        points_(limits.points),
+        opposing_sides_(opposing_sides(root)) {
     for (int p = 0; p < root.players(); ++p) {
       out_at_root_[p] = root.meta().status[p] == OUT;
       in_at_root_ += !out_at_root_[p];
@@ -83,7 +90,8 @@ class Searcher {
     report.best = moves[0];
     const int max_depth = limits_.depth > 0 ? std::min(limits_.depth, MAX_DEPTH) : MAX_DEPTH;
     for (int depth = std::min(first_depth_, max_depth); depth <= max_depth; ++depth) {
-      const int score = algorithm_ == Algorithm::MAXN ? maxn(depth, 0)[root_] : search(depth, -INFINITE_SCORE, INFINITE_SCORE, 0);
+      const int score =
+          algorithm_ == Algorithm::MAXN ? maxn(depth, 0)[root_] : search(depth, -INFINITE_SCORE, INFINITE_SCORE, 0);
       if (stopped_ && report.depth > 0) break;  // an unfinished iteration is not trusted
       report.score = score;
       report.depth = depth;
@@ -241,7 +249,7 @@ class Searcher {
     bool over;   // the game has ended
   };
 
-  // The player to move has no legal move: plays out what the game does (RULES §1.8-1.9,
+  // The player to move has no legal move: plays out what the game does (rules §1.8-1.9,
   // §2.4) as undoable events. Multi-player games only.
   Resolution resolve_stuck() {
     const bool checked = in_check();
@@ -269,7 +277,7 @@ class Searcher {
       return {1, false};
     }
     pos_.event_eliminate(me, mater >= 0 ? mater : NOBODY);
-    // After a stalemate, a mate ends the game (RULES §1.9).
+    // After a stalemate, a mate ends the game (rules §1.9).
     return {1, someone_frozen || active_players() <= 1};
   }
 
@@ -304,7 +312,7 @@ class Searcher {
     return u;
   }
 
-  // Free-for-all: with two players left, a lead of 21 points ends the game (RULES §2.4).
+  // Free-for-all: with two players left, a lead of 21 points ends the game (rules §2.4).
   bool points_lead() const {
     if (rules_ != Rules::FREE_FOR_ALL || active_players() != 2) return false;
     int first = -1;
@@ -324,7 +332,7 @@ class Searcher {
   // A repetition, taken as the draw it leads to. In three-player chess everyone still in
   // shares first place, which the root player takes only when he stands worse than the
   // contempt (against weaker players a draw gives away a better place); in free-for-all the
-  // game ends with 10 points for each player still in, and the points rank (RULES §2.4).
+  // game ends with 10 points for each player still in, and the points rank (rules §2.4).
   int draw_score(int ply) {
     if (rules_ == Rules::ELIMINATION) return -DRAW_CONTEMPT;
     return rules_ == Rules::FREE_FOR_ALL ? draw_values(ply)[root_] : 0;
@@ -402,9 +410,7 @@ class Searcher {
     return on_root_side(pos_.turn()) ? -(MATE - ply) : MATE - ply;
   }
 
-  bool is_capture(Move m) const {
-    return pos_.piece_at(move_to(m)) != NO_PIECE || move_type(m) == EN_PASSANT;
-  }
+  bool is_capture(Move m) const { return pos_.piece_at(move_to(m)) != NO_PIECE || move_type(m) == EN_PASSANT; }
 
   int order_key(Move m, Move tt_move, int ply) const {
     if (m == tt_move) return 1 << 30;
@@ -450,8 +456,12 @@ class Searcher {
 
   uint64_t tt_key() const { return pos_.key() ^ salt_; }
 
-  static int to_tt(int score, int ply) { return score > WIN_BAND ? score + ply : score < -WIN_BAND ? score - ply : score; }
-  static int from_tt(int score, int ply) { return score > WIN_BAND ? score - ply : score < -WIN_BAND ? score + ply : score; }
+  static int to_tt(int score, int ply) {
+    return score > WIN_BAND ? score + ply : score < -WIN_BAND ? score - ply : score;
+  }
+  static int from_tt(int score, int ply) {
+    return score > WIN_BAND ? score - ply : score < -WIN_BAND ? score + ply : score;
+  }
 
   // ---- alpha-beta: two sides, paranoid, best-reply -------------------------------------
 
@@ -488,7 +498,8 @@ class Searcher {
     if (rules_ == Rules::TWO_SIDES && ply > 0 && depth >= 4 && !checked && has_pieces(pos_.turn())) {
       pos_.make_null();
       const int reduced = depth - 3;
-      const int score = maximizing ? search(reduced, beta - 1, beta, ply + 1) : search(reduced, alpha, alpha + 1, ply + 1);
+      const int score =
+          maximizing ? search(reduced, beta - 1, beta, ply + 1) : search(reduced, alpha, alpha + 1, ply + 1);
       pos_.unmake();
       if (stopped_) return 0;
       if (maximizing ? score >= beta : score <= alpha) return score;
@@ -533,8 +544,12 @@ class Searcher {
         break;
       }
     }
-    const Bound bound = maximizing ? (best <= alpha0 ? BOUND_UPPER : best >= beta ? BOUND_LOWER : BOUND_EXACT)
-                                   : (best >= beta0 ? BOUND_LOWER : best <= alpha ? BOUND_UPPER : BOUND_EXACT);
+    const Bound bound = maximizing ? (best <= alpha0 ? BOUND_UPPER
+                                      : best >= beta ? BOUND_LOWER
+                                                     : BOUND_EXACT)
+                                   : (best >= beta0   ? BOUND_LOWER
+                                      : best <= alpha ? BOUND_UPPER
+                                                      : BOUND_EXACT);
     tt_.store(key, best_move, to_tt(best, ply), depth, bound);
     return best;
   }
@@ -548,8 +563,7 @@ class Searcher {
       Resolution done[MAX_PLAYERS];
       bool over = false;
       for (int i = 0; i < found; ++i) over |= (done[i] = resolve(mated[i], true, root_)).over;
-      const int score = over || decided() ? decided_score(ply)
-                                          : search(depth, alpha, beta, ply + 1);
+      const int score = over || decided() ? decided_score(ply) : search(depth, alpha, beta, ply + 1);
       for (int i = found - 1; i >= 0; --i) undo(done[i]);
       pv_length_[ply] = ply;
       return score;

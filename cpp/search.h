@@ -41,11 +41,11 @@ constexpr size_t MAX_HASH_MB = 1 << 20;
 enum class Algorithm : uint8_t { PARANOID, MAXN, BRS };
 
 struct SearchLimits {
-  int depth = 0;         // 0: no depth limit
-  uint64_t nodes = 0;    // 0: no node limit
-  double seconds = 0.0;  // 0: no time limit
+  int depth = 0;                              // 0: no depth limit
+  uint64_t nodes = 0;                         // 0: no node limit
+  double seconds = 0.0;                       // 0: no time limit
   Algorithm algorithm = Algorithm::PARANOID;  // for the multi-player games
-  std::array<int, MAX_PLAYERS> points{};      // free-for-all points so far (RULES §2.4)
+  std::array<int, MAX_PLAYERS> points{};      // free-for-all points so far (docs/rules.md §2.4)
   int threads = 1;  // more: helper threads share the table (lazy SMP); results vary run to run
 };
 
@@ -55,8 +55,8 @@ struct SearchReport {
   int depth = 0;  // last completed iteration
   uint64_t nodes = 0;
   double seconds = 0.0;
-  std::vector<Move> pv;  // best-reply search's lines skip turns: the PV stops at the first skip
-  int mate_moves = -1;   // the root player's moves in a principal line ending in his mate
+  std::vector<Move> pv;                          // best-reply search's lines skip turns: the PV stops at the first skip
+  int mate_moves = -1;                           // the root player's moves in a principal line ending in his mate
   std::array<int, MAX_PLAYERS> player_values{};  // evaluate.h's values at the end of the PV
 };
 

@@ -17,10 +17,14 @@ class Square final : public Geometry {
   Step step(int cell, Dir d, bool flip) const override {
     const int rank = cell / 8, file = cell % 8;
     switch (d) {
-      case F: return {rank < 7 ? cell + 8 : NO_CELL, flip};
-      case B: return {rank > 0 ? cell - 8 : NO_CELL, flip};
-      case L: return {file > 0 ? cell - 1 : NO_CELL, flip};
-      case R: return {file < 7 ? cell + 1 : NO_CELL, flip};
+      case F:
+        return {rank < 7 ? cell + 8 : NO_CELL, flip};
+      case B:
+        return {rank > 0 ? cell - 8 : NO_CELL, flip};
+      case L:
+        return {file > 0 ? cell - 1 : NO_CELL, flip};
+      case R:
+        return {file < 7 ? cell + 1 : NO_CELL, flip};
     }
     return {NO_CELL, flip};
   }
@@ -28,12 +32,8 @@ class Square final : public Geometry {
   bool is_dark(int cell) const override { return (cell / 8 + cell % 8) % 2 == 0; }
 
   Dir pawn_forward(int colour, int) const override { return colour == 0 ? F : B; }
-  bool is_double_step_start(int colour, int cell) const override {
-    return cell / 8 == (colour == 0 ? 1 : 6);
-  }
-  bool is_promotion_cell(int colour, int cell) const override {
-    return cell / 8 == (colour == 0 ? 7 : 0);
-  }
+  bool is_double_step_start(int colour, int cell) const override { return cell / 8 == (colour == 0 ? 1 : 6); }
+  bool is_promotion_cell(int colour, int cell) const override { return cell / 8 == (colour == 0 ? 7 : 0); }
 
   CastlingCells castling(int colour, int side) const override {
     const int base = colour == 0 ? 0 : 56;

@@ -83,8 +83,7 @@ std::unique_ptr<Topology<W>> build(const Variant& v) {
           LinePair& slot = t->pairs[size_t(a) * n + b];
           if (slot.line != 0xFF) {
             // Forked lines share stretches; the stretch between the two cells must agree.
-            const auto old_between =
-                t->span_from[slot.line][slot.lo + 1].minus(t->span_from[slot.line][slot.hi]);
+            const auto old_between = t->span_from[slot.line][slot.lo + 1].minus(t->span_from[slot.line][slot.hi]);
             const auto new_between = t->span_from[li][i + 1].minus(t->span_from[li][j]);
             if (old_between != new_between)
               throw std::logic_error("two lines join " + lay.names[a] + " and " + lay.names[b]);

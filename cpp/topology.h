@@ -41,19 +41,19 @@ struct Topology {
   BB rook_reach[MAX_CELLS], bishop_reach[MAX_CELLS];  // on an empty board
 
   int line_count;
-  uint16_t line_top[MAX_LINES];                    // bit of the line's last position
-  BB span_from[MAX_LINES][MAX_LINE_LENGTH + 1];    // cells at positions >= i
+  uint16_t line_top[MAX_LINES];                  // bit of the line's last position
+  BB span_from[MAX_LINES][MAX_LINE_LENGTH + 1];  // cells at positions >= i
   uint8_t rook_slot_count[MAX_CELLS], bishop_slot_count[MAX_CELLS], slot_count[MAX_CELLS];
   LineSlot rook_slots[MAX_CELLS][MAX_SLOTS], bishop_slots[MAX_CELLS][MAX_SLOTS];
-  LineSlot slots[MAX_CELLS][MAX_SLOTS];            // every line through the cell
-  std::vector<LinePair> pairs;                     // [a * cell_count + b]
+  LineSlot slots[MAX_CELLS][MAX_SLOTS];  // every line through the cell
+  std::vector<LinePair> pairs;           // [a * cell_count + b]
 
   int16_t pawn_push[MAX_COLOURS][MAX_CELLS];
   int16_t pawn_double[MAX_COLOURS][MAX_CELLS];
   BB pawn_capture[MAX_COLOURS][MAX_CELLS];
-  BB pawn_attackers[MAX_COLOURS][MAX_CELLS];       // pawns of the colour that capture on cell
+  BB pawn_attackers[MAX_COLOURS][MAX_CELLS];  // pawns of the colour that capture on cell
   BB promotion[MAX_COLOURS];
-  int16_t landing_of_skipped[MAX_CELLS];           // double step that skips this cell
+  int16_t landing_of_skipped[MAX_CELLS];  // double step that skips this cell
   int8_t colour_of_skipped[MAX_CELLS];
 
   struct Castle {
@@ -90,8 +90,7 @@ struct Topology {
   }
   BB bishop_attacks(int cell, const uint16_t* line_occ) const {
     BB a = BB::empty();
-    for (int i = 0; i < bishop_slot_count[cell]; ++i)
-      a |= line_attacks(cell, bishop_slots[cell][i], line_occ);
+    for (int i = 0; i < bishop_slot_count[cell]; ++i) a |= line_attacks(cell, bishop_slots[cell][i], line_occ);
     return a;
   }
 };

@@ -65,8 +65,8 @@ class TranspositionTable {
     }
     if (move == MOVE_NONE && same) move = old.move;
     const uint64_t data = uint64_t(move) | uint64_t(uint32_t(score)) << 32;
-    const uint64_t check = (key & 0xFFFFFFFF00000000ull) | uint64_t(uint16_t(depth)) << 16 |
-                           uint64_t(bound) << 8 | generation_;
+    const uint64_t check =
+        (key & 0xFFFFFFFF00000000ull) | uint64_t(uint16_t(depth)) << 16 | uint64_t(bound) << 8 | generation_;
     s.data.store(data, std::memory_order_relaxed);
     s.check.store(check ^ data, std::memory_order_relaxed);
   }

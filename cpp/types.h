@@ -11,18 +11,18 @@
 
 namespace polychess {
 
-constexpr int MAX_CELLS = 192;    // three 64-bit words; the largest board has 160 cells
+constexpr int MAX_CELLS = 192;  // three 64-bit words; the largest board has 160 cells
 constexpr int MAX_COLOURS = 4;
 constexpr int MAX_PLAYERS = 4;
 // Room for the legal moves of any valid position: topology.cpp checks, for every board, that
 // MAX_PIECES_PER_COLOUR pieces of every colour cannot have more moves than this.
 constexpr int MAX_MOVES = 4096;
 constexpr int MAX_PIECES_PER_COLOUR = 16;
-constexpr int MAX_LINES = 160;    // straight lines of the largest board
+constexpr int MAX_LINES = 160;  // straight lines of the largest board
 constexpr int MAX_LINE_LENGTH = 16;
 
 // ONE_POINT_QUEEN is four-player free-for-all's promoted queen: it moves as a queen but is
-// worth one point (RULES §2.2).
+// worth one point (docs/rules.md §2.2).
 enum Kind : uint8_t { NO_KIND = 0, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, ONE_POINT_QUEEN, KIND_NB };
 
 // A piece packs its colour and kind; 0 is the empty cell.

@@ -10,24 +10,51 @@ namespace {
 const std::vector<Kind> ANY_PIECE = {QUEEN, ROOK, BISHOP, KNIGHT};
 
 Variant four_player(bool teams, bool modern) {
-  return Variant{"four-player", teams ? "teams" : "ffa", modern ? "modern" : "classic",
-                 build_layout(cross_geometry(teams, modern)), 4, 3,
-                 {"red", "blue", "yellow", "green"}, "rbyg",
-                 /*king_capture=*/true, /*multi_colour_text=*/true, /*upper_case_text=*/false, /*teams=*/teams,
-                 /*captured_army_dies=*/!teams, teams ? ANY_PIECE : std::vector<Kind>{ONE_POINT_QUEEN}};
+  return Variant{"four-player",
+                 teams ? "teams" : "ffa",
+                 modern ? "modern" : "classic",
+                 build_layout(cross_geometry(teams, modern)),
+                 4,
+                 3,
+                 {"red", "blue", "yellow", "green"},
+                 "rbyg",
+                 /*king_capture=*/true,
+                 /*multi_colour_text=*/true,
+                 /*upper_case_text=*/false,
+                 /*teams=*/teams,
+                 /*captured_army_dies=*/!teams,
+                 teams ? ANY_PIECE : std::vector<Kind>{ONE_POINT_QUEEN}};
 }
 
 std::vector<const Variant*> build_registry() {
-  static const Variant three_player{
-      "three-player", "", "", build_layout(hexagon_geometry()), 3, 2,
-      {"white", "red", "black"}, "wrb",
-      /*king_capture=*/true, /*multi_colour_text=*/true, /*upper_case_text=*/true, /*teams=*/false,
-      /*captured_army_dies=*/false, ANY_PIECE};
-  static const Variant standard{
-      "standard", "", "", build_layout(square_geometry()), 2, 1,
-      {"white", "black"}, "wb",
-      /*king_capture=*/false, /*multi_colour_text=*/false, /*upper_case_text=*/false, /*teams=*/false,
-      /*captured_army_dies=*/false, ANY_PIECE};
+  static const Variant three_player{"three-player",
+                                    "",
+                                    "",
+                                    build_layout(hexagon_geometry()),
+                                    3,
+                                    2,
+                                    {"white", "red", "black"},
+                                    "wrb",
+                                    /*king_capture=*/true,
+                                    /*multi_colour_text=*/true,
+                                    /*upper_case_text=*/true,
+                                    /*teams=*/false,
+                                    /*captured_army_dies=*/false,
+                                    ANY_PIECE};
+  static const Variant standard{"standard",
+                                "",
+                                "",
+                                build_layout(square_geometry()),
+                                2,
+                                1,
+                                {"white", "black"},
+                                "wb",
+                                /*king_capture=*/false,
+                                /*multi_colour_text=*/false,
+                                /*upper_case_text=*/false,
+                                /*teams=*/false,
+                                /*captured_army_dies=*/false,
+                                ANY_PIECE};
   static const Variant teams_modern = four_player(true, true), teams_classic = four_player(true, false),
                        ffa_modern = four_player(false, true), ffa_classic = four_player(false, false);
   return {&three_player, &standard, &teams_modern, &teams_classic, &ffa_modern, &ffa_classic};
@@ -56,7 +83,8 @@ const Variant& find_variant(const std::string& name, const std::string& mode, co
     if (v->mode.empty()) return *v;
     if ((mode.empty() ? "teams" : mode) == v->mode && (setup.empty() ? "modern" : setup) == v->setup) return *v;
   }
-  if (!name_known) throw std::invalid_argument("unknown variant " + quoted(name) + " (known: " + known(variant_names()) + ")");
+  if (!name_known)
+    throw std::invalid_argument("unknown variant " + quoted(name) + " (known: " + known(variant_names()) + ")");
   if (!mode.empty() && mode != "teams" && mode != "ffa")
     throw std::invalid_argument("unknown mode " + quoted(mode) + " (known: teams, ffa)");
   throw std::invalid_argument("unknown setup " + quoted(setup) + " (known: modern, classic)");

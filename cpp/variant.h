@@ -19,11 +19,11 @@ struct Variant {
   int words;                              // bitboard width for this board
   std::vector<std::string> colour_names;  // colour i, which is also player i's seat name
   std::string colour_letters;             // one letter per colour, for position strings
-  bool king_capture;        // a king left attacked may be captured, eliminating its owner
-  bool multi_colour_text;   // position strings of docs/position-strings.md instead of FEN
-  bool upper_case_text;     // cell names and promotion letters in upper case
-  bool teams;               // players p and p + 2 are partners (four-player teams)
-  bool captured_army_dies;  // a king capture leaves the victim's pieces dead, not the capturer's
+  bool king_capture;                      // a king left attacked may be captured, eliminating its owner
+  bool multi_colour_text;                 // position strings of docs/position-strings.md instead of FEN
+  bool upper_case_text;                   // cell names and promotion letters in upper case
+  bool teams;                             // players p and p + 2 are partners (four-player teams)
+  bool captured_army_dies;                // a king capture leaves the victim's pieces dead, not the capturer's
   std::vector<Kind> promotion_kinds;
 
   int colours() const { return layout.colour_count; }

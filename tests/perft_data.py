@@ -15,6 +15,6 @@ def perft_cases(filename: str) -> list[tuple[str, str, int, int]]:
             continue
         ident, position, counts = (part.strip() for part in line.split("|"))
         numbers = [int(n) for n in counts.split()]
-        for depth, nodes in zip(numbers[::2], numbers[1::2]):
+        for depth, nodes in zip(numbers[::2], numbers[1::2], strict=True):
             cases.append((ident, position, depth, nodes))
     return cases

@@ -56,7 +56,7 @@ def cross_position(pieces: dict[str, str], turn: str = "r", castling: str = "-",
 def placement(pos: str) -> dict[str, str]:
     """The placement field of a position string as {cell: 'wK', ...}."""
     out = {}
-    for rank, text in zip(range(12, 0, -1), pos.split(" ")[0].split("/")):
+    for rank, text in zip(range(12, 0, -1), pos.split(" ")[0].split("/"), strict=True):
         files = files_of_rank(rank)
         i = j = 0
         while j < len(text):

@@ -9,14 +9,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-import polychess
 import pytest
+
+import polychess
 from polychess import Board, Colour, Game
 from polychess.cli import main
 from polychess.cli.common import DEFAULT_NODES, Budget, EngineSpec, UsageError
 from polychess.cli.play import assign_seats, engine_accepts_draw
-from polychess.cli.text_board import render
 from polychess.formats import read_pgn4, read_record
+from polychess.text_board import render
 from positions import position
 
 W, R, B = Colour.WHITE, Colour.RED, Colour.BLACK
@@ -79,6 +80,12 @@ def test_moves_and_help_commands(monkeypatch, capsys):
     _, out, _ = play(monkeypatch, capsys, ["--humans", "all"], "moves\nhelp\n")
     assert "20 legal moves: A2A3 A2A4" in out
     assert "save FILE" in out and "undo" in out and "resign" in out
+
+
+def test_one_legal_move_is_counted_in_the_singular(monkeypatch, capsys):
+    _, out, _ = play(monkeypatch, capsys, ["--variant", "standard", "--humans", "all",
+                                           "--fen", "k7/8/2K5/8/8/8/8/1R6 b - - 0 1"], "moves\nquit\n")
+    assert "1 legal move: a8a7" in out
 
 
 def test_draw_offer_needs_every_other_human(monkeypatch, capsys):
@@ -283,12 +290,30 @@ def test_square_boards_and_colour():
     assert re.sub(r"\x1b\[[0-9;]*m", "", coloured).split() == render(board).split()
 
 
+@pytest.mark.parametrize("variant", ["three-player", "standard", "four-player"])
+def test_str_of_a_board_is_its_plain_text_drawing(variant):
+    board = Board(variant)
+    board.push(next(iter(sorted(board.legal_moves, key=str))))  # a last move, which only colour would mark
+    text = str(board)
+    assert text == render(board) and "\x1b" not in text
+    assert len(text.splitlines()) > 8 and board.fen() not in text
+    assert repr(board).startswith(f"Board({variant!r}, fen={board.fen()!r}")  # repr keeps the position string
+
+
+def test_str_of_a_board_draws_the_hexagon_as_the_command_line_does(capsys):
+    board = Board("three-player")
+    assert main(["show", "--no-color"]) == 0
+    assert capsys.readouterr().out == str(board) + "\n"
+    assert rows_of(str(board))["A1"] == max(rows_of(str(board)).values())  # White's side at the bottom
+
+
 # --------------------------------------------------------------------------- as a program
 
 def test_play_as_a_subprocess_with_piped_input():
     env = {"PYTHONPATH": str(Path(polychess.__file__).resolve().parent.parent), "PATH": "/usr/bin:/bin"}
     result = subprocess.run([sys.executable, "-m", "polychess", "play", "--variant", "standard", "--humans", "all"],
-                            input="e2e4\ne7e5\nxyz\nquit\n", capture_output=True, text=True, env=env, timeout=60, check=False)
+                            input="e2e4\ne7e5\nxyz\nquit\n", capture_output=True, text=True, env=env, timeout=60,
+                            check=False)
     assert result.returncode == 0, result.stderr
     assert "bad move text 'xyz'" in result.stdout
     assert "last move e7e5" in result.stdout and "Game left unfinished." in result.stdout

@@ -3,16 +3,26 @@
 from __future__ import annotations
 
 import importlib
+import io
 import re
 import shutil
+import sys
 import xml.etree.ElementTree as ET
 
 import pytest
+
 from polychess import Board, Game
 from polychess.cli import main, show
 from polychess.formats import read_record, write_record
 
 SVG = "{http://www.w3.org/2000/svg}"
+
+
+class _Terminal(io.StringIO):
+    """A captured stream that says it is a terminal, for the output meant for terminals only."""
+
+    def isatty(self) -> bool:
+        return True
 
 
 # --------------------------------------------------------------------------- selfplay
@@ -27,7 +37,7 @@ def test_selfplay_writes_records_that_read_back(capsys, tmp_path):
     reported = re.findall(r"^game (\d): (\S+) \((.*), (\d+) plies\)", captured.out, re.MULTILINE)
     assert [r[0] for r in reported] == ["1", "2"]
     histories = []
-    for path, (_, result, _, plies) in zip(files, reported):
+    for path, (_, result, _, plies) in zip(files, reported, strict=True):
         game = read_record(path.read_text())
         assert game.ply == int(plies) <= 40
         assert ("-".join(str(p) for p in game.outcome().places.values()) if game.is_over() else "*") == result
@@ -48,9 +58,29 @@ def test_selfplay_to_the_end_counts_places(capsys):
                  "--fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"])
     out = capsys.readouterr().out
     assert code == 0
-    assert out.count("(checkmate, 1 plies)") == 2
+    assert out.count("(checkmate, 1 ply)") == 2 and "plies" not in out  # one ply, in the singular
     assert re.search(r"^white\s+2\s+0\s+1\.00\s+\+1\.00", out, re.MULTILINE)
     assert re.search(r"^black\s+0\s+2\s+2\.00\s+-1\.00", out, re.MULTILINE)
+
+
+def test_selfplay_counts_one_game_in_the_singular(capsys):
+    code = main(["selfplay", "--variant", "standard", "--games", "1", "--depth", "1", "--opening-plies", "0",
+                 "--fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"])
+    captured = capsys.readouterr()
+    assert code == 0
+    assert captured.out.startswith("1 game of standard") and "1/1 game\n" in captured.err
+    assert "1 games" not in captured.out + captured.err
+
+
+def test_selfplay_progress_bar_is_redrawn_in_place_on_a_terminal(capsys, monkeypatch):
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    code = main(["selfplay", "--variant", "standard", "--games", "2", "--depth", "1", "--opening-plies", "0",
+                 "--fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"])
+    assert code == 0
+    drawn = terminal.getvalue()
+    assert "\r[" in drawn and "2/2 games" in drawn and "\n" not in drawn  # redrawn, never a new line
+    assert drawn.endswith("\r")  # and wiped at the end
 
 
 def test_selfplay_rejects_bad_options(capsys):
@@ -107,6 +137,11 @@ def test_show_a_record_at_a_ply(capsys, tmp_path):
     assert rank_2.split() == ["2", "wP", "wP", "wP", "wP", ".", "wP", "wP", "wP", "2"]
     assert main(["show", "--record", str(record), "--ply", "4"]) == 2
     assert "the game has 3 moves" in capsys.readouterr().err
+    game.pop()
+    game.pop()
+    record.write_text(write_record(game))
+    assert main(["show", "--record", str(record), "--ply", "2"]) == 2
+    assert "the game has 1 move (0 to 1)" in capsys.readouterr().err
 
 
 def _converter() -> str | None:

@@ -43,7 +43,7 @@ def test_three_player_mate_in_one(algorithm):
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 def test_three_player_mate_needing_the_other_opponents_piece(algorithm):
-    # RULES seed recommendation §6.1: a mate where a piece of the third player covers the
+    # docs/rules.md §1.7 (the texts' recommendation 6.1): a mate where a piece of the third player covers the
     # king's flight cells. Black's rook on M7 guards M11 and M12 along the M file (which runs
     # M7 M6 M5 M9 M10 M11 M12 across the centre), so K10xN10 mates; without it, no mate.
     # (Black's king stands off the K file: a king White's rook could take would be worth more.)
@@ -100,7 +100,7 @@ def test_three_player_mate_in_two():
 
 
 def test_three_player_elimination_is_scored_as_the_game_scores_it():
-    # Taking Black's exposed king eliminates Black and brings White his rook (RULES §1.8);
+    # Taking Black's exposed king eliminates Black and brings White his rook (rules §1.8);
     # mating Red would bring only Red's bare king. The search plays eliminations out.
     pieces = {"N12": "rK", "K10": "wR", "E1": "wK", "K8": "bK", "N10": "rP", "M7": "bR"}
     board = Board("three-player", position(pieces))
@@ -171,7 +171,8 @@ def test_deterministic_at_fixed_depth(algorithm):
     board.push("E2E4")
     first = Engine(algorithm, hash_mb=8).search(board, depth=4)
     second = Engine(algorithm, hash_mb=8).search(board, depth=4)
-    assert (first.best_move, first.score, first.nodes, first.pv) == (second.best_move, second.score, second.nodes, second.pv)
+    assert ((first.best_move, first.score, first.nodes, first.pv)
+            == (second.best_move, second.score, second.nodes, second.pv))
 
 
 @pytest.mark.parametrize("fen", [BACK_RANK_MATE, "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1",
@@ -261,7 +262,7 @@ def test_search_where_the_root_player_may_be_stalemated(algorithm):
 
 def test_free_for_all_points_lead_ends_the_game_inside_the_search():
     # Two players left (Blue and Green are out, their kings dead): a lead of 21 points ends
-    # the game (RULES §2.4). Red, 20 points ahead, wins at once by taking Yellow's pawn.
+    # the game (rules §2.4). Red, 20 points ahead, wins at once by taking Yellow's pawn.
     # (The game's points reach the core through Engine.search(game); here they are set
     # directly on the low-level engine.)
     from polychess import _core

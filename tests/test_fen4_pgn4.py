@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from polychess import Board, Colour, Game, Kind, Reason, Status, Termination
 from polychess.formats.fen4 import START_FEN4, Fen4Error, read_fen4, write_fen4
 from polychess.formats.pgn4 import Pgn4Error, parse_pgn4, read_pgn4, write_pgn4
@@ -54,7 +55,7 @@ REAL = {
     "cc_ffa_100527014.pgn4": ("ffa", 175, Termination.POINTS_LEAD, (GREEN, Reason.KING_CAPTURE), None, ("R",)),
     # Red's mates score 20 each (credited to the mover, as chess.com does: Red 75 as in the
     # export); with Red 75 against Green 33 and two players left the game ends on the lead
-    # (RULES §2.4), where chess.com waits for a claim: Green's last move is not played.
+    # (docs/rules.md §2.4), where chess.com waits for a claim: Green's last move is not played.
     "cc_ffa_100532097.pgn4": ("ffa", 246, Termination.POINTS_LEAD, (YELLOW, Reason.CHECKMATE), None,
                               ("Nk10xQi11", "R")),
     "cc_ffa_100786972.pgn4": ("ffa", 98, Termination.RESIGNATION, (YELLOW, Reason.RESIGNATION), None, ()),
@@ -76,7 +77,7 @@ def test_real_export_replays_every_move(name: str) -> None:
     # every move of the record was played, in order: compare squares (castling by its king move)
     played = [h for h in game.history if "(" not in h]
     assert len(played) == plies
-    for token, move in zip(moves, played):
+    for token, move in zip(moves, played, strict=True):
         squares = re.findall(r"[a-n](?:1[0-4]|[1-9])", token)
         if squares:
             promotion = re.search(r"=([QRBND])", token)

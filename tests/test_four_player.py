@@ -1,10 +1,10 @@
-"""Rule tests of four-player chess (RULES.md section 2, chess.com rules) through the public API.
+"""Rule tests of four-player chess (docs/rules.md §2, chess.com rules) through the public API.
 
 Every test builds a small position by hand (or plays a few moves from the start), states what
-RULES.md implies for it (which moves exist and which do not, where the pieces stand after a
+docs/rules.md implies for it (which moves exist and which do not, where the pieces stand after a
 move, who is to move, who controls what) and checks that against ``polychess.Board``.  Nothing
 here is taken from the engine's own tables: the board geometry is recomputed below from
-RULES 2.1 (14x14 minus the four 3x3 corners).
+rules §2.1 (14x14 minus the four 3x3 corners).
 
 Board: files a-n, ranks 1-14 seen from Red; ranks 1-3 and 12-14 have only the files d-k.
 Turn order Red, Blue, Yellow, Green; teams Red+Yellow against Blue+Green.  Pawns move up
@@ -21,10 +21,11 @@ import random
 
 import pytest
 
+from perft_data import perft_cases
 from polychess import Board, Colour, IllegalMoveError, InvalidPositionError, Kind, Piece, Status
 from positions import cross_position as position
 
-# --------------------------------------------------------------------------- geometry (RULES 2.1)
+# --------------------------------------------------------------------------- geometry (rules §2.1)
 
 FILES = "abcdefghijklmn"
 RED, BLUE, YELLOW, GREEN = Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.GREEN
@@ -114,7 +115,7 @@ def piece(text: str) -> Piece:
 
 
 def play(b: Board, *texts: str) -> None:
-    """Plays moves that RULES says are legal (a clearer failure than push's exception)."""
+    """Plays moves that docs/rules.md says are legal (a clearer failure than push's exception)."""
     for text in texts:
         assert text in b.legal_moves, (text, b.fen(), sorted(moves(b)))
         b.push(text)
@@ -144,7 +145,7 @@ def test_board_has_160_squares_without_the_corners():
 
 
 def test_layout_tables_follow_the_cross():
-    """Rays, king and knight targets of every square, recomputed from RULES 2.1: sliders stop
+    """Rays, king and knight targets of every square, recomputed from rules §2.1: sliders stop
     at the edge and at missing corners, knights jump over them."""
     lay = Board("four-player").layout
     names = lay.names
@@ -302,20 +303,34 @@ def test_start_turn_order():
     assert b.turn == RED and b.fullmove_number == 2
 
 
-@pytest.mark.parametrize("depth,nodes", [(1, 20), (2, 395), (3, 7800), (4, 152050), (5, 3452310)])
-def test_perft_teams_modern(depth, nodes):
-    b = Board("four-player")
+PERFT = perft_cases("four_player_perft.txt")
+PERFT_SLOW = perft_cases("four_player_perft_slow.txt")
+
+
+def perft_board(ident: str, position: str) -> Board:
+    """The board of a perft data line: its id is mode-setup, its position that start position."""
+    mode, setup = ident.split("-")
+    b = Board("four-player", fen=position, mode=mode, setup=setup)
+    assert position == b.fen() == Board("four-player", mode=mode, setup=setup).fen()
+    return b
+
+
+@pytest.mark.parametrize("ident,position,depth,nodes", PERFT, ids=[f"{c[0]}-d{c[2]}" for c in PERFT])
+def test_perft(ident, position, depth, nodes):
+    """The counts of tests/data/four_player_perft.txt (sources named there), every mode and
+    setup; up to depth 4 also without bulk counting at the leaves, and as divide's sum."""
+    b = perft_board(ident, position)
     assert b.perft(depth) == nodes
     if depth <= 4:
         assert b._core.perft_full(depth) == nodes
         assert sum(b.divide(depth).values()) == nodes
 
 
-@pytest.mark.parametrize("depth,nodes", [(1, 20), (2, 399), (3, 7960)])
-def test_perft_teams_classic(depth, nodes):
-    b = Board("four-player", setup="classic")
-    assert b.perft(depth) == nodes
-    assert b._core.perft_full(depth) == nodes
+@pytest.mark.slow
+@pytest.mark.parametrize("ident,position,depth,nodes", PERFT_SLOW,
+                         ids=[f"{c[0]}-d{c[2]}" for c in PERFT_SLOW])
+def test_perft_deep(ident, position, depth, nodes):
+    assert perft_board(ident, position).perft(depth) == nodes
 
 
 def test_depth_two_is_395_because_of_a_cross_player_pin_and_a_blocked_double_step():
@@ -337,23 +352,6 @@ def test_depth_two_is_395_because_of_a_cross_player_pin_and_a_blocked_double_ste
     assert c["f2f3"] == c["f2f4"] == 20 and c["d2d4"] == 19
 
 
-@pytest.mark.parametrize("setup", ["modern", "classic"])
-def test_perft_ffa_start(setup):
-    # Observed (and consistent with RULES: the mode changes only promotion and the partner rule,
-    # and neither can matter in the first plies from the start): FFA modern start 20, 395, 7800,
-    # 152050, 3452310 (77430383 at depth 6, the same as teams); FFA classic 20, 399, 7960,
-    # 158402, 3730168.  Only depth 1 is hand-derived; deeper we check the counter sink and
-    # that the first three plies, where Red/Yellow and Blue/Green cannot interact yet, agree
-    # with teams.
-    b = Board("four-player", mode="ffa", setup=setup)
-    teams = Board("four-player", setup=setup)
-    assert b.perft(1) == 20
-    for depth in (1, 2, 3, 4):
-        assert b.perft(depth) == b._core.perft_full(depth)
-    for depth in (1, 2, 3):
-        assert b.perft(depth) == teams.perft(depth)
-
-
 @pytest.mark.parametrize("mode,setup", [("teams", "modern"), ("teams", "classic"),
                                         ("ffa", "modern"), ("ffa", "classic")])
 def test_start_position_string_round_trips(mode, setup):
@@ -373,7 +371,7 @@ def test_pawns_may_stand_on_other_colours_promotion_lines():
     assert moves_from(b, "e7") == {"e7e8q"}
 
 
-# --------------------------------------------------------------------------- castling (RULES 2.2)
+# --------------------------------------------------------------------------- castling (rules §2.2)
 
 # colour -> side -> (king from, king to, rook from, rook to)
 CASTLING = {
@@ -1010,7 +1008,7 @@ def test_king_left_attacked_is_captured(mode):
         play(b, "f12f11")
         assert b.piece_at("f11") == piece("yP")
     else:
-        # RULES 2.4: a player who is out (king captured) leaves his pieces dead
+        # rules §2.4: a player who is out (king captured) leaves his pieces dead
         assert b.controller(YELLOW) is None
         assert fields(b)[6:] == ["rb-g", "aaxa"]
         assert "k12f12" in b.legal_moves
@@ -1166,7 +1164,7 @@ GAMES = [(seed, mode) for mode in ("teams", "ffa") for seed in range(8)]
 
 
 def enemies(b: Board, player: Colour) -> list[Colour]:
-    """The active players whose pieces may attack `player` (RULES 0: not his partner in teams)."""
+    """The active players whose pieces may attack `player` (rules §0: not his partner in teams)."""
     return [q for q in b.colours if q != player and b.status(q) == Status.ACTIVE
             and not (b.mode == "teams" and q == partner(player))]
 

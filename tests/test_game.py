@@ -1,14 +1,14 @@
 """The game layer (polychess.Game): eliminations and transfers, frozen players, places, draws,
-options, clocks and take-backs, against RULES §1.6-§1.11 and §3.
+options, clocks and take-backs, against docs/rules.md §1.6-§1.11 and §3.
 
 Almost every test plays a scripted game from a small hand-built position (tests/positions.py)
-and states, after every elimination, what RULES implies: the victim's king is gone, his other
+and states, after every elimination, what docs/rules.md implies: the victim's king is gone, his other
 pieces now belong to the mater (who can move them) or to nobody, the turn order skips him, and
 at the end the termination and every player's place.  Every scripted game is then taken back
 move by move with ``Game.pop`` and each earlier state must come back exactly (position string,
 outcome, eliminations, history, clock times).
 
-Board sketches use the cell names of RULES 1.1: files A-D run 1 2 3 4 | 9 10 11 12, files E-H
+Board sketches use the cell names of rules §1.1: files A-D run 1 2 3 4 | 9 10 11 12, files E-H
 run 1..8, files K-N run 12 11 10 9 | 5 6 7 8; rank 12 is Red's back rank
 (N12 M12 L12 K12 D12 C12 B12 A12), rank 8 Black's (H8 G8 F8 E8 K8 L8 M8 N8).
 """
@@ -22,11 +22,23 @@ from collections import Counter
 
 import pytest
 
-from polychess import (Board, Colour, Elimination, Game, GameOverError, IllegalMoveError, Kind, Piece,
-                       Reason, Status, Termination, TimeForfeitError)
+from polychess import (
+    Board,
+    Colour,
+    Game,
+    GameOverError,
+    IllegalMoveError,
+    Kind,
+    Piece,
+    Reason,
+    Status,
+    Termination,
+    TimeForfeitError,
+)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from game_script import FakeTime, Script, elim, game_from, moves, moves_from, snapshot  # noqa: E402
 from positions import position  # noqa: E402
 from reference import three_player as tp  # noqa: E402
 
@@ -36,90 +48,12 @@ START = Board("three-player").fen()
 
 # --------------------------------------------------------------------------- helpers
 
-class FakeTime:
-    """A time source the test moves by hand (list based, so lambdas can share it)."""
-
-    def __init__(self, start: float = 0.0) -> None:
-        self.now = [start]
-
-    def __call__(self) -> float:
-        return self.now[0]
-
-    def set(self, value: float) -> None:
-        self.now[0] = value
-
-
-def snapshot(game: Game) -> dict:
-    """Everything pop() has to restore."""
-    return dict(
-        fen=game.board.fen(),
-        outcome=game.outcome(),
-        over=game.is_over(),
-        eliminations=game.eliminations,
-        history=game.history,
-        ply=game.ply,
-        turn=game.turn,
-        statuses={p: game.status(p) for p in game.colours},
-        active=game.active_players(),
-        legal=sorted(str(m) for m in game.legal_moves),
-        clock=None if game.clock is None else dict(game.clock.remaining),
-    )
-
-
-class Script:
-    """Plays moves and events on a game, remembering the state before each step so that
-    ``unwind`` can check that ``pop`` restores every one of them exactly."""
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        self.states = [snapshot(game)]
-
-    def push(self, *moves: str) -> None:
-        for move in moves:
-            self.game.push(move)
-            self.states.append(snapshot(self.game))
-
-    def event(self, name: str, *args) -> None:
-        getattr(self.game, name)(*args)
-        self.states.append(snapshot(self.game))
-
-    def forfeit_by_push(self, move: str) -> None:
-        with pytest.raises(TimeForfeitError):
-            self.game.push(move)
-        self.states.append(snapshot(self.game))
-
-    def unwind(self) -> None:
-        game = self.game
-        assert snapshot(game) == self.states[-1]
-        while len(self.states) > 1:
-            last = self.states.pop()
-            token = game.pop()
-            assert token == last["history"][-1]
-            assert snapshot(game) == self.states[-1], f"after popping {token}"
-        with pytest.raises(IndexError):
-            game.pop()
-
-
-def game_from(pieces: dict[str, str], **kw) -> Game:
-    pos_kw = {k: kw.pop(k) for k in ("turn", "castling", "ep", "halfmove", "fullmove", "controllers", "statuses")
-              if k in kw}
-    return Game(start=position(pieces, **pos_kw), **kw)
-
-
-def moves(game: Game) -> set[str]:
-    return {str(m) for m in game.legal_moves}
-
-
-def moves_from(game: Game, cell: str) -> set[str]:
-    return {str(m) for m in game.legal_moves if m.from_cell == cell}
-
-
 def cells_of(game: Game, colour: Colour) -> set[str]:
     return {cell for cell, p in game.board.pieces().items() if p.colour == colour}
 
 
 def assert_transferred(game: Game, victim: Colour, mater: Colour, cells: set[str]) -> None:
-    """RULES 1.8: the victim's king is removed, his other pieces stay where they are, keep
+    """rules §1.8: the victim's king is removed, his other pieces stay where they are, keep
     their colour and now belong to the mater; the victim is out."""
     board = game.board
     assert board.king(victim) is None
@@ -131,7 +65,7 @@ def assert_transferred(game: Game, victim: Colour, mater: Colour, cells: set[str
 
 
 def assert_inert(game: Game, victim: Colour, cells: set[str]) -> None:
-    """RULES 1.10: king removed, the other pieces stay and belong to nobody."""
+    """rules §1.10: king removed, the other pieces stay and belong to nobody."""
     board = game.board
     assert board.king(victim) is None
     assert board.status(victim) == Status.OUT
@@ -141,10 +75,6 @@ def assert_inert(game: Game, victim: Colour, cells: set[str]) -> None:
 
 def fen_fields(game: Game) -> list[str]:
     return game.board.fen().split(" ")
-
-
-def elim(player, reason, by, ply) -> Elimination:
-    return Elimination(player, reason, by, ply)
 
 
 # --------------------------------------------------------------------------- positions
@@ -366,7 +296,7 @@ def test_resignation_after_a_stalemate_ranks_as_a_mate():
 # --------------------------------------------------------------------------- king capture
 
 # Red's knight on E3 stands between Black's rook on E6 and White's king on E1.  Red moves it
-# away: Black, who moves before White, captures the king (RULES 1.6).
+# away: Black, who moves before White, captures the king (rules §1.6).
 KING_CAPTURE = {"E1": "wK", "H1": "wR", "A2": "wP", "E3": "rN", "D12": "rK", "E6": "bR", "K8": "bK"}
 
 
@@ -631,7 +561,7 @@ def test_bare_kings_after_a_capture():
 
 
 def test_king_and_minor_piece_is_not_a_draw_in_three_player_chess():
-    # RULES 1.10: only "only kings left" ends a three-player game for lack of material.
+    # rules §1.10: only "only kings left" ends a three-player game for lack of material.
     pieces = {"E1": "wK", "C1": "wB", "D12": "rK", "K8": "bK", "E2": "bN"}
     game = game_from(pieces)
     game.push("E1E2")
@@ -786,7 +716,7 @@ def test_time_forfeit_via_push_resolves_the_next_players_mate():
     # Black's rook G6-N6 checks Red's king N12 along the N-file; Black's rook M7 covers the
     # M-file (M12, M11): whatever White does, Red is mated by Black at his turn.  If White
     # loses on time instead of moving, the turn passes to the mated Red just the same
-    # (RULES 1.7: "at his turn, a player in check with no legal move is checkmated").
+    # (rules §1.7: "at his turn, a player in check with no legal move is checkmated").
     pieces = {"H6": "bK", "G6": "bR", "M7": "bR", "E1": "wK", "A2": "wP", "N12": "rK"}
     # (a) White moves: Red is mated
     game = game_from(pieces, turn="b")
@@ -1246,3 +1176,82 @@ def test_random_games(chunk):
 def test_random_games_with_options(options):
     for seed in range(20):
         _random_game(1000 + seed, **options)
+
+
+# --------------------------------------------------------------------------- a start position already over
+
+@pytest.mark.parametrize("start, termination, places", [
+    ("8/8/8/8/8/8/8/K6k w - - 0 1", Termination.INSUFFICIENT_MATERIAL, {W: 1, B: 1}),       # bare kings
+    ("8/8/8/8/8/8/8/KN5k b - - 0 1", Termination.INSUFFICIENT_MATERIAL, {W: 1, B: 1}),      # king and knight
+    ("8/8/8/8/8/8/R7/K6k w - - 100 80", Termination.FIFTY_MOVES, {W: 1, B: 1}),            # the move rule ran out
+    ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", Termination.STALEMATE, {W: 1, B: 1}),
+    ("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", Termination.CHECKMATE, {W: 1, B: 2}),
+], ids=["bare-kings", "king-and-knight", "fifty-moves", "stalemate", "checkmate"])
+def test_standard_start_position_that_is_already_over(start, termination, places):
+    """rules §3, §1.11: the start position is judged as a position after a move is."""
+    game = Game("standard", start=start)
+    out = game.outcome()
+    assert out is not None and out.termination == termination and out.places == places
+    assert game.is_over() and not game.legal_moves and game.ply == 0
+    with pytest.raises(GameOverError):
+        game.push(next(iter(game.board.legal_moves), "a1a2"))
+
+
+def test_standard_start_position_one_ply_before_the_move_rule_runs_out_goes_on():
+    game = Game("standard", start="8/8/8/8/8/8/R7/K6k w - - 99 80")
+    assert game.outcome() is None
+    game.push("a2b2")
+    assert game.outcome().termination == Termination.FIFTY_MOVES
+
+
+def test_three_player_bare_kings_at_the_start_are_a_draw():
+    game = game_from({"E1": "wK", "D12": "rK", "K8": "bK"})
+    out = game.outcome()
+    assert out is not None and out.termination == Termination.INSUFFICIENT_MATERIAL
+    assert out.places == {W: 1, R: 1, B: 1} and out.eliminations == ()
+
+
+def test_three_player_move_rule_run_out_at_the_start_is_a_draw():
+    game = game_from({"E1": "wK", "A1": "wR", "D12": "rK", "K8": "bK"}, halfmove=150)
+    assert game.outcome().termination == Termination.FIFTY_MOVES
+    assert game_from({"E1": "wK", "A1": "wR", "D12": "rK", "K8": "bK"}, halfmove=149).outcome() is None
+
+
+def test_three_player_start_with_the_player_to_move_mated():
+    """rules §1.7, §1.8: Black, to move, is mated by White's rook H3 at the start: he is out at
+    once, his rook passes to White, and the turn goes to White."""
+    pieces = {**MATE_TWICE, "H3": "wR"}
+    del pieces["B3"]
+    game = game_from(pieces, turn="b")
+    assert game.eliminations == (elim(B, Reason.CHECKMATE, W, 0),)
+    assert_transferred(game, B, W, {"K10"})
+    assert game.turn == W and game.outcome() is None
+    s = Script(game)
+    s.push("A3A4", "G1G2", "K10K12")  # the inherited rook mates Red
+    assert game.outcome().places == {W: 1, R: 2, B: 3}
+    s.unwind()
+    assert game.eliminations == (elim(B, Reason.CHECKMATE, W, 0),)
+
+
+def test_three_player_start_with_the_player_to_move_stalemated():
+    """rules §1.9: Red, to move, is boxed in at the start: frozen at once, the game goes on."""
+    game = game_from(TWO_STALEMATES, turn="r")
+    assert game.eliminations == (elim(R, Reason.STALEMATE, None, 0),)
+    assert game.status(R) == Status.FROZEN and game.turn == B and game.outcome() is None
+
+
+def test_three_player_start_with_a_second_stalemate_is_a_draw():
+    """rules §1.9: Black is frozen already and Red, to move, is stalemated: a three-way draw."""
+    pieces = dict(TWO_STALEMATES)
+    del pieces["E7"]
+    game = game_from(pieces, turn="r", statuses="aaf")
+    out = game.outcome()
+    assert out is not None and out.termination == Termination.STALEMATE
+    assert out.places == {W: 1, R: 1, B: 1}
+
+
+def test_str_is_the_text_board_and_repr_names_the_game():
+    game = Game("four-player", mode="ffa", move_limit=100)
+    game.push("h2h3")
+    assert str(game) == str(game.board)
+    assert repr(game) == "<Game 'four-player', mode='ffa', move_limit=100 ply=1 blue to move>"

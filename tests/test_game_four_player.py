@@ -1,15 +1,15 @@
-"""The game flow of four-player chess (polychess.Game, variant "four-player") against RULES §2.3
+"""The game flow of four-player chess (polychess.Game, variant "four-player") against docs/rules.md §2.3
 (teams) and §2.4 (free-for-all): points, immediate mates and who is credited, king captures,
 dead pieces, stalemates, the end conditions, draws and their bonus, ``move_limit``,
 ``first_player`` / ``rotate_first_player`` with ``next_game`` and take-backs with ``pop``.
 
 Almost every test plays a scripted game from a small hand-built position and states, after
-every move, the exact point totals and what RULES implies (who is out, whose pieces are dead,
+every move, the exact point totals and what docs/rules.md implies (who is out, whose pieces are dead,
 who is to move, the outcome).  Every scripted game is then taken back move by move with
 ``Game.pop`` and each earlier state (position string, points, outcome, eliminations, history,
 legal moves) must come back exactly.  Random FFA and teams games check invariants at the end.
 
-Board (RULES 2.1): files a-n, ranks 1-14 seen from Red; ranks 1-3 and 12-14 only have the files
+Board (rules §2.1): files a-n, ranks 1-14 seen from Red; ranks 1-3 and 12-14 only have the files
 d-k.  Turn order Red, Blue, Yellow, Green; teams Red+Yellow against Blue+Green.  Pawns move up
 (Red), right (Blue), down (Yellow), left (Green); FFA promotion on Red rank 8, Blue file h,
 Yellow rank 7, Green file g, to the one-point queen ``D``.
@@ -23,11 +23,14 @@ statuses (a / x).
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
-from polychess import (Board, Colour, Elimination, Game, GameOverError, Kind, Piece, Reason, Status, Termination,
-                       TimeForfeitError)
+import game_script
+from game_script import FakeTime, elim, moves, snapshot
+from polychess import Board, Colour, Game, GameOverError, Kind, Piece, Reason, Status, Termination
+from polychess.formats import write_pgn4
 from positions import cross_position as position
 
 R, B, Y, G = Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.GREEN
@@ -35,22 +38,13 @@ SEATS = (R, B, Y, G)
 COLOUR = {"r": R, "b": B, "y": Y, "g": G}
 KIND = {"P": Kind.PAWN, "N": Kind.KNIGHT, "B": Kind.BISHOP, "R": Kind.ROOK, "Q": Kind.QUEEN, "K": Kind.KING,
         "D": Kind.ONE_POINT_QUEEN}
-FILES = "abcdefghijklmn"
 
 
 # --------------------------------------------------------------------------- helpers
 
 
-def files_of_rank(rank: int) -> str:
-    return FILES[3:11] if rank <= 3 or rank >= 12 else FILES
-
-
-
-
 def game_from(pieces: dict[str, str], mode: str = "ffa", **kw) -> Game:
-    pos_kw = {k: kw.pop(k) for k in ("turn", "castling", "ep", "halfmove", "fullmove", "controllers", "statuses")
-              if k in kw}
-    return Game("four-player", mode=mode, start=position(pieces, **pos_kw), **kw)
+    return game_script.game_from(pieces, "four-player", mode=mode, **kw)
 
 
 def piece(text: str) -> Piece:
@@ -63,14 +57,6 @@ def pts(r: int, b: int, y: int, g: int) -> dict[Colour, int]:
 
 def places(r: int, b: int, y: int, g: int) -> dict[Colour, int]:
     return {R: r, B: b, Y: y, G: g}
-
-
-def elim(player, reason, by, ply) -> Elimination:
-    return Elimination(player, reason, by, ply)
-
-
-def moves(game: Game) -> set[str]:
-    return {str(m) for m in game.legal_moves}
 
 
 def cells_of(game: Game, colour: Colour) -> dict[str, Piece]:
@@ -103,58 +89,17 @@ def as_turn(game: Game, colour: Colour) -> Board:
     return Board("four-player", " ".join(fields), mode=game.mode, setup=game.setup)
 
 
-def snapshot(game: Game) -> dict:
-    """Everything pop() has to restore."""
-    board = game.board
-    return dict(
-        fen=board.fen(),
-        points=game.points,
-        outcome=game.outcome(),
-        over=game.is_over(),
-        eliminations=game.eliminations,
-        history=game.history,
-        ply=game.ply,
-        turn=game.turn,
-        statuses={p: game.status(p) for p in SEATS},
-        controllers={p: board.controller(p) for p in SEATS},
-        active=game.active_players(),
-        legal=sorted(str(m) for m in game.legal_moves),
-    )
-
-
-class Script:
-    """Plays moves and events, checking the points after each one, and remembers every state
-    so that ``unwind`` can check that ``pop`` restores each of them exactly."""
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        self.states = [snapshot(game)]
+class Script(game_script.Script):
+    """A ``game_script.Script`` that also checks the points after a move."""
 
     def push(self, move: str, points: dict[Colour, int] | None = None) -> None:
-        assert move in moves(self.game), (move, self.game.board.fen(), sorted(moves(self.game)))
-        self.game.push(move)
+        super().push(move)
         if points is not None:
             assert self.game.points == points, (move, self.game.points)
-        self.states.append(snapshot(self.game))
-
-    def event(self, name: str, *args) -> None:
-        getattr(self.game, name)(*args)
-        self.states.append(snapshot(self.game))
-
-    def unwind(self) -> None:
-        game = self.game
-        assert snapshot(game) == self.states[-1]
-        while len(self.states) > 1:
-            last = self.states.pop()
-            token = game.pop()
-            assert token == last["history"][-1]
-            assert snapshot(game) == self.states[-1], f"after popping {token}"
-        with pytest.raises(IndexError):
-            game.pop()
 
 
 def assert_dead(game: Game, colour: Colour, cells: dict[str, str]) -> None:
-    """RULES 2.4: an out player's pieces stay where they are as dead pieces (controller None),
+    """rules §2.4: an out player's pieces stay where they are as dead pieces (controller None),
     king included unless it was captured; nobody moves them."""
     board = game.board
     assert board.status(colour) == Status.OUT and game.status(colour) == Status.OUT
@@ -181,7 +126,7 @@ VALUES = {"P": 1, "N": 3, "B": 5, "R": 5, "Q": 9, "D": 1}
 @pytest.mark.parametrize("victim", "byg")
 @pytest.mark.parametrize("kind", "PNBRQD")
 def test_capture_of_a_live_piece_scores_its_value(victim, kind):
-    """RULES 2.4: capturing a live piece scores pawn 1, knight 3, bishop 5, rook 5, queen 9,
+    """rules §2.4: capturing a live piece scores pawn 1, knight 3, bishop 5, rook 5, queen 9,
     promoted (one-point) queen 1, whoever owns it."""
     square = {"b": "e9", "y": "e9", "g": "i5"}[victim]  # squares where that colour's pawn may stand
     game = game_from({**CORNERS, "e5": "rR", square: victim + kind})
@@ -258,7 +203,7 @@ CHECK_CASES = [
 
 @pytest.mark.parametrize("pieces, move, points, checked", CHECK_CASES)
 def test_checking_several_kings_at_once(pieces, move, points, checked):
-    """RULES 2.4: a move that checks two kings at once scores 5 (1 if by a queen), three kings 20
+    """rules §2.4: a move that checks two kings at once scores 5 (1 if by a queen), three kings 20
     (5 if by a queen); one-point queens count as queens; the checked players are not mated."""
     game = game_from(pieces)
     s = Script(game)
@@ -284,7 +229,7 @@ def test_check_bonus_goes_to_any_mover():
 
 
 def test_resigned_players_pieces_are_dead_and_score_nothing():
-    """RULES 2.4: an out player's pieces stay as dead pieces: they never move, give no check,
+    """rules §2.4: an out player's pieces stay as dead pieces: they never move, give no check,
     and capturing them (the king too) scores 0; live pieces still score."""
     pieces = {"h1": "rK", "a11": "bK", "g14": "yK", "n4": "gK",
               "e5": "rR", "e9": "bQ", "h7": "bR", "d10": "yB"}
@@ -316,7 +261,7 @@ def test_resigned_players_pieces_are_dead_and_score_nothing():
 
 
 def test_a_live_king_may_stand_next_to_and_take_a_dead_king():
-    """Dead pieces attack nothing (RULES 2.4), the dead king included: Red's king may step next
+    """Dead pieces attack nothing (rules §2.4), the dead king included: Red's king may step next
     to it and take it, for 0 points and without a king capture."""
     game = game_from({"e5": "rK", "e7": "bK", "k14": "yK", "n4": "gK"})
     s = Script(game)
@@ -334,14 +279,12 @@ def test_a_live_king_may_stand_next_to_and_take_a_dead_king():
 
 
 def test_time_forfeit_leaves_dead_pieces_and_no_points():
-    clock = [0.0]
+    clock = FakeTime()
     pieces = {"h1": "rK", "a11": "bK", "g14": "yK", "n4": "gK", "e5": "rR", "e9": "bN"}
-    game = game_from(pieces, time_control=10, time_source=lambda: clock[0])
+    game = game_from(pieces, time_control=10, time_source=clock)
     s = Script(game)
-    clock[0] = 11.0                        # Red's time ran out before his move
-    with pytest.raises(TimeForfeitError):
-        game.push("e5e9")
-    s.states.append(snapshot(game))
+    clock.set(11.0)                        # Red's time ran out before his move
+    s.forfeit_by_push("e5e9")
     assert game.eliminations == (elim(R, Reason.TIME_FORFEIT, None, 0),)
     assert game.points == pts(0, 0, 0, 0)
     assert game.turn == B
@@ -362,7 +305,7 @@ BACK_RANK = {"h1": "rK", "a11": "bK", "d14": "yK", "d13": "yP", "e13": "yP", "n4
 
 
 def test_checkmate_is_confirmed_right_after_the_move():
-    """RULES 2.4: the mate counts at once (Blue moves in between but may not rescue Yellow);
+    """rules §2.4: the mate counts at once (Blue moves in between but may not rescue Yellow);
     20 points to the mater; Yellow's pieces, king included, stay as dead pieces."""
     game = game_from({**BACK_RANK, "j5": "rR", "h10": "gB"})
     s = Script(game)
@@ -386,7 +329,7 @@ def test_checkmate_is_confirmed_right_after_the_move():
 def test_mate_by_a_discovered_attack_is_credited_to_the_mover():
     """Red's knight uncovers Blue's rook: only Blue's rook attacks Yellow's king, but the mate
     is confirmed right after Red's move and credited to Red, whose move left Yellow mated
-    (RULES §2.4; chess.com scores it so, e.g. the real export of game 100532097)."""
+    (rules §2.4; chess.com scores it so, e.g. the real export of game 100532097)."""
     game = game_from({**BACK_RANK, "j14": "bR", "f14": "rN"})
     s = Script(game)
     assert attacked_kings(game) == {}
@@ -669,7 +612,7 @@ STALEMATE_NEXT = {"h1": "rK", "a11": "bK", "d14": "yK", "d13": "yP", "d12": "gB"
 
 
 def test_points_lead_ends_the_game_before_the_next_player_is_judged():
-    """RULES 2.4: the game ends when two players remain and one leads by 21 or more.  Red's
+    """rules §2.4: the game ends when two players remain and one leads by 21 or more.  Red's
     capture-and-mate leaves Red (23) and Green (0): the game is over at once, so Green's turn
     never comes and he cannot be stalemated (+20) at it."""
     pieces = {"h1": "rK", "e5": "rR", "m10": "rR", "k14": "rR", "i9": "rN", "d7": "rN",
@@ -696,7 +639,7 @@ def test_points_lead_ends_the_game_before_the_next_player_is_judged():
 
 
 def test_move_limit_ends_the_game_before_the_next_player_is_judged_ffa():
-    """RULES 2.4 move_limit: at the limit the game ends, ranked by points; Yellow, whose turn
+    """rules §2.4 move_limit: at the limit the game ends, ranked by points; Yellow, whose turn
     would come next, is not stalemated and scores nothing."""
     game = game_from(STALEMATE_NEXT, turn="b", move_limit=1)
     s = Script(game)
@@ -744,7 +687,7 @@ def test_threefold_repetition_gives_10_to_each_and_ranks_by_points():
     game = game_from({**HOME, "e5": "rR", "e9": "bN"})
     s = Script(game)
     s.push("e5e9", pts(3, 0, 0, 0))        # the repeated position: after this capture
-    for i in range(2):
+    for _ in range(2):
         for m in SHUFFLE_OUT + SHUFFLE_BACK:
             assert game.outcome() is None
             s.push(m)
@@ -863,7 +806,7 @@ def test_move_limit_must_be_positive():
         Game("four-player", mode="ffa", move_limit=0)
 
 
-# --------------------------------------------------------------------------- teams (RULES 2.3)
+# --------------------------------------------------------------------------- teams (rules §2.3)
 
 # Green's king n4 behind its pawns m4, m5; Red's rook h9-n9 checks along the n-file.
 TEAMS_MATE = {"h1": "rK", "a11": "bK", "g14": "yK", "n4": "gK", "m4": "gP", "m5": "gP", "h9": "rR"}
@@ -1055,7 +998,7 @@ QUEENS = {Kind.QUEEN, Kind.ONE_POINT_QUEEN}
 
 
 def expected_move_points(before: Board, after: Board, move, mover: Colour, active_before: list[Colour]) -> int:
-    """The points RULES 2.4 gives the mover for a move itself (capture and check bonus), worked
+    """The points rules §2.4 gives the mover for a move itself (capture and check bonus), worked
     out from the boards before and after it."""
     points = 0
     moving = before.piece_at(move.from_cell)
@@ -1193,3 +1136,85 @@ def test_random_ffa_games(seed):
 @pytest.mark.parametrize("seed", range(24))
 def test_random_teams_games(seed):
     random_game("teams", 1000 + seed, event_rate=0.0005)
+
+
+# --------------------------------------------------------------------------- FFA: checks the move gives
+
+def pgn4_moves(game: Game) -> list[str]:
+    """The moves as PGN4 writes them, with their '+' marks (polychess.formats.pgn4)."""
+    movetext = write_pgn4(game).split("\n\n", 1)[1]
+    return [token for token in movetext.split() if re.match(r"[KQRBN]?[a-n][0-9]", token)]
+
+
+def test_a_king_already_in_check_does_not_count_again():
+    """rules §2.4: a king counts for the check bonus when the move gives it check. Green's
+    knight d4-e2 uncovers Red's bishop f2 onto Blue's king a7 (one king: no bonus); then Red's
+    rook j10-g10 checks Yellow's king g14. Blue's king is still attacked, but not by anything
+    new, so Red's move checks one king and scores nothing, as its single '+' says."""
+    game = game_from({**HOME, "f2": "rB", "d4": "gN", "j10": "rR"}, turn="g")
+    s = Script(game)
+    s.push("d4e2", pts(0, 0, 0, 0))
+    assert attacked_kings(game) == {B: {R}}
+    s.push("j10g10", pts(0, 0, 0, 0))
+    assert attacked_kings(game) == {B: {R}, Y: {R}}
+    assert pgn4_moves(game) == ["Nd4-e2+", "Rj10-g10+"]
+    s.unwind()
+
+
+def test_an_uncovered_check_by_another_players_piece_counts():
+    """rules §2.4: Red's knight k8-i9 checks Blue's king h11 and uncovers Yellow's rook f8 onto
+    Green's king n8: the move checks two kings ('++') and Red scores 5."""
+    game = game_from({"h1": "rK", "h11": "bK", "g14": "yK", "n8": "gK", "f8": "yR", "k8": "rN"})
+    s = Script(game)
+    s.push("k8i9", pts(5, 0, 0, 0))
+    assert attacked_kings(game) == {B: {R}, G: {Y}}
+    assert pgn4_moves(game) == ["Nk8-i9++"]
+    s.unwind()
+
+
+# --------------------------------------------------------------------------- a start position already over
+
+# Yellow's king d14 is checked by Blue's rook d1 along the d-file; Green's rook e2 holds e13 and
+# e14: Yellow is mated in the start position, with Red to move.
+YELLOW_MATED = {"j4": "rK", "a7": "bK", "d14": "yK", "n8": "gK", "d1": "bR", "e2": "gR"}
+# Red's king d1 is checked by Blue's rook d14; Green's rook e14 holds e1 and e2: Red, to move,
+# is mated in the start position.
+RED_MATED = {"d1": "rK", "a7": "bK", "j13": "yK", "n8": "gK", "d14": "bR", "e14": "gR"}
+
+
+def test_ffa_start_position_mate_of_a_player_not_to_move_is_confirmed_at_once():
+    """rules §2.4: mates are confirmed at once, and the start position is judged so too; no
+    move gave this mate, so it scores for nobody (not for Red, who merely moves next)."""
+    game = game_from(YELLOW_MATED)
+    assert game.eliminations == (elim(Y, Reason.CHECKMATE, None, 0),)
+    assert game.points == pts(0, 0, 0, 0)
+    assert_dead(game, Y, {"d14": "yK"})
+    assert game.turn == R and game.outcome() is None
+    s = Script(game)
+    s.push("j4j5", pts(0, 0, 0, 0))
+    s.unwind()
+    assert game.eliminations == (elim(Y, Reason.CHECKMATE, None, 0),)
+
+
+def test_ffa_start_position_mate_of_the_player_to_move_scores_for_nobody():
+    game = game_from(RED_MATED)
+    assert game.eliminations == (elim(R, Reason.CHECKMATE, None, 0),)
+    assert game.points == pts(0, 0, 0, 0) and game.turn == B
+
+
+def test_teams_start_position_mate_of_the_player_to_move_ends_the_game():
+    """rules §2.3: Red, to move, is mated by Blue: Blue and Green win before anyone moves."""
+    game = game_from(RED_MATED, mode="teams")
+    out = game.outcome()
+    assert out is not None and out.termination == Termination.CHECKMATE
+    assert out.places == places(3, 1, 3, 1) and out.eliminations == (elim(R, Reason.CHECKMATE, B, 0),)
+
+
+def test_ffa_start_position_with_three_players_out_is_over():
+    """rules §2.4: the game ends when three players are out; here Blue and Green are out
+    already (their pieces dead) and Yellow is mated by Red's rooks in the start position."""
+    pieces = {**YELLOW_MATED, "d1": "rR", "e2": "rR"}
+    game = game_from(pieces, controllers="r-y-", statuses="axax")
+    out = game.outcome()
+    assert out is not None and out.termination == Termination.CHECKMATE
+    assert out.eliminations == (elim(Y, Reason.CHECKMATE, None, 0),) and out.points == {R: 0, Y: 0}

@@ -51,8 +51,8 @@ def test_four_player_teams_assignment_puts_a_on_partners():
     seats = Game("four-player", mode="teams").seats
     assert seats == (Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.GREEN)
     first, second = match.seat_assignments("four-player", "teams")
-    assert {s for s, c in zip(seats, first) if c == "A"} == {Colour.RED, Colour.YELLOW}
-    assert {s for s, c in zip(seats, second) if c == "A"} == {Colour.BLUE, Colour.GREEN}
+    assert {s for s, c in zip(seats, first, strict=True) if c == "A"} == {Colour.RED, Colour.YELLOW}
+    assert {s for s, c in zip(seats, second, strict=True) if c == "A"} == {Colour.BLUE, Colour.GREEN}
 
 
 def test_free_for_all_one_against_three():
@@ -139,7 +139,7 @@ def test_capped_places_is_a_draw_among_the_players_still_in():
 
 @pytest.mark.parametrize("mode", ["ffa", "teams"])
 def test_four_player_cap_is_the_games_move_limit(mode):
-    # RULES §2.4: at the move limit free-for-all ranks by points and teams draw; the match's
+    # docs/rules.md §2.4: at the move limit free-for-all ranks by points and teams draw; the match's
     # ply cap is that limit.
     spec = parse_player("greedy")
     for opening in range(4):
@@ -195,7 +195,7 @@ def test_greedy_takes_en_passant_and_otherwise_moves_at_random():
 
 
 def test_greedy_captures_a_king_first_in_three_player_chess():
-    # Red's knight leaves E3: Black's rook on E6 then sees White's king on E1 (RULES §1.6)
+    # Red's knight leaves E3: Black's rook on E6 then sees White's king on E1 (rules §1.6)
     # and can also take White's queen on H6.
     pieces = {"E1": "wK", "H1": "wR", "E3": "rN", "D12": "rK", "E6": "bR", "K8": "bK", "H6": "wQ"}
     game = Game("three-player", start=position(pieces, turn="r"))

@@ -1,4 +1,4 @@
-"""The rule of neutrality (RULES §1.11) inside the move generator: on random positions the
+"""The rule of neutrality (docs/rules.md §1.11) inside the move generator: on random positions the
 legal moves are exactly those without the option minus the captures the rule forbids, worked
 out here from the rule's own words and the position's last-capture field."""
 

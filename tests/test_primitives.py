@@ -1,4 +1,4 @@
-"""The primitives the game layer applies between moves (RULES §1.8-1.10), each recorded in
+"""The primitives the game layer applies between moves (docs/rules.md §1.8-1.10), each recorded in
 the history so that pop() takes it back."""
 
 import pytest

@@ -1,6 +1,6 @@
 """Self-tests of the pure-Python three-player reference (tests/reference/three_player.py).
 
-Every fact stated in RULES.md sections 1.1-1.4 is checked here, plus a few hand positions for
+Every fact stated in docs/rules.md §1.1-1.4 is checked here, plus a few hand positions for
 castling, en passant, promotion, king capture and mate attribution.  This file must not import
 polychess: it validates the reference on its own, so that the reference can then judge the
 engine.
@@ -16,12 +16,12 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from reference import three_player as tp  # noqa: E402
-from positions import placement, position  # noqa: E402
+from positions import placement, position
+from reference import three_player as tp
 
 # --------------------------------------------------------------------------- helpers
 
-# RULES 1.1 table, rebuilt here independently of the reference.
+# rules §1.1 table, rebuilt here independently of the reference.
 SECTOR_FILES = ("ABCDEFGH", "NMLKDCBA", "HGFEKLMN")
 
 
@@ -108,7 +108,7 @@ def test_back_ranks():
 
 def test_colouring():
     assert tp.is_dark("A1")
-    for name, (s, r, c) in LOCAL.items():
+    for name, (_, r, c) in LOCAL.items():
         assert tp.is_dark(name) == ((r + c) % 2 == 0)
     assert sum(tp.is_dark(c) for c in tp.CELLS) == 48
 
@@ -245,7 +245,7 @@ def test_six_long_diagonals_through_the_centre():
 
 def test_king_target_counts():
     rosette = set(ROSETTE)
-    for name, (s, r, c) in LOCAL.items():
+    for name, (_, r, c) in LOCAL.items():
         n = len(tp.king_targets(name))
         if name in CORNERS:
             assert n == 3, name
@@ -261,7 +261,7 @@ def test_king_target_counts():
 def test_rosette():
     assert ROSETTE == [local_name(s, 3, c) for s, c in [(0, 3), (0, 4), (2, 3), (2, 4), (1, 3), (1, 4)]]
     # colours alternate round the ring, each neighbour in the ring is adjacent
-    for a, b in zip(ROSETTE, ROSETTE[1:] + ROSETTE[:1]):
+    for a, b in zip(ROSETTE, ROSETTE[1:] + ROSETTE[:1], strict=True):
         assert tp.is_dark(a) != tp.is_dark(b)
         assert b in orthogonal(a)
     dark = ["D4", "E5", "K9"]
@@ -358,7 +358,7 @@ def test_pawn_double_step():
     assert tp.pawn_double_step("w", "E3") is None
     assert tp.pawn_double_step("w", "D11") is None  # only from its own colour's row 1
     assert tp.pawn_double_step("r", "E2") is None
-    for colour, s in zip("wrb", range(3)):
+    for colour, s in zip("wrb", range(3), strict=True):
         starts = {c for c in tp.CELLS if tp.pawn_double_step(colour, c) is not None}
         assert starts == {local_name(s, 1, c) for c in range(8)}
 
@@ -381,7 +381,7 @@ def test_start_position():
     }
     expected = {}
     for colour, (back, pawns) in table.items():
-        for cell, kind in zip(back.split(), "RNBQKBNR"):
+        for cell, kind in zip(back.split(), "RNBQKBNR", strict=True):
             expected[cell] = colour + kind
         for cell in pawns.split():
             expected[cell] = colour + "P"

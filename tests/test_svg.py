@@ -14,6 +14,7 @@ import random
 import xml.etree.ElementTree as ET
 
 import pytest
+
 from polychess import Board, Colour, Game, InvalidMoveError, Kind, Move, svg
 from positions import cross_position, placement, position
 
@@ -56,7 +57,7 @@ def inside(point: Point, polygon: list[Point]) -> bool:
     """Ray casting: does a horizontal ray from the point cross the polygon's sides an odd number of times?"""
     x, y = point
     odd = False
-    for (x1, y1), (x2, y2) in zip(polygon, polygon[1:] + polygon[:1]):
+    for (x1, y1), (x2, y2) in zip(polygon, polygon[1:] + polygon[:1], strict=True):
         if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
             odd = not odd
     return odd
@@ -65,11 +66,12 @@ def inside(point: Point, polygon: list[Point]) -> bool:
 def distance_to_rim(point: Point, polygon: list[Point]) -> float:
     """Distance from a point inside a convex polygon to its nearest side."""
     return min(abs((b[0] - a[0]) * (point[1] - a[1]) - (b[1] - a[1]) * (point[0] - a[0])) / math.dist(a, b)
-               for a, b in zip(polygon, polygon[1:] + polygon[:1]))
+               for a, b in zip(polygon, polygon[1:] + polygon[:1], strict=True))
 
 
 def area(polygon: list[Point]) -> float:
-    return abs(sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(polygon, polygon[1:] + polygon[:1]))) / 2
+    sides = zip(polygon, polygon[1:] + polygon[:1], strict=True)
+    return abs(sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in sides)) / 2
 
 
 def close(a: Point, b: Point, tolerance: float = 0.03) -> bool:
@@ -77,8 +79,8 @@ def close(a: Point, b: Point, tolerance: float = 0.03) -> bool:
 
 
 def shares_edge(p: list[Point], q: list[Point]) -> bool:
-    sides_p = list(zip(p, p[1:] + p[:1]))
-    sides_q = list(zip(q, q[1:] + q[:1]))
+    sides_p = list(zip(p, p[1:] + p[:1], strict=True))
+    sides_q = list(zip(q, q[1:] + q[:1], strict=True))
     return any((close(a, c) and close(b, d)) or (close(a, d) and close(b, c))
                for a, b in sides_p for c, d in sides_q)
 
@@ -162,9 +164,10 @@ def test_pieces_are_defined_once_and_reused() -> None:
     root = parse(svg.board(Board("three-player")))
     symbols = {e.get("id") for e in root.iter(f"{NS}symbol")}
     assert symbols == {f"piece-{kind_class(k)}" for k in Kind if k != Kind.ONE_POINT_QUEEN}
-    uses = [group.find(f"{NS}use") for group in having(root, "piece")]
-    assert all(u is not None and u.get(XLINK) == f"#piece-{classes(g)[2]}" for u, g in zip(uses, having(root, "piece")))
-    assert not any(e.tag == f"{NS}text" for g in having(root, "piece") for e in g.iter())
+    pieces = having(root, "piece")
+    uses = [group.find(f"{NS}use") for group in pieces]
+    assert all(u is not None and u.get(XLINK) == f"#piece-{classes(g)[2]}" for u, g in zip(uses, pieces, strict=True))
+    assert not any(e.tag == f"{NS}text" for g in pieces for e in g.iter())
 
 
 # --------------------------------------------------------------------------- geometry against the topology
@@ -180,7 +183,7 @@ def test_orthogonal_neighbours_share_an_edge_and_no_other_cells_do(variant: str)
     drawn = {frozenset((a, b)) for a in polygons for b in polygons if a < b and shares_edge(polygons[a], polygons[b])}
     assert drawn == engine
     if variant == "three-player":
-        assert len(engine) == 168  # RULES §1.2
+        assert len(engine) == 168  # docs/rules.md §1.2
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -224,7 +227,7 @@ def test_hexagon_is_six_four_by_four_blocks_of_quadrilaterals_round_the_centre()
     # ... and every cell is a convex quadrilateral, so "inside the cell" means what it says.
     for name, poly in polygons.items():
         turns = [(b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0])
-                 for a, b, c in zip(poly, poly[1:] + poly[:1], poly[2:] + poly[:2])]
+                 for a, b, c in zip(poly, poly[1:] + poly[:1], poly[2:] + poly[:2], strict=True)]
         assert all(t > 0 for t in turns) or all(t < 0 for t in turns), name
     # Each block (a half sector, 4×4 cells) is a quadrilateral of its own: the centre, two
     # side midpoints and one hexagon corner; its 16 cells fill it.
@@ -377,7 +380,7 @@ def test_helpers_match_the_picture(variant: str) -> None:
         drawn = cell_polygons(root)
         assert drawn.keys() == polygons.keys()
         for name in drawn:
-            assert all(close(a, b, 0.006) for a, b in zip(drawn[name], polygons[name]))
+            assert all(close(a, b, 0.006) for a, b in zip(drawn[name], polygons[name], strict=True))
 
 
 def labels(root: ET.Element) -> list[tuple[str, Point]]:

@@ -1,12 +1,12 @@
-"""Rule tests of the three-player engine (RULES.md section 1) through the public API.
+"""Rule tests of the three-player engine (docs/rules.md §1) through the public API.
 
-Every test builds a small position by hand, states the facts RULES.md implies for it (which
+Every test builds a small position by hand, states the facts docs/rules.md implies for it (which
 moves exist, which do not, where the pieces land, who is to move, who controls what), and
 checks them against ``polychess.Board``.  The pure-Python reference in tests/reference is used
 only as a second opinion on whole legal-move sets; the hand-derived assertions come first, so a
 rule missing from the engine fails a test even if the reference had the same gap.
 
-Local frames (RULES 1.1): a cell is (s, r, c), s = sector (0 White, 1 Red, 2 Black), r = row
+Local frames (rules §1.1): a cell is (s, r, c), s = sector (0 White, 1 Red, 2 Black), r = row
 from the owner's back rank (0) to the centre (3), c = column from the owner's left (0..7).
 """
 
@@ -22,8 +22,8 @@ from polychess import Board, Colour, IllegalMoveError, InvalidPositionError, Kin
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from reference import three_player as tp  # noqa: E402
-from positions import position  # noqa: E402
+from positions import position
+from reference import three_player as tp
 
 # --------------------------------------------------------------------------- helpers
 
@@ -33,12 +33,12 @@ KIND = {"P": Kind.PAWN, "N": Kind.KNIGHT, "B": Kind.BISHOP, "R": Kind.ROOK, "Q":
         "K": Kind.KING}
 ORDER = "wrb"
 
-# RULES 1.1 table: file letter of local column c = 0..7 in each sector, rank of local row r.
+# rules §1.1 table: file letter of local column c = 0..7 in each sector, rank of local row r.
 SECTOR_FILES = ("ABCDEFGH", "NMLKDCBA", "HGFEKLMN")
 
 
 def cell(s: int, r: int, c: int) -> str:
-    """Name of local cell (s, r, c), straight from the RULES 1.1 table."""
+    """Name of local cell (s, r, c), straight from the rules §1.1 table."""
     rank = (r + 1, 12 - r, 8 - r)[s]
     return f"{SECTOR_FILES[s][c]}{rank}"
 
@@ -139,7 +139,7 @@ def test_start_perft(depth, nodes):
 
 # --------------------------------------------------------------------------- 1.5 castling
 
-# RULES 1.5 names: king (0,4); short: king -> (0,6), rook (0,7) -> (0,5); long: king -> (0,2),
+# rules §1.5 names: king (0,4); short: king -> (0,6), rook (0,7) -> (0,5); long: king -> (0,2),
 # rook (0,0) -> (0,3).
 CASTLE = {
     "w": dict(king="E1", short="E1G1", short_rook=("H1", "F1"), long="E1C1", long_rook=("A1", "D1")),
@@ -149,7 +149,7 @@ CASTLE = {
 
 
 def test_castling_names_match_local_frame():
-    for x, s in zip(ORDER, range(3)):
+    for x, s in zip(ORDER, range(3), strict=True):
         t = CASTLE[x]
         assert t["king"] == cell(s, 0, 4)
         assert t["short"] == cell(s, 0, 4) + cell(s, 0, 6)
@@ -622,7 +622,7 @@ def test_pawn_direction_red_and_black():
     agrees_with_reference(black)
 
 
-# RULES 1.4: the six three-way captures from a pawn's own rosette cells, with the push.
+# rules §1.4: the six three-way captures from a pawn's own rosette cells, with the push.
 ROSETTE_CASES = [
     ("w", "D4", {"C9": "rP", "E5": "bP", "K9": "rP"}, "D9"),
     ("w", "E4", {"F5": "bP", "D9": "rP", "K5": "bP"}, "E5"),
@@ -744,7 +744,7 @@ def test_king_capture_legality_judged_after_transfer():
 # Victim Black, king in the corner H8 (neighbours G8, G7, H7).  White's rook B3-H3 checks along
 # the H-file (H3 H4 | H5 H6 H7 H8) and covers H7; Red's rook on G1 covers the G-file up to G8.
 # Red's bishop E1-C3 adds a second check along the long diagonal C3 D4 | E5 F6 G7 H8.
-# The same picture rotated by one and by two sectors (RULES 1.1: the sectors are rotations)
+# The same picture rotated by one and by two sectors (rules §1.1: the sectors are rotations)
 # gives the victims White and Red.
 MATE_CASES = [
     # first mover, second mover, victim, pieces, first move (check), second move (check),
@@ -821,7 +821,7 @@ def test_not_mate_when_the_king_escapes():
     assert b.mated_by() is None
 
 
-# --------------------------------------------------------------------------- 1.9 frozen, inert
+# --------------------------------------------------------------------------- 1.9 frozen, 1.10 inert
 
 def test_frozen_pieces_give_no_check_block_and_can_be_captured():
     # Black is frozen.  His rook on E6 lines up with White's king on E1 (E-file through the
@@ -970,7 +970,7 @@ def test_two_colour_player_keeps_only_his_own_king_safe():
 def test_diagonal_pin_through_the_rosette():
     # Long diagonal A1 B2 C3 D4 | E5 F6 G7 H8.  White's king A1, White's bishop C3, Black's
     # bishop F6: the White bishop is pinned.  From C3 the diagonal forks at D4 into E5 and K9
-    # (RULES 1.2): D4 and E5 keep the pin line closed, K9 (and beyond) opens it.
+    # (rules §1.2): D4 and E5 keep the pin line closed, K9 (and beyond) opens it.
     pieces = {"A1": "wK", "C3": "wB", "F6": "bB", "A12": "rK", "H6": "bK"}
     b = board(pieces)
     assert moves_from(b, "C3") == {"C3B2", "C3D4", "C3E5", "C3F6"}
@@ -1064,7 +1064,7 @@ def test_king_capture_still_needs_own_king_safe():
 
 
 def test_king_may_not_step_next_to_frozen_king_on_the_rosette():
-    # Frozen Black king on E4.  Its neighbours (RULES 1.2): D3 E3 F3 D4 F4 E5 F5 D9 K5 -- not
+    # Frozen Black king on E4.  Its neighbours (rules §1.2): D3 E3 F3 D4 F4 E5 F5 D9 K5 -- not
     # K9, the opposite rosette cell.  Red's king on L9 can reach both K9 and K5.
     pieces = {"A1": "wK", "E4": "bK", "L9": "rK"}
     b = board(pieces, turn="r", statuses="aaf")

@@ -6,13 +6,16 @@ from __future__ import annotations
 import http.client
 import json
 import re
+import selectors
+import socket
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
-from web_server import running_server
+
 from polychess import Game
 from polychess.board import Colour
 from polychess.formats import write_record
@@ -20,10 +23,11 @@ from polychess.game import Elimination, Reason
 from polychess.web import api
 from polychess.web.errors import ApiError
 from polychess.web.options import SeatOptions
-from polychess.web.server import MAX_BODY, WebServer
+from polychess.web.server import MAX_BODY, RequestHandler, WebServer
 from polychess.web.session import Session
 from polychess.web.store import Store
 from polychess.web.view import _elimination_text, state
+from web_server import running_server
 
 NODES = 200
 DOT = re.compile(r'class="dot[ "]')  # a target dot (the group holding them is class "dots")
@@ -54,9 +58,12 @@ class Reply:
 
 def call(server: WebServer, method: str, path: str, body: object = None, raw: bytes | None = None,
          headers: dict[str, str] | None = None) -> Reply:
+    """One request; a JSON ``body`` goes as application/json, as the page sends it."""
     connection = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=30)
     try:
         payload = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+        if body is not None and raw is None:
+            headers = {"Content-Type": "application/json", **(headers or {})}
         connection.request(method, path, body=payload, headers=headers or {})
         return Reply(connection.getresponse())
     finally:
@@ -271,7 +278,7 @@ def test_illegal_and_malformed_moves_are_400(server: WebServer) -> None:
     game = new_game(server, variant="three-player")
     for body, words in (
         ({"move": "E2E5"}, "illegal move 'E2E5'"),
-        ({"move": "hello"}, "cannot read the move 'hello'"),
+        ({"move": "hello"}, "bad move text 'hello'"),
         ({"move": 42}, "move must be"),
         ({"move": "E2E4" * 10}, "move must be"),
         ({"from": "E2"}, "from and to"),
@@ -284,6 +291,8 @@ def test_illegal_and_malformed_moves_are_400(server: WebServer) -> None:
         reply = post(server, game, "move", body)
         assert reply.status == 400, (body, reply.body)
         assert words in reply.error, (body, reply.error)
+        if isinstance(body.get("move"), str) and words.startswith(("illegal", "bad move")):
+            assert reply.error.count(body["move"]) == 1, reply.error  # said once, not twice
     assert call(server, "GET", f"/api/games/{game['id']}").json["moves"] == []
 
 
@@ -408,3 +417,211 @@ def test_the_command_line_has_serve() -> None:
     args = build_parser().parse_args(["serve", "--host", "127.0.0.1", "--port", "0"])
     assert (args.command, args.host, args.port) == ("serve", "127.0.0.1", 0)
     assert main(["serve", "--port", "70000"]) == 2
+
+
+# -- hardening: input that used to hurt the server, and requests from other sites ------------
+
+def send_raw(server: WebServer, data: bytes, timeout: float = 30) -> Reply:
+    """Sends bytes as they are (a request http.client would not send) and reads the answer."""
+    with socket.create_connection(("127.0.0.1", server.server_address[1]), timeout=timeout) as sock:
+        sock.sendall(data)
+        response = http.client.HTTPResponse(sock)
+        response.begin()
+        return Reply(response)
+
+
+def post_bytes(server: WebServer, body: bytes, path: str = "/api/games", length: int | None = None) -> bytes:
+    port = server.server_address[1]
+    return (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body) if length is None else length}\r\n\r\n").encode() + body
+
+
+def test_deeply_nested_json_is_400(server: WebServer) -> None:
+    for body in (b"[" * 100_000, b'{"engines": ' + b"[" * 100_000, b'{"engines": ' + b"[" * 40 + b"]" * 40 + b"}"):
+        reply = send_raw(server, post_bytes(server, body))
+        assert reply.status == 400 and "nested" in reply.error, (body[:20], reply.body)
+    assert call(server, "GET", "/api/meta").status == 200
+
+
+def test_a_body_shorter_than_its_content_length_is_400_at_once(server: WebServer,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    # raising=False: without the fix the attribute does not exist, and the server waits 60 s.
+    monkeypatch.setattr(RequestHandler, "body_seconds", 0.5, raising=False)
+    started = time.monotonic()
+    reply = send_raw(server, post_bytes(server, b'{"variant"', length=100), timeout=10)
+    assert reply.status == 400 and "10 of the 100 bytes" in reply.error, reply.body
+    assert time.monotonic() - started < 5
+
+
+def test_a_burst_of_connections_is_answered_every_one(server: WebServer) -> None:
+    """200 connections opened at once (to 127.0.0.1 only) each get their answer: a listen
+    backlog of 5 dropped most of them."""
+    count, deadline = 200, time.monotonic() + 20
+    port = server.server_address[1]
+    request = f"GET /api/meta HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode()
+    selector = selectors.DefaultSelector()
+    received: dict[socket.socket, bytes] = {}
+    try:
+        for _ in range(count):
+            sock = socket.socket()
+            sock.setblocking(False)
+            sock.connect_ex(("127.0.0.1", port))
+            selector.register(sock, selectors.EVENT_WRITE)
+        while selector.get_map() and time.monotonic() < deadline:
+            for key, _ in selector.select(0.1):
+                sock = cast(socket.socket, key.fileobj)
+                if sock not in received:  # connected (or failed): send the request
+                    if sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR):
+                        selector.unregister(sock)
+                        continue
+                    sock.sendall(request)
+                    received[sock] = b""
+                    selector.modify(sock, selectors.EVENT_READ)
+                    continue
+                try:
+                    chunk = sock.recv(4096)
+                except OSError:
+                    chunk = b""
+                received[sock] += chunk
+                if not chunk or b"\r\n\r\n" in received[sock]:
+                    selector.unregister(sock)
+    finally:
+        for key in list(selector.get_map().values()):
+            selector.unregister(key.fileobj)
+        selector.close()
+    answered = [data for data in received.values() if data.startswith(b"HTTP/1.1 200 ")]
+    for sock in received:
+        sock.close()
+    assert len(answered) == count, f"{len(answered)} of {count} connections were answered"
+
+
+def test_requests_for_another_host_are_403(server: WebServer) -> None:
+    port = server.server_address[1]
+    games = len(server.store)
+    for host in ("evil.example", f"evil.example:{port}", f"127.0.0.1:{port + 1}", f"localhost.evil.example:{port}"):
+        for method, path in (("GET", "/"), ("GET", "/api/meta"), ("POST", "/api/games")):
+            reply = call(server, method, path, {} if method == "POST" else None, headers={"Host": host})
+            assert reply.status == 403 and "is not this server" in reply.error, (host, path, reply.body)
+    assert len(server.store) == games
+    for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"LocalHost:{port}"):
+        assert call(server, "GET", "/api/meta", headers={"Host": host}).status == 200, host
+
+
+def test_a_request_needs_one_host_header(server: WebServer) -> None:
+    port = server.server_address[1]
+    assert send_raw(server, b"GET /api/meta HTTP/1.1\r\n\r\n").status == 400
+    twice = f"GET /api/meta HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nHost: evil.example\r\n\r\n".encode()
+    assert send_raw(server, twice).status == 400
+
+
+def test_requests_from_another_sites_page_are_403(server: WebServer) -> None:
+    port = server.server_address[1]
+    game = new_game(server, variant="three-player")
+    for origin in ("http://evil.example", f"http://evil.example:{port}", "null", f"https://127.0.0.1:{port}",
+                   f"http://localhost:{port}", f"http://127.0.0.1:{port + 1}"):
+        for path, body in (("/api/games", {}), (f"/api/games/{game['id']}/resign", {"player": "white"})):
+            reply = call(server, "POST", path, body, headers={"Origin": origin})
+            assert reply.status == 403 and "another site" in reply.error, (origin, path, reply.body)
+    assert call(server, "GET", f"/api/games/{game['id']}").json["outcome"] is None
+    same = call(server, "POST", "/api/games", {"engine_nodes": NODES}, headers={"Origin": f"http://127.0.0.1:{port}"})
+    assert same.status == 201
+
+
+def test_post_bodies_must_be_json_415(server: WebServer) -> None:
+    game = new_game(server, variant="three-player")
+    games = len(server.store)
+    resign = f"/api/games/{game['id']}/resign"
+    for content_type in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"):
+        for path in ("/api/games", resign):
+            reply = call(server, "POST", path, raw=b"{}", headers={"Content-Type": content_type})
+            assert reply.status == 415 and "application/json" in reply.error, (content_type, path, reply.body)
+    # An empty POST without a content type (what a cross-site fetch in no-cors mode sends) would
+    # resign the player to move.
+    assert call(server, "POST", resign, raw=b"").status == 415
+    assert len(server.store) == games
+    assert call(server, "GET", f"/api/games/{game['id']}").json["outcome"] is None
+    reply = call(server, "POST", "/api/games", raw=b"{}", headers={"Content-Type": "Application/JSON; charset=utf-8"})
+    assert reply.status == 201
+
+
+def test_the_page_sends_json_content_type() -> None:
+    # The browser tests need Chromium; without it, this keeps the page's own POSTs acceptable.
+    script = (Path(api.__file__).parent / "static" / "app.js").read_text()
+    assert 'options.headers["Content-Type"] = "application/json";' in script
+
+
+def test_the_hosts_a_server_answers_to() -> None:
+    from polychess.web.server import OwnAddress
+
+    loopback = OwnAddress.of("127.0.0.1", "127.0.0.1", 8000)
+    assert all(loopback.is_own(h) for h in ("127.0.0.1:8000", "localhost:8000", "LOCALHOST:8000"))
+    assert not any(loopback.is_own(h) for h in ("127.0.0.1", "localhost:8001", "192.168.1.5:8000",
+                                                "evil.example:8000", "127.0.0.1:8000@evil", ""))
+    assert OwnAddress.of("localhost", "127.0.0.1", 80).is_own("localhost")  # port 80 may be left out
+
+    explicit = OwnAddress.of("192.168.1.5", "192.168.1.5", 8000)
+    assert explicit.is_own("192.168.1.5:8000")
+    assert not any(explicit.is_own(h) for h in ("localhost:8000", "127.0.0.1:8000", "10.0.0.1:8000"))
+
+    # Bound to every address, it answers to any of them, typed as digits, and to its own names;
+    # never to another name (which is how a DNS rebinding page would reach it).
+    everywhere = OwnAddress.of("0.0.0.0", "0.0.0.0", 8000)
+    assert all(everywhere.is_own(h) for h in ("192.168.1.5:8000", "10.0.0.1:8000", "localhost:8000",
+                                              f"{socket.gethostname()}:8000", "[::1]:8000"))
+    assert not any(everywhere.is_own(h) for h in ("evil.example:8000", "192.168.1.5:8001"))
+
+
+def test_games_share_the_servers_engines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every game used to make its own engine, and so its own 16 MB table."""
+    from polychess.web import session as session_module
+
+    made: list[object] = []
+
+    class CountedEngine(session_module.Engine):  # type: ignore[name-defined,misc]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(session_module, "Engine", CountedEngine)
+    games = 6
+    with running_server() as web:
+        for _ in range(games):
+            game = new_game(web, variant="standard", engines=["white"])
+            assert post(web, game, "engine").status == 200
+        assert 1 <= len(made) < games
+        assert web.engines.engines_made == len(made) <= web.engines.size
+
+
+def test_the_engine_pool_lends_warm_tables_and_waits_for_a_free_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    from polychess.web.session import EnginePool
+
+    pool = EnginePool(size=1, hash_mb=1, wait=0.2)
+    with pool.engine_for("game-a") as first:
+        cleared: list[object] = []
+        monkeypatch.setattr(first, "clear", lambda: cleared.append(first))
+        with pytest.raises(ApiError) as busy:  # the only engine is searching for game a
+            with pool.engine_for("game-b"):
+                pass
+        assert busy.value.status == 503
+    with pool.engine_for("game-a") as again:
+        assert again is first and cleared == []  # its own game's entries are kept
+    with pool.engine_for("game-b") as other:
+        assert other is first and cleared == [first]  # another game's entries are not
+    assert pool.engines_made == 1
+
+    # A request that waits gets the engine as soon as the search before it ends.
+    pool = EnginePool(size=1, hash_mb=1, wait=10)
+    got: list[object] = []
+    with pool.engine_for("game-a") as engine:
+        def wait_for_an_engine() -> None:
+            with pool.engine_for("game-b") as lent:
+                got.append(lent)
+
+        waiter = threading.Thread(target=wait_for_an_engine)
+        waiter.start()
+        time.sleep(0.1)
+        assert got == []
+    waiter.join(5)
+    assert got == [engine]
+    with pytest.raises(ValueError):
+        EnginePool(size=0)

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_server import running_server
+
 from polychess.web.server import WebServer
+from web_server import running_server
 
 NODES = 200
 WAIT = 30.0

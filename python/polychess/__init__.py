@@ -20,7 +20,7 @@ from polychess._core import Layout
 from polychess.board import VARIANTS, Board, Colour, Kind, LegalMoves, Move, Piece, Status
 from polychess.clock import Clock
 from polychess.engine import Engine, SearchResult
-from polychess.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError
+from polychess.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, OptionError
 from polychess.game import Elimination, Game, GameOverError, Outcome, Reason, Termination, TimeForfeitError
 
 __version__ = "0.1.0"
@@ -40,6 +40,7 @@ __all__ = [
     "Layout",
     "LegalMoves",
     "Move",
+    "OptionError",
     "Outcome",
     "Piece",
     "Reason",

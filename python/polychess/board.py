@@ -1,7 +1,7 @@
 """Boards of every variant: position, legal moves, push/pop, check and mate, perft.
 
 A :class:`Board` is a position plus its history. Moves are :class:`Move` values
-(``str(move)`` is the move text of RULES §4, e.g. ``"E2E4"``); every method that takes a
+(``str(move)`` is the move text of docs/rules.md §4, e.g. ``"E2E4"``); every method that takes a
 move also takes its text.
 """
 
@@ -94,9 +94,9 @@ class Board:
     position string (FEN for standard chess, docs/position-strings.md for three-player chess)
     and raises :class:`~polychess.InvalidPositionError` if it is malformed. An unknown variant
     raises ``ValueError``. ``neutrality=True`` turns on the three-player "rule of neutrality"
-    (RULES §1.11), which restricts captures and adds a field to the position string.
+    (rules §1.11), which restricts captures and adds a field to the position string.
     Four-player chess takes ``mode="teams"`` (default) or ``"ffa"`` and ``setup="modern"``
-    (default) or ``"classic"`` (RULES §2).
+    (default) or ``"classic"`` (rules §2).
     """
 
     __slots__ = ("_core", "_colours")
@@ -154,7 +154,16 @@ class Board:
         return hash((self.variant, self.fen()))
 
     def __repr__(self) -> str:
-        return f"Board({self.variant!r}, fen={self.fen()!r}{''.join(f', {k}={v!r}' for k, v in self._options().items())})"
+        options = "".join(f", {k}={v!r}" for k, v in self._options().items())
+        return f"Board({self.variant!r}, fen={self.fen()!r}{options})"
+
+    def __str__(self) -> str:
+        """The board as plain text (as ``print(board)`` shows it, like python-chess); the
+        position string is ``fen()``. The three-player hexagon is drawn as ``polychess show``
+        draws it."""
+        from polychess import text_board  # text_board imports this module
+
+        return text_board.render(self)
 
     def _repr_svg_(self) -> str:
         """The picture Jupyter shows: the position with the last move highlighted."""
@@ -295,7 +304,7 @@ class Board:
 
     def mated_by(self) -> Colour | None:
         """If the player to move is checkmated, the player credited with the mate
-        (RULES §1.7: among the attackers, the one who moved most recently)."""
+        (rules §1.7: among the attackers, the one who moved most recently)."""
         player = self._core.mated_by()
         return None if player is None else self._colours[player]
 
@@ -320,12 +329,12 @@ class Board:
         self._core.remove_king(self._index(colour))
 
     def set_status(self, player: Colour | str, status: Status) -> None:
-        """Sets a player's status; FROZEN freezes a stalemated player (RULES §1.9)."""
+        """Sets a player's status; FROZEN freezes a stalemated player (rules §1.9)."""
         self._core.set_status(self._index(player), status)
 
     def eliminate(self, player: Colour | str, by: Colour | str | None, *, keep_king: bool = False) -> None:
         """Puts a player out: removes his king and gives his pieces to ``by`` (a mate or king
-        capture, RULES §1.8) or to nobody (resignation, time forfeit: inert pieces)."""
+        capture, rules §1.8) or to nobody (resignation, time forfeit: inert pieces)."""
         self._core.eliminate(self._index(player), None if by is None else self._index(by), keep_king)
 
     # -- helpers --------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Game clocks (RULES §1.11): time per player with an increment, and the hourglass mode in
+"""Game clocks (docs/rules.md §1.11): time per player with an increment, and the hourglass mode in
 which the time a mover uses is shared out among the other active players."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ import copy
 from collections.abc import Callable, Iterable, Sequence
 
 from polychess.board import Colour
+from polychess.options import option
 
 
 class Clock:
@@ -18,10 +19,9 @@ class Clock:
 
     def __init__(self, players: Sequence[Colour], initial: float, increment: float = 0.0, hourglass: bool = False,
                  time_source: Callable[[], float] | None = None) -> None:
-        if initial <= 0:
-            raise ValueError(f"time_control must be positive, got {initial}")
-        if increment < 0:
-            raise ValueError(f"increment must be >= 0, got {increment}")
+        # The same ranges as Game's options: a NaN or infinite time would never run out.
+        initial = float(option("time_control").check(initial))  # type: ignore[arg-type]
+        increment = float(option("increment").check(increment))  # type: ignore[arg-type]
         if time_source is None:
             import time
 

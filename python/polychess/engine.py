@@ -166,7 +166,8 @@ def _search_limits(depth: object, nodes: object, time: object) -> tuple[int, int
         except OverflowError:
             seconds = math.inf
         if not (math.isfinite(seconds) and 0 < seconds <= _core.MAX_SECONDS):
-            raise ValueError(f"time must be a positive, finite number of seconds (at most {_core.MAX_SECONDS:g}), got {reprlib.repr(time)}")
+            raise ValueError(f"time must be a positive, finite number of seconds (at most {_core.MAX_SECONDS:g}), "
+                             f"got {reprlib.repr(time)}")
     return depth_plies, node_count, seconds
 
 
@@ -186,7 +187,7 @@ def _result(board: Board, report: dict[str, object]) -> SearchResult:
     return SearchResult(
         best_move=report["best"],  # type: ignore[arg-type]
         score=int(report["score"]),  # type: ignore[call-overload]
-        scores=dict(zip(board.colours, values)),
+        scores=dict(zip(board.colours, values, strict=True)),
         depth=int(report["depth"]),  # type: ignore[call-overload]
         nodes=int(report["nodes"]),  # type: ignore[call-overload]
         seconds=float(report["seconds"]),  # type: ignore[arg-type]

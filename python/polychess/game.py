@@ -2,7 +2,7 @@
 clocks.
 
 The C++ core decides which moves are legal; this module runs a game to its end by the rules:
-RULES §1.6-1.11 (three-player: a mated player's army passes to the mater, a stalemated one is
+docs/rules.md §1.6-1.11 (three-player: a mated player's army passes to the mater, a stalemated one is
 frozen), §2.3 (four-player teams: the first mate wins for the team), §2.4 (four-player
 free-for-all: points, mates judged right after the move, dead pieces) and §3 (standard).
 After every move it examines the players concerned and ends the game when the rules say so.
@@ -18,7 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from polychess.board import Board, Colour, Kind, LegalMoves, Move, Status
+from polychess.checks import KingAttacks, checks_given, king_attacks
 from polychess.clock import Clock
+from polychess.options import Options, validate_options
 
 __all__ = ["Game", "Outcome", "Termination", "Elimination", "Reason", "GameOverError", "TimeForfeitError"]
 
@@ -36,7 +38,7 @@ class Reason(enum.Enum):
 
     CHECKMATE = "checkmate"
     KING_CAPTURE = "king capture"
-    STALEMATE = "stalemate"  # frozen, not out (RULES §1.9)
+    STALEMATE = "stalemate"  # frozen, not out (rules §1.9)
     RESIGNATION = "resignation"
     TIME_FORFEIT = "time forfeit"
 
@@ -105,7 +107,7 @@ class _Step:
 class Game:
     """One game from its start position to its outcome.
 
-    Options (RULES §1.11; each off by default):
+    Options (rules §1.11; each off by default):
 
     - ``first_mate_wins``: the first checkmate (or king capture) ends the game.
     - ``neutrality``: the rule of neutrality restricts captures (decided by the move generator).
@@ -116,10 +118,15 @@ class Game:
       your own for exact tests). A player whose time runs out loses on time.
     - ``start``: a position string to start from instead of the start position.
 
-    Four-player chess (RULES §2) takes ``mode="teams"`` (default) or ``"ffa"`` (points) and
+    Four-player chess (rules §2) takes ``mode="teams"`` (default) or ``"ffa"`` (points) and
     ``setup="modern"`` or ``"classic"``, plus ``move_limit`` (total plies; then teams draw and
-    free-for-all ranks by points), ``first_player`` and ``rotate_first_player`` (see
-    :meth:`next_game`).
+    free-for-all ranks by points) and ``rotate_first_player`` (see :meth:`next_game`). Every
+    variant takes ``first_player``, the seat that moves first.
+
+    The options are checked by :func:`polychess.options.validate_options`: an unknown value, a
+    value out of range or an option of another variant raises
+    :class:`~polychess.options.OptionError` (a ``ValueError``) naming the option and what is
+    allowed. The start position is judged at once, as any position after a move.
     """
 
     def __init__(
@@ -140,51 +147,53 @@ class Game:
         first_player: Colour | str | None = None,
         rotate_first_player: bool = False,
     ) -> None:
-        default_players = len(Board(variant, mode=mode, setup=setup).colours)
-        players = default_players if players is None else players
-        if players not in (2, default_players):
-            raise ValueError(f"{variant} is played by {default_players} players (or 2 on the hexagon), not {players}")
-        if players == 2 and variant == "three-player" and start is not None:
-            raise ValueError("players=2 sets up its own start position; give either players=2 or start")
-        if move_limit is not None and move_limit < 1:
-            raise ValueError(f"move_limit must be at least 1, got {move_limit}")
-        self.variant = variant
-        self.move_limit = move_limit
-        self.rotate_first_player = rotate_first_player
-        self.time_control = time_control
+        options = validate_options(dict(
+            variant=variant, first_mate_wins=first_mate_wins, neutrality=neutrality, players=players,
+            time_control=time_control, increment=increment, hourglass=hourglass, start=start, mode=mode, setup=setup,
+            move_limit=move_limit, first_player=first_player, rotate_first_player=rotate_first_player))
+        self.options: Options = options  # as checked by polychess.options, every one resolved
+        self.variant = options.variant
+        self.move_limit = options.move_limit
+        self.rotate_first_player = options.rotate_first_player
+        self.time_control = options.time_control
         self._time_source = time_source
-        self._clock_options = (increment, hourglass)
-        self.first_mate_wins = first_mate_wins or players == 2
-        self.neutrality = neutrality
-        self.players = players
-        self._start_option = start
-        if players == 2 and variant == "three-player":
-            start = _two_player_start(neutrality)
-        self._board = Board(variant, start, neutrality=neutrality, mode=mode, setup=setup)
-        if first_player is not None:
+        self.first_mate_wins = options.first_mate_wins or options.players == 2
+        self.neutrality = options.neutrality
+        start = _two_player_start(options.neutrality) if options.players == 2 else options.start
+        self._board = Board(options.variant, start, neutrality=options.neutrality, mode=options.mode,
+                            setup=options.setup)
+        if options.first_player is not None:
+            # Every variant's position string names the side to move by its colour's initial.
             fields = self._board.fen().split(" ")
-            fields[1] = Colour(first_player).value[0]
-            self._board = Board(variant, " ".join(fields), neutrality=neutrality, mode=mode, setup=setup)
+            fields[1] = options.first_player.value[0]
+            self._board = Board(options.variant, " ".join(fields), neutrality=options.neutrality,
+                                mode=options.mode, setup=options.setup)
         self.mode = self._board.mode
         self.setup = self._board.setup
         self.start_position = self._board.fen()
         # Seats with a player at the start (players=2 leaves Black's seat empty).
         self.seats = tuple(p for p in self._board.colours if self._board.status(p) != Status.OUT)
+        self.players = options.players or len(self._board.colours)
         self.clock: Clock | None = None
-        if time_control is not None:
-            self.clock = Clock(self._board.colours, time_control, increment, hourglass, time_source)
+        if options.time_control is not None:
+            self.clock = Clock(self._board.colours, options.time_control, options.increment, options.hourglass,
+                               time_source)
         self._eliminations: list[Elimination] = []
         self._places: dict[Colour, int] = {}  # fixed places of players who are out
         self._outcome: Outcome | None = None
         self._history: list[str] = []  # moves and events, as record tokens
-        self._repetitions: Counter[int] = Counter([self._board.zobrist_key])
+        self._repetitions: Counter[int] = Counter()  # positions counted by the draw rules
         self._steps: list[_Step] = []
         self._ply = 0
-        # Four-player free-for-all keeps score (RULES §2.4).
+        # Four-player free-for-all keeps score (rules §2.4).
         self._points: dict[Colour, int] = {p: 0 for p in self.seats} if self.mode == "ffa" else {}
         if self._board.status(self._board.turn) != Status.ACTIVE:
             raise ValueError("the player to move in the start position is not active")
-        self._resolve_turn()
+        # The start position is judged as a position after a move is, so that a game that is
+        # over before anyone moves (a mate, a stalemate, bare kings) says so at once.
+        if self.mode == "ffa":
+            self._confirm_mates(None)
+        self._judge()
         self._board_length = self._board._core.history_length()
 
     # -- reading the game -----------------------------------------------------------------
@@ -237,13 +246,8 @@ class Game:
         first = start_turn
         if self.rotate_first_player:  # one seat further clockwise, among the seats in play
             first = self.seats[(self.seats.index(start_turn) + 1) % len(self.seats)]
-        increment, hourglass = self._clock_options
-        return Game(self.variant, first_mate_wins=self.first_mate_wins and self.players != 2,
-                    neutrality=self.neutrality, players=self.players if self.players == 2 else None,
-                    time_control=self.time_control, increment=increment, hourglass=hourglass,
-                    time_source=self._time_source, start=self._start_option, mode=self.mode, setup=self.setup,
-                    move_limit=self.move_limit,
-                    first_player=first, rotate_first_player=self.rotate_first_player)
+        arguments = {**self.options.arguments(), "first_player": first}
+        return Game(self.variant, time_source=self._time_source, **arguments)  # type: ignore[arg-type]
 
     def outcome(self) -> Outcome | None:
         """The outcome, or None while the game runs."""
@@ -257,6 +261,15 @@ class Game:
 
     def active_players(self) -> list[Colour]:
         return [p for p in self.colours if self._board.status(p) == Status.ACTIVE]
+
+    def __str__(self) -> str:
+        """The current position as a text board (``str(game.board)``)."""
+        return str(self._board)
+
+    def __repr__(self) -> str:
+        options = "".join(f", {name}={value!r}" for name, value in self.options.arguments().items()
+                          if name != "variant")
+        return f"<Game {self.variant!r}{options} ply={self.ply} {self.turn} to move>"
 
     def _repr_svg_(self) -> str:
         """The picture Jupyter shows: the current position with the last move highlighted."""
@@ -288,22 +301,23 @@ class Game:
             raise TimeForfeitError(f"{mover} ran out of time; the move {move} was not played")
         statuses = {p: board.status(p) for p in self.colours}
         controllers = {c: board.controller(c) for c in self.colours}
+        attacks_before = king_attacks(board, mover) if self.mode == "ffa" else None
         board.push(move)
         self._ply += 1
         self._history.append(str(move))
         king_captured = False
-        for p in self.colours:  # a king capture eliminates inside the move (RULES §1.6)
+        for p in self.colours:  # a king capture eliminates inside the move (rules §1.6)
             if statuses[p] != Status.OUT and board.status(p) == Status.OUT:
                 king_captured = True
                 self._record_out(p, Reason.KING_CAPTURE, mover)
-        if self.mode == "ffa" and self._outcome is None:
-            self._score_move(mover, controllers, king_captured)
+        if attacks_before is not None and self._outcome is None:
+            self._score_move(mover, controllers, king_captured, attacks_before)
         self._after_step()
         return move
 
     def resign(self, player: Colour | str) -> None:
         """The player resigns: he is out, ranked as if mated now, his king removed and his other
-        pieces left as inert obstacles (RULES §1.10)."""
+        pieces left as inert obstacles (rules §1.10)."""
         self._event(Colour(player), Reason.RESIGNATION)
 
     def flag(self) -> bool:
@@ -317,7 +331,7 @@ class Game:
 
     def time_forfeit(self, player: Colour | str) -> None:
         """The player loses on time (as an external clock decided): out, ranked as if mated
-        now, king removed, other pieces inert (RULES §1.10)."""
+        now, king removed, other pieces inert (rules §1.10)."""
         self._event(Colour(player), Reason.TIME_FORFEIT)
 
     def agree_draw(self) -> None:
@@ -363,9 +377,15 @@ class Game:
         self._after_step()
 
     def _after_step(self) -> None:
-        """What follows every move or event: the players whose turn comes are examined, then
-        the draw rules. In free-for-all, where mates are judged right after the move, the
-        ending rules come first: a player whose turn never comes is not judged."""
+        """What follows every move or event: the position is judged, and the step is done."""
+        self._judge()
+        self._finish_step()
+
+    def _judge(self) -> None:
+        """Judges the position after a move or event, and the start position the same way: the
+        players whose turn comes are examined, then the draw rules. In free-for-all, where mates
+        are judged right after the move, the ending rules come first: a player whose turn never
+        comes is not judged."""
         if self._outcome is None:
             self._check_move_limit()
         if self.mode == "ffa" and self._outcome is None:
@@ -377,7 +397,6 @@ class Game:
                 self._check_points_lead()
             else:
                 self._check_draws()
-        self._finish_step()
 
     def _leave(self, player: Colour, reason: Reason, by: Colour | None) -> None:
         """Takes a player out for a reason that is not a move (resignation, time forfeit)."""
@@ -387,8 +406,8 @@ class Game:
 
     def _eliminate(self, player: Colour, by: Colour | None) -> None:
         """Puts a player out on the board: in free-for-all his pieces, king included, stay as
-        dead pieces (RULES §2.4); elsewhere his king goes and his army passes to ``by`` (a mate,
-        RULES §1.8) or to nobody (resignation, time forfeit: inert pieces, RULES §1.10)."""
+        dead pieces (rules §2.4); elsewhere his king goes and his army passes to ``by`` (a mate,
+        rules §1.8) or to nobody (resignation, time forfeit: inert pieces, rules §1.10)."""
         if self.mode == "ffa":
             self._board.eliminate(player, by=None, keep_king=True)
         else:
@@ -407,7 +426,7 @@ class Game:
                 self._eliminate(player, mater)
                 self._record_out(player, Reason.CHECKMATE, mater)
             elif self.mode == "ffa":
-                # A stalemated player is out, and scores 20 himself (RULES §2.4).
+                # A stalemated player is out, and scores 20 himself (rules §2.4).
                 self._eliminate(player, None)
                 self._record_out(player, Reason.STALEMATE, None)
             elif self.mode == "teams":
@@ -423,7 +442,7 @@ class Game:
             return
         if self.mode == "teams":
             # Mating one opponent (or capturing his king) wins for the team; a resignation or
-            # time forfeit loses for the team (RULES §2.3).
+            # time forfeit loses for the team (rules §2.3).
             self._eliminations.append(Elimination(player, reason, by, self.ply))
             termination = Termination.KING_CAPTURE if reason is Reason.KING_CAPTURE else Termination(reason.value)
             losers = {player, self.colours[(self.colours.index(player) + 2) % 4]}
@@ -436,7 +455,7 @@ class Game:
         remaining = [p for p in self.colours if self._board.status(p) == Status.ACTIVE]
         termination = Termination.KING_CAPTURE if reason is Reason.KING_CAPTURE else Termination(reason.value)
         if self.first_mate_wins:
-            # The mater wins and everyone else shares last place (RULES §1.11); after a
+            # The mater wins and everyone else shares last place (rules §1.11); after a
             # resignation or time forfeit, the players still in share first place.
             if by is not None:
                 self._finish(termination, places={p: (1 if p == by else 2) for p in self.colours})
@@ -446,7 +465,7 @@ class Game:
         self._places[player] = n - len(earlier_out)
         if frozen:
             # After a stalemate, a mate ends the game: mater (the last active player) first,
-            # the mated and the frozen share second (RULES §1.9).
+            # the mated and the frozen share second (rules §1.9).
             for p in frozen:
                 self._places[p] = 2
             self._places[player] = 2
@@ -464,8 +483,9 @@ class Game:
             termination = Termination.KING_CAPTURE if reason is Reason.KING_CAPTURE else Termination(reason.value)
             self._finish(termination, by_points=True)
 
-    def _score_move(self, mover: Colour, controllers: dict[Colour, Colour | None], king_captured: bool) -> None:
-        """Free-for-all points of a move (RULES §2.4): the captured live piece, checks of
+    def _score_move(self, mover: Colour, controllers: dict[Colour, Colour | None], king_captured: bool,
+                    attacks_before: KingAttacks) -> None:
+        """Free-for-all points of a move (rules §2.4): the captured live piece, checks of
         several kings at once, then every other player mated by it, judged in turn order."""
         board = self._board
         captured = board._core.last_captured()
@@ -473,27 +493,29 @@ class Game:
             colour = board.colours[captured[0]]
             if controllers[colour] is not None:  # dead pieces score nothing
                 self._points[mover] += _CAPTURE_POINTS[Kind(captured[1])]
-        checked, only_queens = 0, True
-        for player in self.active_players():
-            king = board.king(player)
-            if player == mover or king is None:
-                continue
-            attackers = board.attackers(king, mover)
-            if attackers:
-                checked += 1
-                kinds = {piece.kind for piece in map(board.piece_at, attackers) if piece is not None}
-                only_queens &= kinds <= {Kind.QUEEN, Kind.ONE_POINT_QUEEN}
-        if checked >= 2:
-            self._points[mover] += {2: (5, 1), 3: (20, 5)}[min(checked, 3)][only_queens]
-        # Mates are confirmed at once, each player judged after the eliminations before him,
-        # and credited to the player whose move left him mated (as chess.com scores them).
+        # The kings the move puts in check, as PGN4's '+' marks count them (polychess.checks):
+        # a king already in check before the move counts only if the move adds a checker.
+        checked = checks_given(attacks_before, board)
+        if len(checked) >= 2:
+            by_queens = all(p.kind in (Kind.QUEEN, Kind.ONE_POINT_QUEEN) for ps in checked.values() for p in ps)
+            self._points[mover] += {2: (5, 1), 3: (20, 5)}[min(len(checked), 3)][by_queens]
+        self._confirm_mates(mover)
+
+    def _confirm_mates(self, mover: Colour | None) -> None:
+        """Free-for-all confirms mates at once (rules §2.4): every other player, in turn order
+        after the mover, is examined after the eliminations before him, and a mate is credited
+        to the mover (as chess.com scores them). The start position (``mover`` None) is
+        examined the same way from the player to move on; a mate found there is no move's
+        doing and is credited to nobody."""
+        board = self._board
         order = board.colours
-        start = order.index(mover)
-        for i in range(1, len(order)):
-            player = order[(start + i) % len(order)]
-            if self._outcome is not None or board.status(player) != Status.ACTIVE:
+        first = order.index(board.turn) if mover is None else order.index(mover) + 1
+        for i in range(len(order)):
+            player = order[(first + i) % len(order)]
+            if player == mover or self._outcome is not None or board.status(player) != Status.ACTIVE:
                 continue
-            in_check, moves, _ = board._core.examine(order.index(player), order.index(mover))
+            # the core's own choice of mater (its third answer) is not used here
+            in_check, moves, _ = board._core.examine(order.index(player), order.index(mover or player))
             if in_check and moves == 0:
                 self._eliminate(player, None)
                 self._record_out(player, Reason.CHECKMATE, mover)
@@ -510,19 +532,20 @@ class Game:
         board = self._board
         key = board.zobrist_key
         self._repetitions[key] += 1
-        self._steps[-1].repetition = key
+        if self._steps:  # the start position is counted for good; later ones until taken back
+            self._steps[-1].repetition = key
         if self._repetitions[key] >= 3:
             self._finish(Termination.THREEFOLD_REPETITION, draw=True)
         elif board.halfmove_clock >= 50 * len(self.active_players()):
             self._finish(Termination.FIFTY_MOVES, draw=True)
         elif self.variant != "four-player" and _insufficient_material(board):
-            # RULES §1.10 and §3; four-player chess knows no such draw (§2.3, §2.4)
+            # rules §1.10 and §3; four-player chess knows no such draw (§2.3, §2.4)
             self._finish(Termination.INSUFFICIENT_MATERIAL, draw=True)
         else:
             self._check_points_lead()
 
     def _check_move_limit(self) -> None:
-        """At the move limit, teams draw and free-for-all ranks by points (RULES §2.4)."""
+        """At the move limit, teams draw and free-for-all ranks by points (rules §2.4)."""
         if self.move_limit is not None and self._ply >= self.move_limit:
             if self.mode == "ffa":
                 self._finish(Termination.MOVE_LIMIT, by_points=True)
@@ -530,7 +553,7 @@ class Game:
                 self._finish(Termination.MOVE_LIMIT, draw=True)
 
     def _check_points_lead(self) -> None:
-        """Free-for-all: with two players left, a lead of 21 points ends the game (RULES §2.4)."""
+        """Free-for-all: with two players left, a lead of 21 points ends the game (rules §2.4)."""
         if self.mode == "ffa" and len(self.active_players()) == 2:
             a, b = (self._points[p] for p in self.active_players())
             if abs(a - b) >= 21:
@@ -571,7 +594,7 @@ _CAPTURE_POINTS = {Kind.PAWN: 1, Kind.KNIGHT: 3, Kind.BISHOP: 5, Kind.ROOK: 5, K
 
 
 def _insufficient_material(board: Board) -> bool:
-    """Only kings left (RULES §1.10); in standard chess also the FIDE dead positions of king
+    """Only kings left (rules §1.10); in standard chess also the FIDE dead positions of king
     and minor piece against king, and bishops all on one colour."""
     pawns, knights, bishops, rooks, queens, _, one_point_queens = board._core.piece_counts()
     if pawns + knights + bishops + rooks + queens + one_point_queens == 0:

@@ -11,7 +11,7 @@ one-point-queen``, plus ``dead``, ``frozen`` or ``controlled`` with ``data-contr
 overlays carry the classes ``lastmove``, ``check``, ``dot`` and ``arrow``. Only the cells take
 pointer events, so a click anywhere on a cell reaches the cell's ``data-cell``.
 
-Geometry of the hexagon (RULES §1.1): a regular hexagon whose sides alternate between back ranks
+Geometry of the hexagon (docs/rules.md §1.1): a regular hexagon whose sides alternate between back ranks
 and side files, cut by the segments from its centre to the midpoints of its sides into six
 quadrilaterals (kites). Each kite is one 4×4 block of a sector; its cells come from bilinear
 interpolation between the kite's corners, so their sides are straight and every cell shares whole
@@ -64,7 +64,7 @@ _HEX_FILES = ("ABCDEFGH", "NMLKDCBA", "HGFEKLMN")  # sector 0 White, 1 Red, 2 Bl
 
 
 def _hex_name(sector: int, row: int, column: int) -> str:
-    """The chess3.ru name of cell (s, r, c) of RULES §1.1."""
+    """The chess3.ru name of cell (s, r, c) of rules §1.1."""
     rank = (row + 1, 12 - row, 8 - row)[sector]
     return f"{_HEX_FILES[sector][column]}{rank}"
 
@@ -218,7 +218,7 @@ class _Drawing:
 def _inner_radius(polygon: Polygon, centre: Point) -> float:
     """Distance from ``centre`` to the nearest side of the (convex) polygon."""
     best = math.inf
-    for a, b in zip(polygon, polygon[1:] + polygon[:1]):
+    for a, b in zip(polygon, polygon[1:] + polygon[:1], strict=True):  # each side, the last one closing it
         dx, dy = b[0] - a[0], b[1] - a[1]
         best = min(best, abs(dx * (centre[1] - a[1]) - dy * (centre[0] - a[0])) / math.hypot(dx, dy))
     return best
@@ -286,7 +286,7 @@ _SYMBOLS: dict[Kind, str] = {
                 '<path d="M50 34 C42 26 16 26 16 46 C16 58 26 66 28 78 H72 C74 66 84 58 84 46 '
                 'C84 26 58 26 50 34 Z"/>'
                 '<path d="M50 34 V68 M28 70 H72" fill="none" stroke="currentColor"/>' + _BASE),
-    # Free-for-all's one-point queen: a queen with a "1" badge (RULES §2.2).
+    # Free-for-all's one-point queen: a queen with a "1" badge (rules §2.2).
     Kind.ONE_POINT_QUEEN: (_QUEEN + '<circle cx="76" cy="74" r="16" fill="#ffffff" stroke="#1a1a1a"/>'
                            '<path d="M70 68 L78 62 V86 M71 86 H85" fill="none" stroke="#1a1a1a"/>'),
 }
@@ -565,7 +565,7 @@ def _kind_class(kind: Kind) -> str:
 def _army_states(position: Board) -> dict[Colour, tuple[tuple[str, ...], Colour | None]]:
     """For each colour, its marks and the player who now controls it if that is someone else:
     "dead" (nobody controls it: resigned, out of time, out in free-for-all), "frozen" (its
-    controller is stalemated, RULES §1.9), "controlled" (a mated army played by the mater)."""
+    controller is stalemated, rules §1.9), "controlled" (a mated army played by the mater)."""
     states: dict[Colour, tuple[tuple[str, ...], Colour | None]] = {}
     for colour in position.colours:
         controller = position.controller(colour)

@@ -1,4 +1,4 @@
-"""Slow, independent reference implementation of three-player chess (RULES.md section 1).
+"""Slow, independent reference implementation of three-player chess (docs/rules.md §1).
 
 Pure Python, standard library only. Written for clarity, not speed: every rule is applied
 literally, and legality is decided by make-and-test (apply the move, including any king
@@ -6,8 +6,8 @@ capture and transfer, then look for an active enemy attacking a king of the move
 
 Coordinates: a cell is (s, r, c) -- sector s (0 White, 1 Red, 2 Black), local row r
 (0 = the sector owner's back rank, 3 = the row at the centre), local column c (0..7 from
-the owner's left).  Every geometric relation is derived from the step function of RULES
-section 1.2.  Public functions take and return cell names ("E4"); position strings follow
+the owner's left).  Every geometric relation is derived from the step function of docs/rules.md
+§1.2.  Public functions take and return cell names ("E4"); position strings follow
 docs/position-strings.md.
 """
 
@@ -49,7 +49,7 @@ def _cell(name: str) -> tuple[int, int, int]:
 
 
 def is_dark(cell: str) -> bool:
-    """RULES 1.1: (s, r, c) is dark iff r + c is even."""
+    """rules §1.1: (s, r, c) is dark iff r + c is even."""
     _, r, c = _cell(cell)
     return (r + c) % 2 == 0
 
@@ -57,7 +57,7 @@ def is_dark(cell: str) -> bool:
 # --------------------------------------------------------------------------- step function
 
 def _step(t: tuple[int, int, int], d: str, flip: bool):
-    """RULES 1.2, on tuples.  Returns ((s, r, c), flip) or None when off board."""
+    """rules §1.2, on tuples.  Returns ((s, r, c), flip) or None when off board."""
     s, r, c = t
     if flip:
         d = _OPPOSITE[d]
@@ -77,7 +77,7 @@ def _step(t: tuple[int, int, int], d: str, flip: bool):
 
 
 def step(cell: str, d: str, flip: bool) -> tuple[str, bool] | None:
-    """RULES 1.2 step function on a cell name; d is one of 'F', 'B', 'L', 'R'."""
+    """rules §1.2 step function on a cell name; d is one of 'F', 'B', 'L', 'R'."""
     res = _step(_cell(cell), d, flip)
     if res is None:
         return None
@@ -246,7 +246,7 @@ class _State:
     controllers: list  # per colour: player index or None (inert)
     statuses: list  # per player: "a" / "f" / "x"
 
-    def copy(self) -> "_State":
+    def copy(self) -> _State:
         return _State(dict(self.board), self.turn, [set(x) for x in self.castling], list(self.ep),
                       self.halfmove, self.fullmove, list(self.controllers), list(self.statuses))
 
@@ -260,7 +260,7 @@ def _parse(position: str) -> _State:
     if len(ranks) != 12:
         raise ValueError("expected 12 ranks")
     board = {}
-    for rank, text in zip(range(12, 0, -1), ranks):
+    for rank, text in zip(range(12, 0, -1), ranks, strict=True):
         files = _RANK_FILES[rank]
         i = 0
         j = 0
@@ -428,7 +428,7 @@ def _pseudo_moves(st: _State):
         if st.controllers[colour] != mover:
             continue
 
-        def add(u, pawn=False):
+        def add(u, pawn=False, t=t, colour=colour):  # this piece's t and colour, bound here
             if pawn and u in _promotion_cells(colour):
                 for promo in PROMOTION_KINDS:
                     out.append((t, u, promo))

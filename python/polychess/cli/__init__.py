@@ -1,14 +1,17 @@
 """The ``polychess`` command line (also ``python -m polychess``).
 
-Subcommands, one module each: ``perft`` and ``moves`` (perft.py), ``play`` (play.py, drawing
-in text_board.py), ``selfplay`` (selfplay.py), ``bench`` (bench.py), ``show`` (show.py),
-``serve`` (serve.py, the web app). Every usage mistake -- a bad flag, position, variant or
-file -- ends with a one-line message on stderr and exit status 2, never a traceback.
+Subcommands, one module each: ``perft`` and ``moves`` (perft.py), ``play`` (play.py; boards
+are drawn by polychess/text_board.py, as ``str(board)`` is), ``selfplay`` (selfplay.py),
+``bench`` (bench.py), ``show`` (show.py), ``serve`` (serve.py, the web app). Every usage
+mistake -- a bad flag, position, variant or file -- ends with a one-line message on stderr and
+exit status 2, never a traceback. A closed stdout (``polychess show | head``) ends a command
+quietly with status 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -20,7 +23,8 @@ __all__ = ["build_parser", "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="polychess", description="Chess for more than two players.")
+    parser = argparse.ArgumentParser(prog="polychess", description="Chess for more than two players.",
+                                     epilog="Run 'polychess COMMAND --help' for the options of a command.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     perft.add_parsers(sub)
     play.add_parser(sub)
@@ -33,6 +37,32 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit status (2 for usage errors)."""
+    try:
+        status = _run(argv)
+        # Output waiting in the buffer is written here, so that a reader that has gone away
+        # shows up as the error below rather than as a message at interpreter exit.
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:
+        return _stdout_closed()
+
+
+def _stdout_closed() -> int:
+    """The reader of stdout stopped reading (``polychess show | head``): not a mistake to
+    report. As Python's documentation advises (signal module, "Note on SIGPIPE"), stdout is
+    pointed at devnull, so that the final flush at exit does not fail again, and the exit
+    status is 1."""
+    try:
+        stdout = sys.stdout.fileno()
+    except (OSError, ValueError):  # stdout is no file (a test's capture): nothing is flushed at exit
+        return 1
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, stdout)
+    os.close(devnull)
+    return 1
+
+
+def _run(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -46,6 +76,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, ValueError) as error:
         print(f"polychess: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        raise  # the reader of stdout went away: main() handles that
     except OSError as error:
         print(f"polychess: {error.strerror or error}"
               f"{': ' + str(error.filename) if error.filename else ''}", file=sys.stderr)

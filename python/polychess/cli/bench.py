@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from polychess.board import VARIANTS, Board
 from polychess.cli.common import positive_float, positive_int
+from polychess.cli.wording import plural
 from polychess.engine import Engine
 
 __all__ = ["Measurement", "add_parser", "measure_perft", "measure_search"]
@@ -51,7 +52,8 @@ def measure_perft(board: Board, budget: float) -> Measurement:
         nodes = board.perft(depth)
         seconds = time.perf_counter() - start
         spent += seconds
-        print(f"  perft depth {depth}: {nodes:,} nodes in {seconds:.3f} s", file=sys.stderr, flush=True)
+        print(f"  perft depth {depth}: {plural(nodes, 'node', grouped=True)} in {seconds:.3f} s", file=sys.stderr,
+              flush=True)
         growth = nodes / previous if previous else max(nodes, 1)
         if spent + seconds * growth > budget:
             return Measurement(depth, nodes, seconds)
@@ -61,8 +63,8 @@ def measure_perft(board: Board, budget: float) -> Measurement:
 def measure_search(board: Board, budget: float, hash_mb: int) -> Measurement:
     engine = Engine(hash_mb=hash_mb)
     result = engine.search(board, time=budget)
-    print(f"  search: depth {result.depth}, {result.nodes:,} nodes in {result.seconds:.3f} s", file=sys.stderr,
-          flush=True)
+    print(f"  search: depth {result.depth}, {plural(result.nodes, 'node', grouped=True)} in {result.seconds:.3f} s",
+          file=sys.stderr, flush=True)
     return Measurement(result.depth, result.nodes, result.seconds)
 
 

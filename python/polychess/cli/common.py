@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TextIO
@@ -17,6 +16,7 @@ from polychess.board import VARIANTS, Colour
 from polychess.engine import Engine, SearchResult
 from polychess.errors import InvalidPositionError
 from polychess.game import Game
+from polychess.options import OptionError, option
 
 __all__ = [
     "DEFAULT_NODES",
@@ -70,61 +70,71 @@ def positive_float(text: str) -> float:
     return value
 
 
-def _clock(text: str) -> tuple[float, float]:
-    match = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]*)?)\s*(?:\+\s*([0-9]+(?:\.[0-9]*)?))?\s*", text)
-    if not match or float(match.group(1)) <= 0:
-        raise argparse.ArgumentTypeError(f"expected SECONDS or SECONDS+INCREMENT (e.g. 300+5), got {text!r}")
-    return float(match.group(1)), float(match.group(2) or 0)
+def _clock(text: str) -> tuple[object, object]:
+    """--clock SECONDS[+INCREMENT], not yet checked: the ranges are those of the game options."""
+    seconds, plus, increment = text.replace(" ", "").partition("+")
+    try:
+        return option("time_control").from_text(seconds), option("increment").from_text(increment if plus else "0")
+    except OptionError:
+        raise UsageError(f"--clock: expected SECONDS or SECONDS+INCREMENT (e.g. 300+5), got {text!r}") from None
+
+
+def _only(name: str) -> str:
+    """A help text's prefix naming the variant an option is for, if it is not for all."""
+    variants = option(name).variants
+    return f"{' and '.join(variants)}: " if len(variants) == 1 else ""
+
+
+def _help(name: str) -> str:
+    """The help text of the flag for one game option: what polychess.options says it means."""
+    return _only(name) + option(name).meaning
 
 
 # -- game options ---------------------------------------------------------------------------
 
 def add_game_options(parser: argparse.ArgumentParser, *, clock: bool = True) -> None:
-    """The variant and the options of Game (RULES §1.11, §2) as flags."""
+    """The variant and the options of Game (docs/rules.md §1.11, §2) as flags."""
     group = parser.add_argument_group("game")
-    group.add_argument("--variant", choices=VARIANTS, default="three-player")
-    group.add_argument("--fen", metavar="POSITION", help="start from this position string")
-    group.add_argument("--mode", choices=("teams", "ffa"), help="four-player: teams (default) or free-for-all")
-    group.add_argument("--setup", choices=("modern", "classic"), help="four-player: the start setup (default modern)")
-    group.add_argument("--move-limit", type=positive_int, metavar="PLIES",
-                       help="four-player: end the game after this many moves")
-    group.add_argument("--first-player", type=colour_arg, metavar="COLOUR", help="four-player: who moves first")
-    group.add_argument("--first-mate-wins", action="store_true", help="three-player: the first mate ends the game")
-    group.add_argument("--neutrality", action="store_true", help="three-player: the rule of neutrality")
+    group.add_argument("--variant", choices=VARIANTS, default="three-player", help="the variant (default three-player)")
+    group.add_argument("--fen", metavar="POSITION", help=_help("start"))
+    group.add_argument("--mode", choices=option("mode").choices, help=_help("mode"))
+    group.add_argument("--setup", choices=option("setup").choices, help=_help("setup"))
+    group.add_argument("--move-limit", metavar="PLIES", help=_help("move_limit"))
+    group.add_argument("--first-player", metavar="COLOUR", help=_help("first_player"))
+    group.add_argument("--first-mate-wins", action="store_true", help=_help("first_mate_wins"))
+    group.add_argument("--neutrality", action="store_true", help=_help("neutrality"))
     group.add_argument("--two-players", action="store_true",
-                       help="three-player: White and Red only, Black not set up")
+                       help=f"{_only('players')}White and Red only, Black not set up")
     if clock:
-        group.add_argument("--clock", type=_clock, metavar="SECONDS[+INC]",
+        group.add_argument("--clock", metavar="SECONDS[+INC]",
                            help="a clock per player: seconds for the game, plus seconds added per move")
-        group.add_argument("--hourglass", action="store_true",
-                           help="with --clock: the time a mover uses goes to the others")
+        group.add_argument("--hourglass", action="store_true", help=f"with --clock: {option('hourglass').meaning}")
 
 
-_THREE_PLAYER_ONLY = (("first_mate_wins", "--first-mate-wins"), ("neutrality", "--neutrality"),
-                      ("two_players", "--two-players"))
-_FOUR_PLAYER_ONLY = (("mode", "--mode"), ("setup", "--setup"), ("move_limit", "--move-limit"),
-                     ("first_player", "--first-player"))
+# The flag of each game option, for messages about them (polychess.options names them as Game does).
+_FLAG_OF_OPTION = {"variant": "--variant", "start": "--fen", "mode": "--mode", "setup": "--setup",
+                   "move_limit": "--move-limit", "first_player": "--first-player",
+                   "first_mate_wins": "--first-mate-wins", "neutrality": "--neutrality", "players": "--two-players",
+                   "players=2": "--two-players", "time_control": "--clock", "increment": "--clock",
+                   "hourglass": "--hourglass"}
 
 
 def game_from_args(args: argparse.Namespace) -> Game:
-    """A new game with the options given on the command line."""
-    for attribute, flag in _THREE_PLAYER_ONLY:
-        if getattr(args, attribute) and args.variant != "three-player":
-            raise UsageError(f"{flag} is an option of three-player chess, not of {args.variant}")
-    for attribute, flag in _FOUR_PLAYER_ONLY:
-        if getattr(args, attribute) is not None and args.variant != "four-player":
-            raise UsageError(f"{flag} is an option of four-player chess, not of {args.variant}")
-    if args.two_players and args.fen:
-        raise UsageError("--two-players sets up its own start position; give either --two-players or --fen")
+    """A new game with the options given on the command line. The flags' values are read here
+    rather than by argparse, so that every mistake in them is one line naming the flag, as
+    polychess.options words it."""
     clock = getattr(args, "clock", None)
-    if getattr(args, "hourglass", False) and clock is None:
-        raise UsageError("--hourglass needs --clock")
     try:
+        time_control, increment = (None, 0.0) if clock is None else _clock(clock)
+        move_limit = None if args.move_limit is None else option("move_limit").from_text(args.move_limit.strip())
+        first_player = None if args.first_player is None else args.first_player.strip().lower()
         return Game(args.variant, first_mate_wins=args.first_mate_wins, neutrality=args.neutrality,
-                    players=2 if args.two_players else None,
-                    time_control=None if clock is None else clock[0], increment=0.0 if clock is None else clock[1],
-                    hourglass=getattr(args, "hourglass", False), start=args.fen, mode=args.mode, setup=args.setup,
-                    move_limit=args.move_limit, first_player=args.first_player)
+                    players=2 if args.two_players else None, time_control=time_control,  # type: ignore[arg-type]
+                    increment=increment, hourglass=getattr(args, "hourglass", False),  # type: ignore[arg-type]
+                    start=args.fen, mode=args.mode, setup=args.setup, move_limit=move_limit,  # type: ignore[arg-type]
+                    first_player=first_player)
+    except OptionError as error:
+        raise UsageError(error.spelled(_FLAG_OF_OPTION)) from None
     except InvalidPositionError:
         raise  # main() reports it as a bad position string
     except ValueError as error:

@@ -1,7 +1,7 @@
 """``polychess play``: a game in the terminal between any mix of humans and engines.
 
 The session reads standard input line by line (no curses), so a game can be played at a
-terminal, through a pipe or from a script alike. A line is a move in the notation of RULES §4
+terminal, through a pipe or from a script alike. A line is a move in the notation of docs/rules.md §4
 (``E2E4``, ``h2h3``, ``A11A12Q``) or a command (see ``HELP``).
 """
 
@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from polychess import text_board
 from polychess.board import Board, Colour, Kind, Status
-from polychess.cli import text_board
 from polychess.cli.common import (
     EngineSpec,
     UsageError,
@@ -29,6 +30,7 @@ from polychess.cli.common import (
     parse_engine_spec,
     use_color,
 )
+from polychess.cli.wording import plural
 from polychess.engine import Engine
 from polychess.errors import IllegalMoveError, InvalidMoveError
 from polychess.formats import write_pgn4, write_record
@@ -37,8 +39,9 @@ from polychess.game import Elimination, Game, GameOverError, Reason, TimeForfeit
 __all__ = ["Seat", "Session", "add_parser", "assign_seats", "engine_accepts_draw"]
 
 HELP = """\
-Type a move as from-cell and to-cell, e.g. E2E4 (three-player), h2h3 (four-player), e2e4;
-add the promotion piece at the end (A11A12Q). Castling is the king's move (E1G1).
+Type a move as from-cell and to-cell: E2E4 (three-player), h2h3 (four-player) or
+e2e4 (standard), with the promotion piece at the end (A11A12Q). Castling is the
+king's move (E1G1).
 Commands:
   moves        list the legal moves
   board        draw the board again
@@ -51,15 +54,23 @@ Commands:
   help         this text
   quit         leave the game"""
 
-EPILOG = """\
-seats: with no seat option you play the first seat and the engine plays the others.
-  --humans white,red     these seats are human, the others engines
-  --engines red,black    these seats are engines, the others human ("all" and "none" work)
-  --seat red=engine:nodes=20000,depth=4   one seat (human, engine or engine:SETTINGS),
-                         applied after --humans/--engines; settings: nodes, depth, time, hash
+DESCRIPTION = """\
+Play a game in the terminal, between any mix of humans and engines. The board is redrawn
+after every move; the three-player hexagon is drawn as the real board looks, each cell with
+its name under the piece on it (--compact: one line per cell)."""
 
-The board is redrawn after every move; the three-player hexagon is drawn as the real board
-looks, each cell with its name under the piece on it (--compact: one line per cell)."""
+# Shown by --help after the options; the in-game help (HELP) follows it there.
+EPILOG = """\
+Seats: with no seat option you play the first seat and the engine plays the others.
+  --humans white,red     White and Red are human, the others engines.
+  --engines red,black    Red and Black are engines, the others human.
+  --humans all           Every seat human (--humans none: engines only).
+  --seat red=engine:nodes=20000,depth=4
+                         One seat: human, engine or engine:SETTINGS (nodes, depth,
+                         time, hash), applied after --humans or --engines.
+
+During the game:
+"""
 
 _MATERIAL = {Kind.PAWN: 1, Kind.KNIGHT: 3, Kind.BISHOP: 3, Kind.ROOK: 5, Kind.QUEEN: 9,
              Kind.ONE_POINT_QUEEN: 9, Kind.KING: 0}
@@ -84,8 +95,8 @@ class Seat:
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser("play", help="play a game in the terminal (humans and engines)",
-                            description="Play a game in the terminal. " + HELP.splitlines()[0],
-                            epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+                            description=DESCRIPTION, epilog=EPILOG + textwrap.indent(HELP, "  "),
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
     add_game_options(parser)
     seats = parser.add_argument_group("seats")
     seats.add_argument("--humans", metavar="COLOURS", help="the human seats (comma-separated, all, none)")
@@ -269,7 +280,7 @@ class Session:
         result = seat.spec.search(seat.engine, self.game)
         move = result.best_move if result.best_move is not None else next(iter(self.game.legal_moves))
         self._say(f"{self._name(self.game.turn)} plays {move}   "
-                  f"(depth {result.depth}, {result.nodes:,} nodes, {result.seconds:.2f} s)")
+                  f"(depth {result.depth}, {plural(result.nodes, 'node', grouped=True)}, {result.seconds:.2f} s)")
         self._step(lambda: self.game.push(move), human=False)
 
     def _step(self, action: Callable[[], object], *, human: bool) -> None:
@@ -301,7 +312,7 @@ class Session:
 
     def _moves(self, words: list[str]) -> bool:
         moves = sorted(str(m) for m in self.game.legal_moves)
-        self._say(f"{len(moves)} legal moves: " + " ".join(moves))
+        self._say(f"{plural(len(moves), 'legal move')}: " + " ".join(moves))
         return True
 
     def _board(self, words: list[str]) -> bool:
@@ -421,7 +432,7 @@ class Session:
         for place in sorted(by_place):
             names = []
             for colour in by_place[place]:
-                extra = f", {outcome.points[colour]} points" if outcome.points else ""
+                extra = f", {plural(outcome.points[colour], 'point')}" if outcome.points else ""
                 names.append(f"{self._name(colour)}{extra}")
             shared = " (shared)" if len(by_place[place]) > 1 else ""
             self._say(f"  {_ORDINALS.get(place, f'{place}th')}{shared}: {'; '.join(names)}")

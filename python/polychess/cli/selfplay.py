@@ -26,6 +26,8 @@ from polychess.cli.common import (
     game_from_args,
     positive_int,
 )
+from polychess.cli.status_line import StatusLine
+from polychess.cli.wording import plural
 from polychess.engine import Engine
 from polychess.formats import write_record
 from polychess.game import Game, Outcome
@@ -35,16 +37,21 @@ __all__ = ["Summary", "add_parser", "play_game"]
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser("selfplay", help="engine against engine, N games, with a summary",
-                            description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--games", type=positive_int, default=2, help="how many games (default 2)")
+                            description="Play the engine against itself, N games, and sum up the results per "
+                                        "seat. Every seat has its own engine with the same budget. Each game "
+                                        "starts with a few random moves (--opening-plies, seeded by --seed), "
+                                        "as a node or depth budget would otherwise play the same game every "
+                                        "time. A game that reaches --max-plies is stopped and counted as "
+                                        "unfinished.")
+    parser.add_argument("--games", type=positive_int, default=2, metavar="N", help="how many games (default 2)")
     add_game_options(parser, clock=False)
     add_budget_options(parser)
     parser.add_argument("--out", metavar="DIR", help="write one game record per game into DIR")
-    parser.add_argument("--max-plies", type=positive_int, default=1000,
+    parser.add_argument("--max-plies", type=positive_int, default=1000, metavar="PLIES",
                         help="stop a game after this many moves (default 1000)")
     parser.add_argument("--opening-plies", type=int, default=2, metavar="N",
                         help="random moves at the start of each game (default 2)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the random openings (default 1)")
+    parser.add_argument("--seed", type=int, default=1, metavar="N", help="seed of the random openings (default 1)")
     parser.set_defaults(run=run)
 
 
@@ -66,7 +73,7 @@ class Summary:
             return
         self.finished += 1
         self.terminations[outcome.termination.value] += 1
-        returns = dict(zip(outcome.places, outcome.returns()))
+        returns = dict(zip(outcome.places, outcome.returns(), strict=True))
         for seat in self.seats:
             self.places.setdefault(seat, Counter())[outcome.places[seat]] += 1
             self.scores[seat] = self.scores.get(seat, 0.0) + returns[seat]
@@ -75,7 +82,8 @@ class Summary:
 
     def table(self) -> str:
         n = len(self.seats)
-        header = f"{'seat':<8}" + "".join(f"{_ordinal(p):>6}" for p in range(1, n + 1)) + f"{'avg place':>11}{'score':>8}"
+        header = f"{'seat':<8}" + "".join(f"{_ordinal(p):>6}" for p in range(1, n + 1))
+        header += f"{'avg place':>11}{'score':>8}"
         if self.points:
             header += f"{'points':>8}"
         lines = [header]
@@ -105,40 +113,31 @@ class _Progress:
     def __init__(self, total: int, stream: TextIO) -> None:
         self.total = total
         self.stream = stream
-        isatty = getattr(stream, "isatty", None)
-        self.live = bool(isatty and isatty())
-        self._shown = 0
+        self.line = StatusLine(stream)
+        self.live = self.line.live
         self._last = 0.0
 
     def _bar(self, done: int) -> str:
         width = 24
         filled = width * done // self.total
-        return f"[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} games"
+        return f"[{'#' * filled}{'.' * (width - filled)}] {done}/{plural(self.total, 'game')}"
 
     def ply(self, done: int, ply: int) -> None:
         now = time.monotonic()
         if self.live and now - self._last > 0.1:
             self._last = now
-            self._draw(f"{self._bar(done)}, game {done + 1} at ply {ply}")
+            self.line.show(f"{self._bar(done)}, game {done + 1} at ply {ply}")
 
     def game(self, done: int) -> None:
         if self.live:
-            self._draw(self._bar(done))
+            self.line.show(self._bar(done))
         else:
             self.stream.write(self._bar(done) + "\n")
             self.stream.flush()
 
     def clear(self) -> None:
         """Wipes the bar so that a line printed to stdout does not land behind it."""
-        if self.live and self._shown:
-            self.stream.write("\r" + " " * self._shown + "\r")
-            self.stream.flush()
-            self._shown = 0
-
-    def _draw(self, text: str) -> None:
-        self.stream.write("\r" + text.ljust(self._shown))
-        self.stream.flush()
-        self._shown = len(text)
+        self.line.clear()
 
 
 def play_game(game: Game, engines: dict[Colour, Engine], spec: EngineSpec, rng: random.Random, opening_plies: int,
@@ -166,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
     summary = Summary(first.seats)
     progress = _Progress(args.games, sys.stderr)
     width = len(str(args.games))
-    print(f"{args.games} games of {first.variant}, {spec.describe()} in every seat")
+    print(f"{plural(args.games, 'game')} of {first.variant}, {spec.describe()} in every seat")
     for index in range(1, args.games + 1):
         game = first if index == 1 else game_from_args(args)
         for engine in engines.values():
@@ -176,8 +175,8 @@ def run(args: argparse.Namespace) -> int:
         outcome = game.outcome()
         summary.add(outcome)
         result = "-".join(str(outcome.places[s]) for s in game.seats) if outcome else "*"
-        how = outcome.termination.value if outcome else f"stopped at {args.max_plies} plies"
-        line = f"game {index:>{width}}: {result} ({how}, {game.ply} plies)"
+        how = outcome.termination.value if outcome else f"stopped at {plural(args.max_plies, 'ply', 'plies')}"
+        line = f"game {index:>{width}}: {result} ({how}, {plural(game.ply, 'ply', 'plies')})"
         if out is not None:
             path = out / f"game-{index:0{max(3, width)}d}.txt"
             tags = {"Event": "polychess selfplay", "Round": str(index)}

@@ -15,9 +15,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from polychess import text_board
 from polychess.board import VARIANTS, Board, Move
-from polychess.cli import text_board
 from polychess.cli.common import UsageError, add_color_options, colour_arg, positive_int, use_color
+from polychess.cli.wording import plural
 from polychess.formats import read_pgn4, read_record
 from polychess.game import Game
 
@@ -43,10 +44,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     source.add_argument("--setup", choices=("modern", "classic"), help="four-player --fen: the setup")
     source.add_argument("--neutrality", action="store_true", help="three-player --fen: with the neutrality field")
     source.add_argument("--record", metavar="FILE", help="a game record (polychess record, or PGN4 for .pgn4 files)")
-    source.add_argument("--ply", type=int, metavar="N", help="with --record: the position after N moves (default: the end)")
+    source.add_argument("--ply", type=int, metavar="N",
+                        help="with --record: the position after N moves (default: the end)")
     out = parser.add_argument_group("output")
     out.add_argument("-o", "--output", metavar="FILE", help="FILE.svg or FILE.png (default: text on stdout)")
-    out.add_argument("--size", type=positive_int, default=480, help="picture size in pixels (default 480)")
+    out.add_argument("--size", type=positive_int, default=480, metavar="PIXELS",
+                     help="picture size in pixels (default 480)")
     out.add_argument("--orientation", type=colour_arg, metavar="COLOUR", help="whose side is at the bottom")
     out.add_argument("--no-coordinates", action="store_true", help="SVG/PNG: leave out the cell names")
     out.add_argument("--compact", action="store_true", help="text: one line per three-player cell")
@@ -70,7 +73,7 @@ def _position(args: argparse.Namespace) -> Board:
         game = load_record(args.record)
         if args.ply is not None:
             if not 0 <= args.ply <= game.ply:
-                raise UsageError(f"--ply {args.ply}: the game has {game.ply} moves (0 to {game.ply})")
+                raise UsageError(f"--ply {args.ply}: the game has {plural(game.ply, 'move')} (0 to {game.ply})")
             while game.ply > args.ply:
                 game.pop()
         return game.board

@@ -192,11 +192,11 @@ def _split_fields(text: str) -> tuple[list[str], str | None, str]:
              "board")
     fields: list[str] = []
     rest = text
-    for index, name in enumerate(names[:-1]):
+    for following in names[1:]:  # without the '-' that ends a field, the field after it is missing
         cut = rest.find("-")
         if cut < 0:
-            raise Fen4Error(names[index + 1], f"missing (a FEN4 is side-dead-castling-castling-points-plies-"
-                                              f"[extras-]board; got {text!r})")
+            raise Fen4Error(following, f"missing (a FEN4 is side-dead-castling-castling-points-plies-"
+                                       f"[extras-]board; got {text!r})")
         fields.append(rest[:cut])
         rest = rest[cut + 1:]
     extras = None
@@ -307,12 +307,12 @@ def read_fen4(text: str, mode: str = "teams", setup: str | None = None) -> Fen4:
     if turn_text.upper() not in ("R", "B", "Y", "G"):
         raise Fen4Error("side to move", f"{turn_text!r} is not R, B, Y or G")
     turn = COLOURS["RBYG".index(turn_text.upper())]
-    dead = dict(zip(COLOURS, _flags("dead flags", dead_text)))
+    dead = dict(zip(COLOURS, _flags("dead flags", dead_text), strict=True))
     king_side = _flags("king-side castling", king_text)
     queen_side = _flags("queen-side castling", queen_text)
     castling = {c: (king_side[i], queen_side[i]) for i, c in enumerate(COLOURS)}
     points: dict[Colour, int] = {}
-    for colour, part in zip(COLOURS, _four("points", points_text)):
+    for colour, part in zip(COLOURS, _four("points", points_text), strict=True):
         if not part.isdigit():
             raise Fen4Error("points", f"{part!r} in {points_text!r} is not a whole number")
         points[colour] = int(part)
@@ -366,12 +366,13 @@ def read_fen4(text: str, mode: str = "teams", setup: str | None = None) -> Fen4:
                 en_passant=en_passant, extras=other_extras, mode=mode, setup=setup)
 
 
-def _read_en_passant(value: _Value, placed: Mapping[tuple[int, int], tuple[Colour, Kind]]) -> dict[Colour, tuple[str, str]]:
+def _read_en_passant(value: _Value,
+                     placed: Mapping[tuple[int, int], tuple[Colour, Kind]]) -> dict[Colour, tuple[str, str]]:
     if not isinstance(value, tuple) or len(value) != 4 or not all(isinstance(v, str) for v in value):
         raise Fen4Error("extras", "'enPassant' must be four strings ('skipped:pawn' or '') for Red, Blue, "
                                   "Yellow, Green")
     rights: dict[Colour, tuple[str, str]] = {}
-    for colour, entry in zip(COLOURS, value):
+    for colour, entry in zip(COLOURS, value, strict=True):
         assert isinstance(entry, str)
         if not entry:
             continue
@@ -400,7 +401,7 @@ def _read_en_passant(value: _Value, placed: Mapping[tuple[int, int], tuple[Colou
 def _check_royal(name: str, value: _Value, placed: Mapping[tuple[int, int], tuple[Colour, Kind]]) -> None:
     if not isinstance(value, tuple) or len(value) != 4:
         raise Fen4Error("extras", f"'{name}' must give four squares")
-    for colour, entry in zip(COLOURS, value):
+    for colour, entry in zip(COLOURS, value, strict=True):
         if entry == "":
             continue
         square = _coords(entry) if isinstance(entry, str) else None

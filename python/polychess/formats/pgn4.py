@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from polychess.board import Board, Colour, Kind, Move, Piece, Status
+from polychess.checks import checks_given, king_attacks
 from polychess.formats.fen4 import COLOURS, Fen4Error, read_fen4, write_fen4
 from polychess.game import Elimination, Game, Reason, Termination
 
@@ -153,16 +154,20 @@ def _tokenize(text: str) -> tuple[dict[str, str], dict[str, int], list[_Token]]:
             raise Pgn4Error(line, "')' without '('")
         elif char == "}":
             raise Pgn4Error(line, "'}' without '{'")
+        elif char == "]":
+            raise Pgn4Error(line, "']' without '['")
         elif char == "[":
             raise Pgn4Error(line, "a tag after the movetext (read one game at a time)")
         elif char == ";":
             end = source.find("\n", pos)
             pos = n if end < 0 else end
         else:
-            match = re.compile(r"[^\s{}()\[\];]+").match(source, pos)
-            assert match
-            word = match.group(0)
-            pos = match.end()
+            # Every other character starts a word: the branches above took the delimiters.
+            end = pos
+            while end < n and not source[end].isspace() and source[end] not in "{}()[];":
+                end += 1
+            word = source[pos:end]
+            pos = end
             while word:
                 number = _NUMBER.match(word)
                 if number:
@@ -179,51 +184,12 @@ def _tokenize(text: str) -> tuple[dict[str, str], dict[str, int], list[_Token]]:
     return tags, tag_lines, tokens
 
 
-def _enemies(mode: str | None, a: Colour, b: Colour) -> bool:
-    if a == b:
-        return False
-    return mode != "teams" or (COLOURS.index(a) - COLOURS.index(b)) % 2 == 1
-
-
-def _attacks_on_kings(board: Board, players: list[Colour], attackers: list[Colour],
-                      mode: str | None) -> dict[Colour, tuple[str, set[tuple[str, Piece | None]]]]:
-    out: dict[Colour, tuple[str, set[tuple[str, Piece | None]]]] = {}
-    for player in players:
-        king = board.king(player)
-        if king is None:  # a player who is out keeps his king on the board as a dead piece
-            king = next((cell for cell, piece in board.pieces().items() if piece == (player, Kind.KING)), None)
-        if king is None:
-            continue
-        found: set[tuple[str, Piece | None]] = set()
-        for other in attackers:
-            if _enemies(mode, player, other):
-                found.update((cell, board.piece_at(cell)) for cell in board.attackers(king, other))
-        out[player] = (king, found)
-    return out
-
-
 def _checked_by_move(before: Board, after: Board, mover: Colour,
                      players: list[Colour] | None = None) -> list[Colour]:
-    """The players whose king the move puts in check: kings of active players attacked after
-    the move by an enemy piece that did not attack them before (a new attacker, a discovered
-    one, or the moved piece itself), whether or not the check is mate. This is how chess.com
-    counts its '+' marks. ``players`` overrides whose kings are looked at."""
-    active = [p for p in before.colours if before.status(p) == Status.ACTIVE]
-    if players is None:
-        players = [p for p in active if p != mover]
-    pre = _attacks_on_kings(before, players, active, before.mode)
-    checked = []
-    for player, (king, attackers) in pre.items():
-        piece = after.piece_at(king)
-        if piece is None or piece.kind is not Kind.KING or piece.colour != player:
-            continue  # the king was captured
-        found: set[tuple[str, Piece | None]] = set()
-        for other in active:
-            if _enemies(before.mode, player, other):
-                found.update((cell, after.piece_at(cell)) for cell in after.attackers(king, other))
-        if found - attackers:
-            checked.append(player)
-    return checked
+    """The players whose king the move puts in check, one '+' each: the definition of
+    polychess.checks, which also scores free-for-all's check bonus. ``players`` overrides whose
+    kings are looked at."""
+    return list(checks_given(king_attacks(before, mover, players), after))
 
 
 def _slot_mark(elimination: Elimination, mode: str | None, after_move: bool) -> str | None:

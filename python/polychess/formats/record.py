@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from polychess.board import Board, Colour
+from polychess.board import Colour
 from polychess.game import Game, Reason
+from polychess.options import OPTIONS, Option, OptionError, option
 
 __all__ = ["RecordError", "read_record", "write_record"]
 
@@ -19,10 +20,11 @@ _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
 _EVENT = re.compile(r"^(mate|capture|stalemate|resign|timeout)\(([a-z]+)(?:,([a-z]+))?\)$")
 _MOVE_NUMBER = re.compile(r"^[0-9]+\.$")
 _RESULT = re.compile(r"^(\*|[0-9-]+)$")
-_KNOWN_OPTIONS = ("first_mate_wins", "neutrality", "players=2", "hourglass", "mode=teams", "mode=ffa",
-                  "setup=modern", "setup=classic", "move_limit=N")
-_OPTION = re.compile(r"^(first_mate_wins|neutrality|players=2|hourglass|mode=(?:teams|ffa)|setup=(?:modern|classic)"
-                     r"|move_limit=[1-9][0-9]*)$")
+# The options a record gives in tags of their own; every other option of the game is a word of
+# the Options tag: its name for a flag, name=value for the others (polychess.options declares them).
+_TAG_OF_OPTION = {"variant": "Variant", "start": "StartPosition", "time_control": "TimeControl",
+                  "increment": "TimeControl"}
+_CLOCK_OPTIONS = ("time_control", "increment", "hourglass")
 
 _AUTOMATIC = {Reason.CHECKMATE: "mate", Reason.KING_CAPTURE: "capture", Reason.STALEMATE: "stalemate"}
 
@@ -52,20 +54,28 @@ def _result(game: Game) -> str:
 
 
 def _options(game: Game) -> list[str]:
-    options = []
-    if game.first_mate_wins and game.players != 2:
-        options.append("first_mate_wins")
-    if game.neutrality:
-        options.append("neutrality")
-    if game.players == 2 and game.variant == "three-player":
-        options.append("players=2")
-    if game.clock is not None and game.clock.hourglass:
-        options.append("hourglass")
-    if game.mode is not None:
-        options += [f"mode={game.mode}", f"setup={game.setup}"]
-    if game.move_limit is not None:
-        options.append(f"move_limit={game.move_limit}")
-    return options
+    """The words of the Options tag: every option the game was given that has no tag of its own."""
+    words = []
+    for name, value in game.options.arguments().items():
+        if name not in _TAG_OF_OPTION:
+            spec = option(name)
+            words.append(name if spec.kind == "flag" else f"{name}={spec.to_text(value)}")
+    return words
+
+
+def _option_word_forms() -> list[str]:
+    """How each option is written in the Options tag, for the message about an unknown one."""
+    forms = []
+    for spec in OPTIONS:
+        if spec.name in _TAG_OF_OPTION:
+            continue
+        if spec.kind == "flag":
+            forms.append(spec.name)
+        elif spec.kind == "choice":
+            forms.append(f"{spec.name}={'|'.join(map(str, spec.choices))}")
+        else:
+            forms.append(f"{spec.name}={'N' if spec.kind == 'whole number' else spec.kind.upper()}")
+    return forms
 
 
 def write_record(game: Game, tags: Mapping[str, str] | None = None) -> str:
@@ -76,10 +86,10 @@ def write_record(game: Game, tags: Mapping[str, str] | None = None) -> str:
     options = _options(game)
     if options:
         all_tags["Options"] = " ".join(options)
-    if game.clock is not None:
-        all_tags["TimeControl"] = f"{_number(game.time_control)}+{_number(game.clock.increment)}"
-    default_start = Board(game.variant, neutrality=game.neutrality, mode=game.mode, setup=game.setup).fen()
-    if game.players != 2 and game.start_position != default_start:
+    if game.options.time_control is not None:
+        all_tags["TimeControl"] = "+".join(option(name).to_text(getattr(game.options, name))
+                                           for name in ("time_control", "increment"))
+    if game.options.start is not None:
         all_tags["StartPosition"] = game.start_position
     all_tags["Result"] = _result(game)
     outcome = game.outcome()
@@ -94,11 +104,6 @@ def write_record(game: Game, tags: Mapping[str, str] | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _number(value: float | None) -> str:
-    assert value is not None
-    return str(int(value)) if float(value).is_integer() else repr(float(value))
-
-
 def _movetext(game: Game) -> str:
     """Move numbers, moves and events, wrapped at about 80 characters. The game is replayed
     alongside so that every move is numbered by the round it was played in."""
@@ -106,7 +111,9 @@ def _movetext(game: Game) -> str:
     for e in game.eliminations:
         if e.reason in _AUTOMATIC:
             automatic.setdefault(e.ply, []).append(_event_token(e.reason, e.player, e.by))
-    replay = _new_game(game.variant, _options(game), None, None, game.start_position)
+    # the replay has no clock: the game's own clock readings decided its time forfeits
+    arguments = {name: value for name, value in game.options.arguments().items() if name not in _CLOCK_OPTIONS}
+    replay = Game(game.variant, **arguments)  # type: ignore[arg-type]
     tokens: list[str] = list(automatic.get(0, []))
     last_number = 0
     for token in game.history:
@@ -149,25 +156,6 @@ def _apply(game: Game, token: str) -> None:
         game.push(token)
 
 
-def _new_game(variant: str, options: list[str], time_control: float | None, increment: float | None,
-              start: str | None) -> Game:
-    two_players = "players=2" in options
-    values = dict(option.split("=", 1) for option in options if "=" in option)
-    return Game(
-        variant,
-        first_mate_wins="first_mate_wins" in options,
-        neutrality="neutrality" in options,
-        players=2 if two_players else None,
-        time_control=time_control,
-        increment=increment or 0.0,
-        hourglass="hourglass" in options,
-        start=None if two_players else start,
-        mode=values.get("mode"),
-        setup=values.get("setup"),
-        move_limit=int(values["move_limit"]) if "move_limit" in values else None,
-    )
-
-
 def read_record(text: str) -> Game:
     """Replays a record into a Game. Raises :class:`RecordError` naming the line and problem."""
     tags: dict[str, str] = {}
@@ -203,24 +191,47 @@ def read_record(text: str) -> Game:
 
 
 def _game_from_tags(tags: dict[str, str], lines: dict[str, int]) -> Game:
-    variant = tags.get("Variant", "three-player")
-    options = tags.get("Options", "").split()
-    for option in options:
-        if not _OPTION.match(option):
-            raise RecordError(lines["Options"], f"unknown option {option!r} (known: {', '.join(_KNOWN_OPTIONS)})")
-    time_control = increment = None
-    if "TimeControl" in tags and tags["TimeControl"] not in ("", "-"):
-        match = re.fullmatch(r"([0-9]+(?:\.[0-9]+)?)\+([0-9]+(?:\.[0-9]+)?)", tags["TimeControl"])
-        if not match:
-            raise RecordError(lines["TimeControl"], f"bad TimeControl {tags['TimeControl']!r} (expected seconds+increment)")
-        time_control, increment = float(match.group(1)), float(match.group(2))
-    if "hourglass" in options and time_control is None:
-        raise RecordError(lines["Options"], "the hourglass option needs a TimeControl tag")
+    values: dict[str, object] = {"variant": tags.get("Variant"), "start": tags.get("StartPosition")}
+    options_line = lines.get("Options", 1)
+    for word in tags.get("Options", "").split():
+        name, has_value, text = word.partition("=")
+        spec = _option_of_word(name)
+        if spec is None:
+            raise RecordError(options_line, f"unknown option {word!r} (known: {', '.join(_option_word_forms())})")
+        if name in values:
+            raise RecordError(options_line, f"option {name} given twice")
+        if not has_value and spec.kind != "flag":
+            raise RecordError(options_line, f"option {name} needs a value ({name}=...)")
+        try:
+            values[name] = spec.from_text(text) if has_value else True
+        except OptionError as error:
+            raise RecordError(options_line, error.spelled(_TAG_OF_OPTION)) from None
+    if tags.get("TimeControl", "") not in ("", "-"):
+        seconds, _, increment = tags["TimeControl"].partition("+")
+        try:
+            values["time_control"] = option("time_control").from_text(seconds)
+            values["increment"] = option("increment").from_text(increment)
+        except OptionError:
+            raise RecordError(lines["TimeControl"], f"bad TimeControl {tags['TimeControl']!r} "
+                                                    "(expected seconds+increment, e.g. 300+5)") from None
     try:
-        return _new_game(variant, options, time_control, increment, tags.get("StartPosition"))
-    except ValueError as error:
+        return Game(**values)  # type: ignore[arg-type]
+    except OptionError as error:
+        tag = _TAG_OF_OPTION.get(error.option, "Options")
+        raise RecordError(lines.get(tag, 1), error.spelled(_TAG_OF_OPTION)) from None
+    except ValueError as error:  # the start position, read by the board
         line = lines.get("StartPosition", lines.get("Variant", lines.get("Options", 1)))
         raise RecordError(line, str(error)) from None
+
+
+def _option_of_word(name: str) -> Option | None:
+    """The option a word of the Options tag names (None if it names none, or one with a tag)."""
+    if name in _TAG_OF_OPTION:
+        return None
+    try:
+        return option(name)
+    except OptionError:
+        return None
 
 
 def _tokens(body: list[tuple[int, str]]) -> list[tuple[int, str]]:

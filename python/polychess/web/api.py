@@ -12,7 +12,7 @@ from polychess.formats.record import read_record
 from polychess.game import Game
 from polychess.web.errors import ApiError
 from polychess.web.options import MAX_ENGINE_NODES, MAX_ENGINE_TIME, parse_game_options, parse_seat_options
-from polychess.web.session import Session
+from polychess.web.session import EnginePool, Session
 from polychess.web.store import Store
 from polychess.web.view import state
 
@@ -89,11 +89,12 @@ def move(store: Store, game_id: str, data: Mapping[str, object], query: Mapping[
     return 200, state(session, orientation=_cell_param(query, "orientation"))
 
 
-def engine(store: Store, game_id: str, data: Mapping[str, object], query: Mapping[str, str]) -> tuple[int, Json]:
-    """The engine plays the seat to move."""
+def engine(store: Store, engines: EnginePool, game_id: str, data: Mapping[str, object],
+           query: Mapping[str, str]) -> tuple[int, Json]:
+    """An engine from the server's pool plays the seat to move."""
     session = store.get(game_id)
     _refuse_unknown(data, ())
-    session.play_engine()
+    session.play_engine(engines)
     return 200, state(session, orientation=_cell_param(query, "orientation"))
 
 

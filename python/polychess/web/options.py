@@ -2,19 +2,18 @@
 the arguments of :class:`~polychess.Game` and the seats the engine plays.
 
 Everything here is untrusted input, so every field is checked for its type and range and an
-unknown field is refused (a typo would otherwise silently fall back to a default).
+unknown field is refused (a typo would otherwise silently fall back to a default). The game
+options are checked by polychess.options, as everywhere, within the server's own caps.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TypeVar
 
-from polychess.board import VARIANTS, Board, Colour
+from polychess.board import Board, Colour
+from polychess.options import OptionError, validate_options
 from polychess.web.errors import ApiError
-
-T = TypeVar("T")
 
 __all__ = ["GameOptions", "SeatOptions", "parse_game_options", "parse_seat_options"]
 
@@ -23,12 +22,16 @@ MAX_ENGINE_NODES = 5_000_000
 MAX_ENGINE_TIME = 10.0
 DEFAULT_ENGINE_NODES = 200_000
 DEFAULT_ENGINE_TIME = 3.0
+# Game options are capped so that one request cannot ask for a game that never ends.
 MAX_TIME_CONTROL = 24 * 3600.0
 MAX_INCREMENT = 3600.0
+MAX_MOVE_LIMIT = 100_000
 
 _SEAT_FIELDS = ("engines", "engine_nodes", "engine_time")
+# The game options the form offers, by their names in polychess.options.
 _GAME_FIELDS = ("variant", "mode", "setup", "neutrality", "first_mate_wins", "players", "time_control",
                 "increment", "hourglass", "move_limit")
+_CAPS = {"time_control": (1.0, MAX_TIME_CONTROL), "increment": (0.0, MAX_INCREMENT), "move_limit": (1, MAX_MOVE_LIMIT)}
 
 
 @dataclass(frozen=True)
@@ -52,33 +55,12 @@ class GameOptions:
 def parse_game_options(data: Mapping[str, object]) -> GameOptions:
     """The options of a new game; raises :class:`ApiError` (400) naming the bad field."""
     _refuse_unknown(data, _GAME_FIELDS + _SEAT_FIELDS)
-    variant = _choice(data, "variant", VARIANTS, "three-player")
-    kwargs: dict[str, object] = {}
-    if variant == "four-player":
-        kwargs["mode"] = _choice(data, "mode", ("teams", "ffa"), "teams")
-        kwargs["setup"] = _choice(data, "setup", ("modern", "classic"), "modern")
-        move_limit = _number(data, "move_limit", None, 1, 100_000, integer=True)
-        if move_limit is not None:
-            kwargs["move_limit"] = int(move_limit)
-    else:
-        _absent(data, variant, ("mode", "setup", "move_limit"))
-    if variant == "three-player":
-        kwargs["neutrality"] = _bool(data, "neutrality")
-        kwargs["first_mate_wins"] = _bool(data, "first_mate_wins")
-        players = _choice(data, "players", (2, 3), 3)
-        if players == 2:
-            kwargs["players"] = 2
-    else:
-        _absent(data, variant, ("neutrality", "first_mate_wins", "players"))
-    time_control = _number(data, "time_control", None, 1.0, MAX_TIME_CONTROL)
-    if time_control is not None:
-        kwargs["time_control"] = time_control
-        kwargs["increment"] = _number(data, "increment", 0.0, 0.0, MAX_INCREMENT)
-        kwargs["hourglass"] = _bool(data, "hourglass")
-    else:
-        _absent(data, "a game without time_control", ("increment", "hourglass"))
-    colours = Board(variant, mode=_str_or_none(kwargs.get("mode"))).colours
-    return GameOptions(variant, kwargs, parse_seat_options(data, colours))
+    try:
+        options = validate_options({name: data[name] for name in _GAME_FIELDS if name in data}, bounds=_CAPS)
+    except OptionError as error:
+        raise ApiError(400, str(error)) from None
+    colours = Board(options.variant, mode=options.mode).colours
+    return GameOptions(options.variant, options.arguments(), parse_seat_options(data, colours))
 
 
 def parse_seat_options(data: Mapping[str, object], colours: tuple[Colour, ...]) -> SeatOptions:
@@ -102,31 +84,6 @@ def _refuse_unknown(data: Mapping[str, object], known: tuple[str, ...]) -> None:
             raise ApiError(400, f"unknown field {key!r} (known: {', '.join(known)})")
 
 
-def _absent(data: Mapping[str, object], context: str, keys: tuple[str, ...]) -> None:
-    for key in keys:
-        if data.get(key) not in (None, False):
-            raise ApiError(400, f"{key} does not apply to {context}")
-
-
-def _choice(data: Mapping[str, object], key: str, allowed: tuple[T, ...], default: T) -> T:
-    value = data.get(key)
-    if value is None:
-        return default
-    for option in allowed:
-        if value == option and not isinstance(value, bool):  # True == 1 must not pass for 1
-            return option
-    raise ApiError(400, f"{key} must be one of {', '.join(map(str, allowed))}, got {value!r}")
-
-
-def _bool(data: Mapping[str, object], key: str) -> bool:
-    value = data.get(key)
-    if value is None:
-        return False
-    if not isinstance(value, bool):
-        raise ApiError(400, f"{key} must be true or false, got {value!r}")
-    return value
-
-
 def _number(data: Mapping[str, object], key: str, default: float | None, low: float, high: float,
             integer: bool = False) -> float | None:
     value = data.get(key)
@@ -138,7 +95,3 @@ def _number(data: Mapping[str, object], key: str, default: float | None, low: fl
     if not low <= value <= high:
         raise ApiError(400, f"{key} must be between {low:g} and {high:g}, got {value!r}")
     return float(value)
-
-
-def _str_or_none(value: object) -> str | None:
-    return value if isinstance(value, str) else None

@@ -6,6 +6,13 @@ Every request is answered, whatever happens: refusals as JSON ``{"error": "..."}
 4xx status, and anything unexpected as a 500 that is logged with its traceback, never as a
 dead server.
 
+Only the server's own page may use it. Any web page the user visits can send requests to
+127.0.0.1, so a request is refused (403) unless its Host names this server (a page on another
+name that resolves to 127.0.0.1, "DNS rebinding", sends its own name) and its Origin, when
+the browser sends one, is the server's too. POST bodies must be ``application/json`` (415):
+a browser sends that content type across origins only after asking first (a CORS preflight,
+which this server never grants), so another site cannot post even blindly.
+
 ==========================================  ======  ==============================================
 path                                        method  what
 ==========================================  ======  ==============================================
@@ -27,10 +34,14 @@ board to a seat.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 import re
+import socket
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import cast
@@ -38,6 +49,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from polychess.web import api
 from polychess.web.errors import ApiError
+from polychess.web.session import EnginePool
 from polychess.web.store import MAX_GAMES, Store
 
 __all__ = ["WebServer", "make_server", "serve", "MAX_BODY"]
@@ -45,6 +57,9 @@ __all__ = ["WebServer", "make_server", "serve", "MAX_BODY"]
 log = logging.getLogger("polychess.web")
 
 MAX_BODY = 1 << 20  # a long record is some tens of kilobytes
+BODY_SECONDS = 10.0  # for the whole body; a megabyte takes well under a second on a LAN
+# The API's bodies are two levels deep ({"engines": [...]}); far deeper nesting is an attack.
+MAX_JSON_DEPTH = 16
 STATIC = Path(__file__).parent / "static"
 _STATIC_TYPES = {
     "index.html": "text/html; charset=utf-8",
@@ -60,13 +75,20 @@ Handler = Callable[["RequestHandler", dict[str, str]], None]
 
 
 class WebServer(ThreadingHTTPServer):
-    """The HTTP server with the games it keeps."""
+    """The HTTP server with the games it keeps and the engines they share."""
 
     daemon_threads = True  # a request still running does not keep the process alive
+    # The listen backlog: a burst of connections (tabs reopened at once, a script) waits in the
+    # kernel's queue while threads are started for them, instead of being dropped once more
+    # than the standard library's 5 are waiting. Linux caps it at net.core.somaxconn.
+    request_queue_size = 1024
 
     def __init__(self, address: tuple[str, int], capacity: int = MAX_GAMES) -> None:
         super().__init__(address, RequestHandler)
         self.store = Store(capacity)
+        self.engines = EnginePool()
+        host, port = self.server_address[:2]
+        self.own_address = OwnAddress.of(address[0], host if isinstance(host, str) else host.decode(), port)
 
     @property
     def url(self) -> str:
@@ -75,10 +97,46 @@ class WebServer(ThreadingHTTPServer):
         return f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
 
 
+@dataclass(frozen=True)
+class OwnAddress:
+    """The names by which a browser may reach this server: ``names`` on ``port``, and with
+    ``any_ip`` any IP address (a server on 0.0.0.0 is reached by whichever address of the
+    machine; an address typed as digits cannot be a rebinding attacker's name)."""
+
+    names: frozenset[str]
+    port: int
+    any_ip: bool = False
+
+    @classmethod
+    def of(cls, requested: str, bound: str, port: int) -> OwnAddress:
+        """The names of a server asked to listen on ``requested`` and bound to ``bound``."""
+        names = {requested.strip("[]").lower(), bound.lower()} - {""}
+        if bound in ("0.0.0.0", "::", ""):
+            names -= {"0.0.0.0", "::"}
+            names |= {"localhost", "127.0.0.1", socket.gethostname().lower()} - {""}
+            return cls(frozenset(names), port, any_ip=True)
+        if _is_loopback(bound):
+            names |= {"localhost", "127.0.0.1"}
+        return cls(frozenset(names), port)
+
+    def is_own(self, netloc: str) -> bool:
+        """Whether a Host header (``name[:port]``) names this server."""
+        split = _split_netloc(netloc)
+        if split is None or split[1] != self.port:
+            return False
+        return split[0] in self.names or (self.any_ip and _is_ip(split[0]))
+
+    def describe(self) -> str:
+        hosts = [f"[{name}]" if ":" in name else name for name in sorted(self.names)]
+        listed = ", ".join(f"{host}:{self.port}" for host in hosts)
+        return f"{listed} or any IP address of this machine" if self.any_ip else listed
+
+
 class RequestHandler(BaseHTTPRequestHandler):
     server_version = "polychess"
     protocol_version = "HTTP/1.1"
     timeout = 60  # a client that stops sending mid-request frees its thread
+    body_seconds = BODY_SECONDS  # a class attribute, so that a test can shorten it
 
     # -- dispatch -------------------------------------------------------------------------
 
@@ -105,6 +163,7 @@ class RequestHandler(BaseHTTPRequestHandler):
 
     def _dispatch(self, method: str) -> None:
         try:
+            self._require_own_origin()
             path = urlsplit(self.path).path
             handler, params = _route(method, path)
             handler(self, params)
@@ -114,9 +173,31 @@ class RequestHandler(BaseHTTPRequestHandler):
             log.exception("%s %s failed", method, self.path)
             self._error(500, "internal server error (the server log has the details)")
 
+    def _require_own_origin(self) -> None:
+        """Refuses a request that does not name this server (DNS rebinding) or comes from
+        another site's page (cross-site request forgery)."""
+        own = cast(WebServer, self.server).own_address
+        hosts = self.headers.get_all("Host") or []
+        if len(hosts) != 1:
+            self.close_connection = True
+            raise ApiError(400, "a request needs exactly one Host header")
+        host = hosts[0]
+        if not own.is_own(host):
+            raise ApiError(403, f"Host {host[:100]!r} is not this server (it answers to {own.describe()})"[:400])
+        origins = self.headers.get_all("Origin") or []
+        if len(origins) > 1:
+            raise ApiError(403, "a request may carry one Origin header")
+        # The page uses relative URLs, so its requests come from the very origin it was read from.
+        if origins and not _same_origin(origins[0], host):
+            raise ApiError(403, f"requests from another site's page are refused (Origin {origins[0][:100]!r})")
+
     @property
     def store(self) -> Store:
         return cast(WebServer, self.server).store
+
+    @property
+    def engines(self) -> EnginePool:
+        return cast(WebServer, self.server).engines
 
     @property
     def query(self) -> dict[str, str]:
@@ -140,16 +221,56 @@ class RequestHandler(BaseHTTPRequestHandler):
         if length > MAX_BODY:
             self.close_connection = True  # the body is left unread
             raise ApiError(413, f"the body is {length} bytes; the limit is {MAX_BODY}")
-        body = self.rfile.read(length) if length else b""
+        # Checked even for an empty body: an empty POST resigns or moves for the player to move.
+        if self.headers.get_content_type() != "application/json":
+            self.close_connection = True
+            given = self.headers.get("Content-Type")
+            raise ApiError(415, "send the body with Content-Type: application/json"
+                                + (f", not {given[:60]!r}" if given else ""))
+        body = self._read_body(length) if length else b""
         if not body.strip():
             return {}
         try:
             data = json.loads(body.decode("utf-8"), parse_constant=_refuse_constant)
+        except RecursionError:
+            raise ApiError(400, f"the JSON is nested more than {MAX_JSON_DEPTH} levels deep") from None
         except (UnicodeDecodeError, ValueError) as error:
             raise ApiError(400, f"malformed JSON: {error}") from None
+        # json.loads only gives up near Python's recursion limit; a structure just inside it
+        # would still overflow whatever walks it next (the repr in an error message).
+        if _deeper_than(data, MAX_JSON_DEPTH):
+            raise ApiError(400, f"the JSON is nested more than {MAX_JSON_DEPTH} levels deep")
         if not isinstance(data, dict):
             raise ApiError(400, f"the body must be a JSON object, not {type(data).__name__}")
         return data
+
+    def _read_body(self, length: int) -> bytes:
+        """The body's ``length`` bytes, within ``body_seconds`` in all: a Content-Length that
+        promises more than the client sends must not hold the thread for the whole idle timeout
+        (nor a body dribbled a byte at a time)."""
+        deadline = time.monotonic() + self.body_seconds
+        chunks: list[bytes] = []
+        received = 0
+        try:
+            while received < length:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    break
+                self.connection.settimeout(remaining)
+                chunk = self.rfile.read1(length - received)
+                if not chunk:  # the client closed its side
+                    break
+                chunks.append(chunk)
+                received += len(chunk)
+        except (TimeoutError, ConnectionError):  # answered below as a short body
+            pass
+        finally:
+            self.connection.settimeout(self.timeout)
+        if received < length:
+            self.close_connection = True
+            raise ApiError(400, f"the body ended after {received} of the {length} bytes of its Content-Length "
+                                f"(waited {self.body_seconds:g} s)")
+        return b"".join(chunks)
 
     # -- writing --------------------------------------------------------------------------
 
@@ -216,7 +337,7 @@ def _move(handler: RequestHandler, params: dict[str, str]) -> None:
 
 
 def _engine(handler: RequestHandler, params: dict[str, str]) -> None:
-    handler.send_json(*api.engine(handler.store, params["id"], handler.read_json(), handler.query))
+    handler.send_json(*api.engine(handler.store, handler.engines, params["id"], handler.read_json(), handler.query))
 
 
 def _resign(handler: RequestHandler, params: dict[str, str]) -> None:
@@ -270,6 +391,48 @@ def _refuse_method(method: str, allowed: list[str]) -> Handler:
 
 def _refuse_constant(name: str) -> object:
     raise ValueError(f"{name} is not a JSON number")
+
+
+def _deeper_than(data: object, limit: int) -> bool:
+    """Whether JSON data nests lists and objects more than ``limit`` deep (without recursing)."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else None
+        if children is None:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return False
+
+
+def _split_netloc(netloc: str) -> tuple[str, int] | None:
+    """``name[:port]`` (``[v6]:port`` for IPv6) as (lowercase name, port; 80 if left out)."""
+    match = re.fullmatch(r"(\[[0-9a-f:.]+\]|[^\[\]:/@\s]+)(?::([0-9]{0,5}))?", netloc.strip().lower())
+    if match is None:
+        return None
+    name, port = match.group(1).strip("[]"), match.group(2)
+    return name, int(port) if port else 80
+
+
+def _same_origin(origin: str, host: str) -> bool:
+    """Whether an Origin header is http://<the Host of the request> (the page's own origin)."""
+    scheme, _, netloc = origin.partition("://")
+    page = _split_netloc(netloc)
+    return scheme.lower() == "http" and page is not None and page == _split_netloc(host)
+
+
+def _is_ip(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_loopback(name: str) -> bool:
+    return _is_ip(name) and ipaddress.ip_address(name).is_loopback
 
 
 # -- running ------------------------------------------------------------------------------

@@ -5,12 +5,19 @@ Requests for one game may arrive at once (a double click, the engine loop and a 
 so every change happens under the session's lock. The engine searches a copy of the position
 without holding that lock, so that the page stays responsive while it thinks; its move is
 played only if the game has not moved on meanwhile.
+
+The games do not own engines: an engine's transposition table is megabytes, and a server
+keeps up to a hundred games, so they borrow one from the server's :class:`EnginePool`.
 """
 
 from __future__ import annotations
 
+import os
 import secrets
 import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from polychess.board import Colour, Move
@@ -21,11 +28,87 @@ from polychess.game import Game, TimeForfeitError
 from polychess.web.errors import ApiError
 from polychess.web.options import SeatOptions
 
-__all__ = ["Session", "Entry", "ENGINE_NAME", "HUMAN_NAME"]
+__all__ = ["Session", "Entry", "EnginePool", "ENGINE_NAME", "HUMAN_NAME"]
 
 ENGINE_NAME = "polychess engine"
 HUMAN_NAME = "Human"
-_ENGINE_HASH_MB = 16  # small: up to a hundred games may be kept, each with its own table
+ENGINE_HASH_MB = 16
+# A search uses one core, so more engines than cores would only make every search slower.
+ENGINE_COUNT = max(1, min(4, os.cpu_count() or 1))
+# A search ends within MAX_ENGINE_TIME (10 s), so a request waiting longer than this is queued
+# behind several other games' searches; it is refused (503) rather than held indefinitely.
+ENGINE_WAIT = 30.0
+
+
+class EnginePool:
+    """The engines all the games of a server share: at most ``size``, each made when first
+    needed, so the memory their tables take does not grow with the number of games.
+
+    A game gets back the engine it used last when that one is free, with its table still warm
+    from the game's earlier searches. An engine that last searched another game has its table
+    cleared first: the table's keys do not tell the variant or the rules (neutrality, first
+    mate wins, two players) apart, so another game's entries could be wrong for this one.
+    """
+
+    def __init__(self, size: int = ENGINE_COUNT, hash_mb: int = ENGINE_HASH_MB, wait: float = ENGINE_WAIT) -> None:
+        if size < 1:
+            raise ValueError(f"an engine pool needs at least one engine, got size {size}")
+        if wait <= 0:
+            raise ValueError(f"wait must be positive, got {wait}")
+        self.size = size
+        self.hash_mb = hash_mb
+        self.wait = wait
+        self._idle: list[Engine] = []
+        self._made = 0
+        self._last_game: dict[int, str] = {}  # id(engine) -> the id of the game it searched last
+        self._available = threading.Condition()
+
+    @property
+    def engines_made(self) -> int:
+        """How many engines (and tables) the pool has made; never more than ``size``."""
+        with self._available:
+            return self._made
+
+    @contextmanager
+    def engine_for(self, game_id: str) -> Iterator[Engine]:
+        """An engine for one search of the game, for the ``with`` block; waits for one to be
+        free for up to ``wait`` seconds, then raises ApiError(503)."""
+        engine = self._take(game_id)
+        try:
+            # Only the holder changes an engine's entry, so it is read here without the lock.
+            if self._last_game.get(id(engine), game_id) != game_id:
+                engine.clear()
+            yield engine
+        finally:
+            with self._available:
+                self._last_game[id(engine)] = game_id
+                self._idle.append(engine)
+                self._available.notify()
+
+    def _take(self, game_id: str) -> Engine:
+        deadline = time.monotonic() + self.wait
+        with self._available:
+            while True:
+                warm = [e for e in self._idle if self._last_game.get(id(e)) == game_id]
+                if warm:
+                    self._idle.remove(warm[0])
+                    return warm[0]
+                if self._made < self.size:
+                    break  # make a new engine, outside the lock
+                if self._idle:
+                    return self._idle.pop(0)
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise ApiError(503, f"all {self.size} engines are busy with other games' moves; try again shortly")
+                self._available.wait(remaining)
+            self._made += 1
+        try:
+            return Engine(hash_mb=self.hash_mb)
+        except BaseException:
+            with self._available:
+                self._made -= 1
+                self._available.notify()
+            raise
 
 
 @dataclass(frozen=True)
@@ -47,8 +130,9 @@ class Session:
         self.seats = seats
         self.entries: list[Entry] = entries if entries is not None else []
         self.lock = threading.RLock()
-        self._engine: Engine | None = None
-        self._engine_lock = threading.Lock()
+        # Engine requests for this game run one at a time: a double click must not start two
+        # searches of one position.
+        self._engine_turn = threading.Lock()
 
     @classmethod
     def from_game(cls, game: Game, seats: SeatOptions) -> Session:
@@ -92,16 +176,20 @@ class Session:
             move = self._parse(move_text) if move_text is not None else self._find(origin, target, promotion)
             return self._push(move)
 
-    def play_engine(self) -> Move:
-        """Lets the engine play the seat to move; refused if that seat is a human's."""
-        with self._engine_lock:  # one search at a time per engine
+    def play_engine(self, engines: EnginePool) -> Move:
+        """Lets an engine from the pool play the seat to move; refused if that seat is a human's."""
+        with self._engine_turn:
             with self.lock:
-                self.check_clock()
-                self._require_running()
-                if not self.is_engine(self.game.turn):
-                    raise ApiError(409, f"it is {self.game.turn}'s turn, a human seat")
-                board, ply, budget = self.game.board, self.game.ply, self._time_budget()
-            result = self._engine_instance().search(board, nodes=self.seats.engine_nodes, time=budget)
+                self._require_engine_turn()  # before waiting for an engine, which may take a while
+            with engines.engine_for(self.id) as engine:
+                with self.lock:
+                    # Again, and the position and budget only now: while every engine was busy
+                    # the game may have moved on, and the clock has run.
+                    self._require_engine_turn()
+                    game, board, ply = self.game, self.game.board, self.game.ply
+                    nodes, budget = self.seats.engine_nodes, self._time_budget()
+                # The game, not its board: free-for-all points so far count in the search.
+                result = engine.search(game, nodes=nodes, time=budget)
             with self.lock:
                 if self.game.ply != ply or self.game.is_over() or not self.is_engine(self.game.turn):
                     raise ApiError(409, "the game moved on while the engine was thinking")
@@ -125,6 +213,12 @@ class Session:
 
     # -- helpers --------------------------------------------------------------------------
 
+    def _require_engine_turn(self) -> None:
+        self.check_clock()
+        self._require_running()
+        if not self.is_engine(self.game.turn):
+            raise ApiError(409, f"it is {self.game.turn}'s turn, a human seat")
+
     def _require_running(self) -> None:
         outcome = self.game.outcome()
         if outcome is not None:
@@ -134,9 +228,9 @@ class Session:
         try:
             return self.game.board.parse_move(text)
         except InvalidMoveError as error:
-            raise ApiError(400, f"cannot read the move {text!r}: {error}") from None
+            raise ApiError(400, str(error)) from None  # the core's message quotes the text
         except IllegalMoveError as error:
-            raise ApiError(400, f"illegal move {text!r}: {error}") from None
+            raise ApiError(400, str(error)) from None
 
     def _find(self, origin: str | None, target: str | None, promotion: str | None) -> Move:
         if origin is None or target is None:
@@ -167,7 +261,7 @@ class Session:
             self._sync(None, number)
             raise ApiError(409, str(error)) from None
         except IllegalMoveError as error:
-            raise ApiError(400, f"illegal move {move}: {error}") from None
+            raise ApiError(400, str(error)) from None
         self._sync(player, number)
         return move
 
@@ -183,11 +277,6 @@ class Session:
         if clock is None:
             return self.seats.engine_time
         return max(0.01, min(self.seats.engine_time, clock.remaining_now(self.game.turn) / 10))
-
-    def _engine_instance(self) -> Engine:
-        if self._engine is None:
-            self._engine = Engine(hash_mb=_ENGINE_HASH_MB)
-        return self._engine
 
 
 def _entries_of(game: Game) -> list[Entry]:

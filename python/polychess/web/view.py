@@ -154,7 +154,7 @@ def _elimination_text(game: Game, e: Elimination) -> str:
 
 
 def _army_passes(game: Game, e: Elimination) -> bool:
-    """A mated three-player army passes to the mater (RULES §1.8) unless that mate ends the
+    """A mated three-player army passes to the mater (docs/rules.md §1.8) unless that mate ends the
     game at once."""
     return (game.variant == "three-player" and e.by is not None and not game.first_mate_wins
             and e.reason in (Reason.CHECKMATE, Reason.KING_CAPTURE))

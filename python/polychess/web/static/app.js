@@ -288,6 +288,8 @@ async function runEngines() {
     } catch (error) {
       if (error.status === 409) {
         await refresh(); // someone else moved meanwhile (another tab): carry on from there
+      } else if (error.status === 503) {
+        continue; // the server's engines were all busy with other games: ask again
       } else {
         report(error);
         return;

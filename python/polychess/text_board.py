@@ -1,4 +1,5 @@
-"""Boards drawn as text for a terminal, with or without ANSI colour.
+"""Boards drawn as text for a terminal, with or without ANSI colour: ``str(board)`` (plain)
+and the ``play`` and ``show`` commands.
 
 Standard and four-player chess are square grids with file letters and rank numbers around
 them. The three-player hexagon cannot be drawn as a grid without cutting it somewhere (six
@@ -123,7 +124,7 @@ def render(board: Board, *, orientation: Colour | str | None = None, color: bool
 
 # -- the hexagon ---------------------------------------------------------------------------
 
-# RULES §1.1: the file letter of local column c = 0..7 in each sector, and the rank of local
+# docs/rules.md §1.1: the file letter of local column c = 0..7 in each sector, and the rank of local
 # row r (0 = the owner's back rank).
 _SECTOR_FILES = ("ABCDEFGH", "NMLKDCBA", "HGFEKLMN")
 _SECTOR_OF_COLOUR = {Colour.WHITE: 0, Colour.RED: 1, Colour.BLACK: 2}
@@ -137,7 +138,7 @@ _SCALE_Y = 8.5
 
 
 def _local(name: str) -> tuple[int, int, int]:
-    """(sector, row, column) of a three-player cell name (RULES §1.1)."""
+    """(sector, row, column) of a three-player cell name (rules §1.1)."""
     file, rank = name[0], int(name[1:])
     sector = 0 if rank <= 4 else 2 if rank <= 8 else 1
     row = {0: rank - 1, 1: 12 - rank, 2: 8 - rank}[sector]
