@@ -204,3 +204,9 @@ def test_an_info_callback_that_raises(threads):
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["raised", "True"]
+
+
+def test_record_reader_names_an_illegal_move_once():
+    with pytest.raises(ValueError) as caught:
+        read_record('[Variant "three-player"]\n\n1. E2E5 *\n')
+    assert str(caught.value) == "line 3: illegal move 'E2E5' (white to move)"

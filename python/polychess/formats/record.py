@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 
 from polychess.board import Colour
+from polychess.errors import IllegalMoveError, InvalidMoveError
 from polychess.game import Game, Reason
 from polychess.options import OPTIONS, Option, OptionError, option
 
@@ -281,6 +282,8 @@ def _replay(game: Game, body: list[tuple[int, str]]) -> None:
         before = len(game.eliminations)
         try:
             _apply(game, token)
+        except (InvalidMoveError, IllegalMoveError) as error:  # these quote the move themselves
+            raise RecordError(number, str(error)) from None
         except ValueError as error:
             raise RecordError(number, f"{token!r}: {error}") from None
         pending.extend(_event_token(e.reason, e.player, e.by) for e in game.eliminations[before:]
