@@ -99,12 +99,13 @@ class Board:
     (default) or ``"classic"`` (rules §2).
     """
 
-    __slots__ = ("_core", "_colours")
+    __slots__ = ("_core", "_colours", "_layout")
 
     def __init__(self, variant: str = "three-player", fen: str | None = None, *, neutrality: bool = False,
                  mode: str | None = None, setup: str | None = None) -> None:
         self._core = _core.Board(variant, fen, neutrality=neutrality, mode=mode or "", setup=setup or "")
         self._colours = _COLOURS_OF_VARIANT[variant]
+        self._layout = _layout(variant, self._core.mode or None, self._core.setup or None)
 
     # -- identity -------------------------------------------------------------------------
 
@@ -140,6 +141,7 @@ class Board:
         other = Board.__new__(Board)
         other._core = self._core.copy()
         other._colours = self._colours
+        other._layout = self._layout
         return other
 
     __copy__ = copy
@@ -244,12 +246,12 @@ class Board:
 
     def pieces(self) -> dict[str, Piece]:
         """Every piece by cell name."""
-        names = self.layout.names
+        core, colours = self._core, self._colours
         out: dict[str, Piece] = {}
-        for cell, name in enumerate(names):
-            piece = self.piece_at(cell)
-            if piece is not None:
-                out[name] = piece
+        for cell, name in enumerate(self._layout.names):  # cells known valid: no per-cell checks
+            found = core.piece_at(cell)
+            if found is not None:
+                out[name] = Piece(colours[found[0]], Kind(found[1]))
         return out
 
     def status(self, player: Colour | str) -> Status:
@@ -279,7 +281,7 @@ class Board:
 
     @property
     def layout(self) -> _core.Layout:
-        return _layout(self.variant, self.mode, self.setup)
+        return self._layout
 
     # -- check and mate -------------------------------------------------------------------
 
