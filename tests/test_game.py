@@ -15,13 +15,12 @@ run 1..8, files K-N run 12 11 10 9 | 5 6 7 8; rank 12 is Red's back rank
 
 from __future__ import annotations
 
-import os
 import random
-import sys
 from collections import Counter
 
 import pytest
 
+from game_script import FakeTime, Script, elim, game_from, moves, moves_from, snapshot  # noqa: E402
 from polychess import (
     Board,
     Colour,
@@ -35,10 +34,6 @@ from polychess import (
     Termination,
     TimeForfeitError,
 )
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from game_script import FakeTime, Script, elim, game_from, moves, moves_from, snapshot  # noqa: E402
 from positions import position  # noqa: E402
 from reference import three_player as tp  # noqa: E402
 

@@ -1008,15 +1008,20 @@ def expected_move_points(before: Board, after: Board, move, mover: Colour, activ
     elif target is None and moving.kind is Kind.PAWN and move.from_cell[0] != move.to_cell[0] \
             and move.from_cell[1:] != move.to_cell[1:]:
         points += 1                                                  # en passant: a live pawn
+    # A king counts when the move gives the check: after it, an enemy piece attacks the king
+    # that did not attack it before (the moved piece, or one the move uncovered).
+    def attacking(board: Board, cell: str, victim: Colour) -> set[tuple[str, Piece | None]]:
+        return {(c, board.piece_at(c)) for q in active_before if q != victim for c in board.attackers(cell, q)}
+
     checked, by_queens = 0, True
     for p in active_before:
         cell = before.king(p)
         if p == mover or after.piece_at(cell) != Piece(p, Kind.KING):
             continue                                                 # the mover, or a captured king
-        attackers = after.attackers(cell, mover)
-        if attackers:
+        new = attacking(after, cell, p) - attacking(before, cell, p)
+        if new:
             checked += 1
-            by_queens &= all(after.piece_at(c).kind in QUEENS for c in attackers)
+            by_queens &= all(piece is not None and piece.kind in QUEENS for _, piece in new)
     if checked == 2:
         points += 1 if by_queens else 5
     elif checked >= 3:

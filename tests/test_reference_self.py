@@ -9,12 +9,8 @@ engine.
 from __future__ import annotations
 
 import itertools
-import os
-import sys
 
 import pytest
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from positions import placement, position
 from reference import three_player as tp

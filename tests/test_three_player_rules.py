@@ -12,16 +12,11 @@ from the owner's back rank (0) to the centre (3), c = column from the owner's le
 
 from __future__ import annotations
 
-import os
 import re
-import sys
 
 import pytest
 
 from polychess import Board, Colour, IllegalMoveError, InvalidPositionError, Kind, Piece, Status
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
 from positions import position
 from reference import three_player as tp
 
