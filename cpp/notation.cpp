@@ -11,11 +11,10 @@ char promotion_letter(Kind kind) { return kind == ONE_POINT_QUEEN ? 'Q' : kind_l
 
 namespace {
 
-std::string cased(const Variant& v, std::string s) {
-  for (char& ch : s)
-    ch = v.upper_case_text ? char(std::toupper(static_cast<unsigned char>(ch)))
-                           : char(std::tolower(static_cast<unsigned char>(ch)));
-  return s;
+// The promotion letter as this variant's move text writes it.
+char written_promotion(const Variant& v, Kind kind) {
+  const char letter = promotion_letter(kind);
+  return v.upper_case_text ? letter : char(std::tolower(static_cast<unsigned char>(letter)));
 }
 
 // Examples taken from the board itself, so every variant's message shows its own cells:
@@ -36,8 +35,8 @@ std::string example_moves(const Variant& v) {
 std::string promotion_letters(const Variant& v) {
   std::string s;
   for (Kind k : v.promotion_kinds) {
-    const std::string letter(1, promotion_letter(k));
-    if (s.find(cased(v, letter)) == std::string::npos) s += (s.empty() ? "" : ", ") + cased(v, letter);
+    const char letter = written_promotion(v, k);
+    if (s.find(letter) == std::string::npos) s += (s.empty() ? "" : ", ") + std::string(1, letter);
   }
   return s;
 }
@@ -46,7 +45,7 @@ std::string promotion_letters(const Variant& v) {
 
 std::string move_text(const Variant& v, Move move) {
   std::string s = v.layout.names[move_from(move)] + v.layout.names[move_to(move)];
-  if (move_promotion(move) != NO_KIND) s += cased(v, std::string(1, promotion_letter(move_promotion(move))));
+  if (move_promotion(move) != NO_KIND) s += written_promotion(v, move_promotion(move));
   return s;
 }
 

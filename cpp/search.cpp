@@ -803,17 +803,17 @@ SearchReport search(const Position<W>& root, TranspositionTable& tt, const Searc
   struct HelperThreads {
     std::atomic<bool>& stop;
     std::vector<std::thread> threads;
-    ~HelperThreads() {
+    void join() {
       stop = true;
       for (auto& t : threads) t.join();
+      threads.clear();
     }
+    ~HelperThreads() { join(); }
   } running{helpers_stop, {}};
   for (auto& helper : helpers) running.threads.emplace_back([&helper] { helper->run(nullptr); });
   auto main = std::make_unique<Searcher<W>>(root, tt, limits, stop, shared_nodes, 1);
   SearchReport report = main->run(on_iteration);
-  helpers_stop = true;
-  for (auto& t : running.threads) t.join();
-  running.threads.clear();
+  running.join();
   for (auto& helper : helpers) report.nodes += helper->nodes();
   return report;
 }

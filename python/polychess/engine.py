@@ -90,7 +90,8 @@ class Engine:
         if algorithm is not None and algorithm not in ALGORITHMS:
             raise ValueError(f"unknown algorithm {algorithm!r} (available: {', '.join(ALGORITHMS)})")
         self.algorithm = algorithm
-        self.hash_mb = _whole_number("hash_mb", hash_mb, 0, max_hash_mb())
+        self.hash_mb = _whole_number("hash_mb", hash_mb, 0, max_hash_mb(),
+                                     why_most=" (half of this machine's memory)")
         self.threads = _whole_number("threads", threads, 1, MAX_THREADS)
         self._engine = _core.Engine(self.hash_mb)
 
@@ -142,13 +143,12 @@ def max_hash_mb() -> int:
     return int(min(memory_mb // 2, _core.MAX_HASH_MB))
 
 
-def _whole_number(name: str, value: object, least: int, most: int) -> int:
+def _whole_number(name: str, value: object, least: int, most: int, why_most: str = "") -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise ValueError(f"{name} must be a whole number, got {reprlib.repr(value)}")
     number = int(value)
     if not least <= number <= most:
-        hint = " (half of this machine's memory)" if name == "hash_mb" else ""
-        raise ValueError(f"{name} must be between {least:,} and {most:,}{hint}, got {reprlib.repr(number)}")
+        raise ValueError(f"{name} must be between {least:,} and {most:,}{why_most}, got {reprlib.repr(number)}")
     return number
 
 
