@@ -1,4 +1,4 @@
-// The compiled module polychess._core: exceptions, Move, Board, Topology.
+// The compiled module polychess._core: exceptions, Move, Board, Topology, Engine, GameState.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -18,4 +18,5 @@ PYBIND11_MODULE(_core, m) {
   polychess::bind_board(m);
   polychess::bind_topology(m);
   polychess::bind_search(m);
+  polychess::bind_game(m);
 }

@@ -2,6 +2,7 @@
 
 #include "errors.h"
 #include "evaluate.h"
+#include "game.h"
 #include "perft.h"
 
 namespace polychess {
@@ -23,6 +24,12 @@ class BoardOf final : public Board {
   void make(Move move) override { pos_.make(move); }
   void unmake() override { pos_.unmake(); }
   const std::vector<Undo>& history() const override { return pos_.history(); }
+
+  std::unique_ptr<Game> start_game(const RuleSet& rules) override { return make_game(pos_, rules); }
+  std::unique_ptr<Game> copy_game(const Game& other) override { return polychess::copy_game(pos_, other); }
+  std::vector<PlayoutResult> playouts(const RuleSet& rules, const PlayoutOptions& options) const override {
+    return run_playouts(pos_, rules, options);
+  }
 
   SearchReport search(TranspositionTable& tt, const SearchLimits& limits, const std::atomic<bool>& stop,
                       const IterationCallback& on_iteration) const override {

@@ -9,10 +9,14 @@
 #include <vector>
 
 #include "notation.h"
+#include "playouts.h"
 #include "position.h"
+#include "rules.h"
 #include "search.h"
 
 namespace polychess {
+
+class Game;
 
 class Board {
  public:
@@ -37,6 +41,14 @@ class Board {
   virtual void make(Move move) = 0;  // assumes legality
   virtual void unmake() = 0;         // the last move or event
   virtual const std::vector<Undo>& history() const = 0;
+
+  // A game (game.h) played on this board's position from where it stands, by the rules; the
+  // board must outlive it. copy_game() gives `other`, a game on a board this one is a copy of,
+  // to this board.
+  virtual std::unique_ptr<Game> start_game(const RuleSet& rules) = 0;
+  virtual std::unique_ptr<Game> copy_game(const Game& other) = 0;
+  // Whole games from this position (playouts.h), run on copies.
+  virtual std::vector<PlayoutResult> playouts(const RuleSet& rules, const PlayoutOptions& options) const = 0;
 
   // Searches the position for the player to move (search.h).
   virtual SearchReport search(TranspositionTable& tt, const SearchLimits& limits, const std::atomic<bool>& stop,

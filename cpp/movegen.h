@@ -275,14 +275,11 @@ inline Bitboard<W> checkers(const Position<W>& pos) {
   return pos.attackers_to(king, pos.attacking_enemies_of(pos.turn()));
 }
 
-// If the player to move is checkmated, the player credited with the mate: among the enemies
-// attacking his king, the one who moved most recently (rules §1.7), counting back from
-// `last_mover` (by default the player before him in turn order). Otherwise -1. This is what
-// the game layer and the search use to treat a mate as an elimination and to score it.
+// Among the enemies whose pieces `attackers` attack the king of the player to move, the one
+// credited with a mate (rules §1.7): who moved most recently, counting back from `last_mover`
+// (by default the player before him in turn order); -1 if none of them.
 template <int W>
-inline int mated_by(const Position<W>& pos, int last_mover = -1) {
-  const Bitboard<W> attackers = checkers(pos);
-  if (!attackers || count_legal_moves(pos) != 0) return -1;
+inline int credited_mater(const Position<W>& pos, const Bitboard<W>& attackers, int last_mover = -1) {
   const int me = pos.turn(), n = pos.players();
   if (last_mover < 0) last_mover = (me + n - 1) % n;
   for (int back = 0; back < n; ++back) {
@@ -290,6 +287,15 @@ inline int mated_by(const Position<W>& pos, int last_mover = -1) {
     if (p != me && pos.meta().status[p] == ACTIVE && (attackers & pos.pieces_of(p))) return p;
   }
   return -1;
+}
+
+// If the player to move is checkmated, the player credited with the mate; otherwise -1. This
+// is what the game layer and the search use to treat a mate as an elimination and to score it.
+template <int W>
+inline int mated_by(const Position<W>& pos, int last_mover = -1) {
+  const Bitboard<W> attackers = checkers(pos);
+  if (!attackers || count_legal_moves(pos) != 0) return -1;
+  return credited_mater(pos, attackers, last_mover);
 }
 
 }  // namespace polychess

@@ -99,6 +99,14 @@ class Position {
     pass_turn_from(meta_.turn);
   }
 
+  // Makes `player` the one to move, nothing else changed (unmake() takes it back): to ask
+  // whether a player who is not to move is mated (some games judge mates right after a move).
+  void make_turn_of(int player) {
+    history_.push_back(Undo{meta_, MOVE_NONE, NO_PIECE, NO_CELL});
+    meta_.key ^= zobrist().turn[meta_.turn] ^ zobrist().turn[player];
+    meta_.turn = uint8_t(player);
+  }
+
   // Events (recorded in the history; unmake() takes each back). Preconditions are checked by
   // the caller (board.cpp), which reports bad arguments to the user.
   void event_set_controller(int colour, int player);  // player may be NOBODY

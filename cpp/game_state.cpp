@@ -1,0 +1,412 @@
+#include "game_state.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace polychess {
+
+Termination termination_of(Reason reason) {
+  switch (reason) {
+    case Reason::CHECKMATE:
+      return Termination::CHECKMATE;
+    case Reason::KING_CAPTURE:
+      return Termination::KING_CAPTURE;
+    case Reason::STALEMATE:
+      return Termination::STALEMATE;
+    case Reason::RESIGNATION:
+      return Termination::RESIGNATION;
+    case Reason::TIME_FORFEIT:
+      return Termination::TIME_FORFEIT;
+  }
+  return Termination::NONE;
+}
+
+template <int W>
+GameState<W>::GameState(Position<W>& pos, const RuleSet& rules) : pos_(&pos), rules_(rules) {
+  if ((rules.army == Army::DEAD) != pos.variant().captured_army_dies)
+    throw std::invalid_argument(std::string("these rules leave the armies of players who are out ") +
+                                (rules.army == Army::DEAD ? "dead" : "to their eliminators") + ", but a " +
+                                pos.variant().name + " king capture does not");
+  if (rules.move_limit < 0 || rules.repetitions < 0 || rules.quiet_moves_per_player < 0 || rules.points.lead < 0)
+    throw std::invalid_argument("rule limits must be >= 0");
+  for (int p = 0; p < pos.players(); ++p)
+    if (pos.meta().status[p] != OUT) seats_ |= 1u << p;
+  if (pos.meta().status[pos.turn()] != ACTIVE)
+    throw std::invalid_argument("the player to move in the start position is not active");
+  start_text_ = pos.text();
+  // The start is judged as a position after a move is; a mate found there is nobody's doing.
+  if (rules_.mate_judged == MateJudged::AFTER_MOVE) confirm_mates(-1);
+  judge();
+}
+
+template <int W>
+GameState<W>::GameState(Position<W>& pos, const GameState& other) : GameState(other) {
+  pos_ = &pos;
+}
+
+template <int W>
+int GameState<W>::legal_moves(Move* out) const {
+  int n = 0;
+  const Move* moves = judged_moves(n);
+  std::copy(moves, moves + n, out);
+  return n;
+}
+
+template <int W>
+const Move* GameState<W>::judged_moves(int& n) const {
+  if (is_terminal()) {
+    n = 0;
+    return judged_;
+  }
+  if (judged_count_ < 0) judged_count_ = polychess::legal_moves(*pos_, judged_);
+  n = judged_count_;
+  return judged_;
+}
+
+template <int W>
+void GameState<W>::begin_step(GameStep step) {
+  saved_.push_back(Saved{facts_, pos_->history().size(), step});
+  judged_count_ = -1;
+}
+
+template <int W>
+void GameState<W>::apply(Move move) {
+  const int mover = pos_->turn();
+  begin_step(GameStep{StepKind::MOVE, uint8_t(mover), move});
+  const Meta& meta = pos_->meta();
+  uint8_t statuses[MAX_PLAYERS], controllers[MAX_COLOURS];
+  std::copy(meta.status, meta.status + MAX_PLAYERS, statuses);
+  std::copy(meta.controller, meta.controller + MAX_COLOURS, controllers);
+  KingChecks before;
+  if (rules_.points.scores_checks()) before = king_checks(mover);
+  pos_->make(move);
+  ++facts_.ply;
+  // A king capture eliminates inside the move (docs/rules.md §1.6); make() moved the army.
+  bool king_captured = false;
+  for (int p = 0; p < players(); ++p)
+    if (statuses[p] != OUT && pos_->meta().status[p] == OUT) {
+      king_captured = true;
+      record_out(p, Reason::KING_CAPTURE, mover);
+    }
+  if (!is_terminal()) score_move(mover, controllers, king_captured, before);
+  judge();
+}
+
+template <int W>
+void GameState<W>::leave(int player, Reason reason) {
+  if (is_terminal()) throw std::invalid_argument("the game is over");
+  if (player < 0 || player >= players() || !is_seat(player) || pos_->meta().status[player] == OUT) {
+    const std::string who =
+        player >= 0 && player < players() ? pos_->variant().colour_names[player] : "player " + std::to_string(player);
+    throw std::invalid_argument(who + " is not playing");
+  }
+  if (reason != Reason::RESIGNATION && reason != Reason::TIME_FORFEIT)
+    throw std::invalid_argument("a player leaves by resignation or time forfeit");
+  begin_step(GameStep{reason == Reason::RESIGNATION ? StepKind::RESIGNATION : StepKind::TIME_FORFEIT, uint8_t(player),
+                      MOVE_NONE});
+  eliminate_on_board(player, -1);
+  record_out(player, reason, -1);
+  judge();
+}
+
+template <int W>
+void GameState<W>::agree_draw() {
+  if (is_terminal()) throw std::invalid_argument("the game is over");
+  begin_step(GameStep{StepKind::DRAW_AGREED, uint8_t(pos_->turn()), MOVE_NONE});
+  finish(Termination::AGREEMENT, End::DRAW);
+}
+
+template <int W>
+bool GameState<W>::undo() {
+  if (saved_.empty()) return false;
+  const Saved& s = saved_.back();
+  while (pos_->history().size() > s.position_history) pos_->unmake();
+  facts_ = s.facts;
+  eliminations_.resize(facts_.eliminations);
+  counted_positions_.resize(facts_.counted_positions);
+  saved_.pop_back();
+  judged_count_ = -1;
+  return true;
+}
+
+template <int W>
+std::array<double, MAX_PLAYERS> GameState<W>::returns() const {
+  std::array<double, MAX_PLAYERS> r{};
+  if (!is_terminal()) return r;
+  const int n = seat_count();
+  for (int p = 0; p < players(); ++p)
+    if (is_seat(p)) r[p] = n > 1 ? 1.0 - 2.0 * (facts_.places[p] - 1) / (n - 1) : 0.0;
+  return r;
+}
+
+// ---- judging --------------------------------------------------------------------------------
+
+// After every step: the move limit, then the players whose turn comes, then the draw rules.
+// Where mates are judged right after the move, the ending rules come first: a player whose
+// turn never comes is not judged.
+template <int W>
+void GameState<W>::judge() {
+  if (!is_terminal()) check_move_limit();
+  const bool after_move = rules_.mate_judged == MateJudged::AFTER_MOVE;
+  if (after_move && !is_terminal()) check_draws();
+  if (!is_terminal()) resolve_turn();
+  if (!is_terminal()) {
+    if (after_move) check_points_lead();
+    else check_draws();
+  }
+}
+
+// A player to move with no legal move is mated or stalemated, which may end the game or pass
+// the turn on; the next one is examined in turn.
+template <int W>
+void GameState<W>::resolve_turn() {
+  while (!is_terminal()) {
+    judged_count_ = polychess::legal_moves(*pos_, judged_);
+    if (judged_count_ > 0) return;
+    const int player = pos_->turn();
+    if (pos_->meta().status[player] != ACTIVE) return;  // nobody left to move: the ending rules decide
+    const Bitboard<W> attackers = checkers(*pos_);
+    if (attackers) {
+      const int mater = credited_mater(*pos_, attackers);
+      eliminate_on_board(player, mater);
+      record_out(player, Reason::CHECKMATE, mater);
+      continue;
+    }
+    switch (rules_.stalemate) {
+      case StalemateEffect::OUT:
+        eliminate_on_board(player, -1);
+        record_out(player, Reason::STALEMATE, -1);
+        break;
+      case StalemateEffect::DRAW:
+        eliminations_.push_back(EliminationRecord{uint8_t(player), Reason::STALEMATE, -1, facts_.ply});
+        facts_.eliminations = uint32_t(eliminations_.size());
+        finish(Termination::STALEMATE, End::DRAW);
+        break;
+      case StalemateEffect::FREEZE:
+        pos_->event_set_status(player, FROZEN);
+        record_frozen(player);
+        break;
+    }
+  }
+}
+
+template <int W>
+void GameState<W>::check_move_limit() {
+  if (rules_.move_limit > 0 && facts_.ply >= uint32_t(rules_.move_limit)) finish(Termination::MOVE_LIMIT, End::PLACES);
+}
+
+template <int W>
+void GameState<W>::check_draws() {
+  const uint64_t key = pos_->key();
+  // Before a capture or a pawn move no position can come back: only the stretch since then is searched.
+  if (pos_->meta().halfmove == 0) facts_.since_irreversible = uint32_t(counted_positions_.size());
+  counted_positions_.push_back(key);
+  facts_.counted_positions = uint32_t(counted_positions_.size());
+  int seen = 0;
+  for (size_t i = facts_.since_irreversible; i < counted_positions_.size(); ++i) seen += counted_positions_[i] == key;
+  if (rules_.repetitions > 0 && seen >= rules_.repetitions) finish(Termination::THREEFOLD_REPETITION, End::DRAW);
+  else if (rules_.quiet_moves_per_player > 0 &&
+           pos_->meta().halfmove >= rules_.quiet_moves_per_player * active_players())
+    finish(Termination::FIFTY_MOVES, End::DRAW);
+  else if (insufficient_material()) finish(Termination::INSUFFICIENT_MATERIAL, End::DRAW);
+  else check_points_lead();
+}
+
+template <int W>
+void GameState<W>::check_points_lead() {
+  if (rules_.points.lead <= 0 || active_players() != 2) return;
+  int leads[2], n = 0;
+  for (int p = 0; p < players(); ++p)
+    if (pos_->meta().status[p] == ACTIVE) leads[n++] = facts_.points[p];
+  if (std::abs(leads[0] - leads[1]) >= rules_.points.lead) finish(Termination::POINTS_LEAD, End::BY_POINTS);
+}
+
+template <int W>
+bool GameState<W>::insufficient_material() const {
+  if (rules_.insufficient == Insufficient::NEVER) return false;
+  const Position<W>& pos = *pos_;
+  const Bitboard<W> others = pos.occupied().minus(pos.kind_bb(KING));
+  if (!others) return true;
+  if (rules_.insufficient == Insufficient::BARE_KINGS) return false;
+  // FIDE's dead positions: king and one minor piece against king; bishops all on one colour.
+  const Bitboard<W> bishops = pos.kind_bb(BISHOP), knights = pos.kind_bb(KNIGHT);
+  if ((bishops | knights) != others || others.count() > 2) return false;
+  if (others.count() == 1) return true;
+  if (knights) return false;
+  Bitboard<W> rest = bishops;
+  const int first = rest.first();
+  rest.reset(first);
+  const auto& dark = pos.variant().layout.dark;
+  return dark[first] == dark[rest.first()];
+}
+
+// ---- what a move scores ---------------------------------------------------------------------
+
+template <int W>
+typename GameState<W>::KingChecks GameState<W>::king_checks(int mover) const {
+  KingChecks checks;
+  for (int p = 0; p < players(); ++p) {
+    if (p == mover || pos_->meta().status[p] != ACTIVE) continue;
+    const int king = pos_->king_of(p);
+    if (king == NO_CELL) continue;
+    const int i = checks.count++;
+    checks.player[i] = p;
+    checks.king[i] = king;
+    checks.attackers[i] = pos_->attackers_to(king, pos_->attacking_enemies_of(p));
+  }
+  return checks;
+}
+
+// Points for the captured live piece and for checking several kings at once, then (where
+// mates are judged right after the move) every other player mated by the move.
+template <int W>
+void GameState<W>::score_move(int mover, const uint8_t* controllers, bool king_captured, const KingChecks& before) {
+  const Undo& last = pos_->history().back();
+  if (last.captured && !king_captured && controllers[colour_of(last.captured)] != NOBODY)
+    facts_.points[mover] += rules_.points.capture[kind_of(last.captured)];
+  if (rules_.points.scores_checks()) {
+    // A king is put in check when a piece attacks it that did not before: one that moved
+    // there (the move's target cell), was uncovered, or was promoted.
+    Bitboard<W> target = Bitboard<W>::empty();
+    target.set(move_to(last.move));
+    int checked = 0;
+    bool by_queens = true;
+    for (int i = 0; i < before.count; ++i) {
+      const int p = before.player[i], king = before.king[i];
+      if (pos_->piece_at(king) != make_piece(p, KING)) continue;  // captured
+      const Bitboard<W> now = pos_->attackers_to(king, pos_->attacking_enemies_of(p));
+      const Bitboard<W> fresh = now.minus(before.attackers[i].minus(target));
+      if (!fresh) continue;
+      ++checked;
+      for_each_cell(fresh, [&](int c) {
+        const Kind k = kind_of(pos_->piece_at(c));
+        by_queens &= k == QUEEN || k == ONE_POINT_QUEEN;
+      });
+    }
+    if (checked >= 2) {
+      const auto& table = by_queens ? rules_.points.checks_by_queens : rules_.points.checks;
+      facts_.points[mover] += table[std::min(checked, 3) - 2];
+    }
+  }
+  if (rules_.mate_judged == MateJudged::AFTER_MOVE) confirm_mates(mover);
+}
+
+// Every other player, in turn order after the mover, examined after the eliminations before
+// him; a mate is the mover's (chess.com scores them so). At the start (`mover` -1) from the
+// player to move on, credited to nobody.
+template <int W>
+void GameState<W>::confirm_mates(int mover) {
+  const int n = players();
+  const int first = mover < 0 ? pos_->turn() : mover + 1;
+  for (int i = 0; i < n; ++i) {
+    const int p = (first + i) % n;
+    if (p == mover || is_terminal() || pos_->meta().status[p] != ACTIVE || !in_check(p)) continue;
+    pos_->make_turn_of(p);
+    const bool stuck = count_legal_moves(*pos_) == 0;
+    pos_->unmake();
+    if (!stuck) continue;
+    eliminate_on_board(p, mover);
+    record_out(p, Reason::CHECKMATE, mover);
+  }
+}
+
+// ---- players leaving ------------------------------------------------------------------------
+
+template <int W>
+void GameState<W>::eliminate_on_board(int player, int by) {
+  if (rules_.army == Army::DEAD) pos_->event_eliminate(player, NOBODY, /*keep_king=*/true);
+  else pos_->event_eliminate(player, by < 0 ? NOBODY : by);
+}
+
+template <int W>
+void GameState<W>::record_out(int player, Reason reason, int by) {
+  int earlier_out = 0;
+  for (const EliminationRecord& e : eliminations_) earlier_out += e.reason != Reason::STALEMATE;
+  eliminations_.push_back(EliminationRecord{uint8_t(player), reason, int8_t(by), facts_.ply});
+  facts_.eliminations = uint32_t(eliminations_.size());
+  const Termination termination = termination_of(reason);
+  auto& places = facts_.places;
+
+  if (rules_.ranking == Ranking::POINTS) {
+    if ((reason == Reason::CHECKMATE || reason == Reason::KING_CAPTURE) && by >= 0)
+      facts_.points[by] += rules_.points.mate;
+    else if (reason == Reason::STALEMATE) facts_.points[player] += rules_.points.stalemate;
+    if (active_players() <= 1) finish(termination, End::BY_POINTS);
+    return;
+  }
+  if (rules_.first_out_decides) {
+    // The eliminator's side first and everyone else after it; without an eliminator the
+    // player's own side last.
+    const int side_of = by >= 0 ? by : player;
+    int side = 0;
+    for (int q = 0; q < players(); ++q) side += is_seat(q) && !pos_->is_enemy(side_of, q);
+    for (int q = 0; q < players(); ++q) {
+      if (!is_seat(q)) continue;
+      const bool on_side = !pos_->is_enemy(side_of, q);
+      if (by >= 0) places[q] = uint8_t(on_side ? 1 : 1 + side);
+      else places[q] = uint8_t(on_side ? seat_count() - side + 1 : 1);
+    }
+    finish(termination, End::PLACES);
+    return;
+  }
+  places[player] = uint8_t(seat_count() - earlier_out);
+  bool frozen = false;
+  for (int q = 0; q < players(); ++q) frozen |= pos_->meta().status[q] == FROZEN;
+  if (rules_.out_after_freeze_ends && frozen) {
+    const int shared = 1 + active_players();
+    for (int q = 0; q < players(); ++q)
+      if (pos_->meta().status[q] == FROZEN) places[q] = uint8_t(shared);
+    places[player] = uint8_t(shared);
+    finish(termination, End::PLACES);
+  } else if (active_players() <= 1) {
+    finish(termination, End::PLACES);
+  }
+}
+
+// A stalemated player is frozen; with at most one player left to move, everyone not out draws.
+template <int W>
+void GameState<W>::record_frozen(int player) {
+  eliminations_.push_back(EliminationRecord{uint8_t(player), Reason::STALEMATE, -1, facts_.ply});
+  facts_.eliminations = uint32_t(eliminations_.size());
+  if (active_players() <= 1) finish(Termination::STALEMATE, End::DRAW);
+}
+
+template <int W>
+void GameState<W>::finish(Termination termination, End end) {
+  if (end == End::DRAW && rules_.ranking == Ranking::POINTS) {
+    for (int p = 0; p < players(); ++p)
+      if (pos_->meta().status[p] == ACTIVE) facts_.points[p] += rules_.points.draw;
+    end = End::BY_POINTS;
+  }
+  if (end == End::PLACES && rules_.ranking == Ranking::POINTS) end = End::BY_POINTS;
+  for (int p = 0; p < players(); ++p) {
+    if (!is_seat(p)) continue;
+    if (end == End::BY_POINTS) {
+      int ahead = 0;
+      for (int q = 0; q < players(); ++q) ahead += is_seat(q) && facts_.points[q] > facts_.points[p];
+      facts_.places[p] = uint8_t(1 + ahead);
+    } else if (facts_.places[p] == 0) {
+      facts_.places[p] = 1;  // everyone not out shares first place
+    }
+  }
+  facts_.termination = termination;
+}
+
+template <int W>
+int GameState<W>::active_players() const {
+  int n = 0;
+  for (int p = 0; p < players(); ++p) n += pos_->meta().status[p] == ACTIVE;
+  return n;
+}
+
+template <int W>
+bool GameState<W>::in_check(int player) const {
+  const int king = pos_->king_of(player);
+  return king != NO_CELL && bool(pos_->attackers_to(king, pos_->attacking_enemies_of(player)));
+}
+
+template class GameState<1>;
+template class GameState<2>;
+template class GameState<3>;
+
+}  // namespace polychess
