@@ -1,23 +1,27 @@
-"""Whole random games through the Python ``Game`` loop: plies per second for every game.
+"""Whole random games: the Python ``Game`` loop against ``polychess.playouts`` (one C++ call),
+plies per second for every game, side by side in one run.
 
-    python bench/game_speed.py                 # 2 s of games per game
+    python bench/game_speed.py                       # 2 s of each per game
     python bench/game_speed.py --seconds 5
+    python bench/game_speed.py --reference-python /path/to/old/venv/bin/python
 
-Every ply asks the game for its legal moves, picks one at random (seeded) and pushes it, as a
-Python simulation of a whole game does (the game flow applies mates, transfers, freezes,
-points, draws and places); a game that ends is followed by a new one. This is the reference
-for issue 12's ``playouts`` (whole games in one C++ call: at least 50x this loop, measured side
-by side) and for its "``Game.push`` no slower than today". This script reports only.
+The ``Game`` loop asks the game for its legal moves, picks one at random (seeded) and pushes it,
+as a Python simulation of a whole game does; a game that ends is followed by a new one. The
+playouts play the same kind of games (random legal moves, every rule applied) in C++ with the GIL
+released, one core. ``--reference-python`` also runs the ``Game`` loop under another
+interpreter with another polychess installed (e.g. the 0.1.0 release built into its own venv)
+and prints how much faster ``Game.push`` is now. This script reports only.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import subprocess
+import sys
 import time
 from typing import Any
-
-from polychess import Game
 
 GAMES: tuple[tuple[str, dict[str, Any]], ...] = (
     ("three-player", {"variant": "three-player"}),
@@ -27,30 +31,70 @@ GAMES: tuple[tuple[str, dict[str, Any]], ...] = (
 )
 
 
-def game_loop(options: dict[str, Any], seconds: float, seed: int) -> tuple[int, int, float]:
-    """Random games for about ``seconds``: the games finished, the plies played, the time taken."""
+def game_loop(options: dict[str, Any], seconds: float, seed: int) -> tuple[int, float]:
+    """Random games through ``Game`` for about ``seconds``: the plies played, the time taken."""
+    from polychess import Game
+
     rng = random.Random(seed)
-    games = plies = 0
+    plies = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         game = Game(**options)
         while not game.is_over():
             game.push(rng.choice(list(game.legal_moves)))
             plies += 1
-        games += 1
-    return games, plies, time.perf_counter() - start
+    return plies, time.perf_counter() - start
+
+
+def playout_loop(options: dict[str, Any], seconds: float, seed: int) -> tuple[int, float]:
+    """Random playouts for about ``seconds``, in calls of a growing number of games."""
+    import polychess
+
+    variant = options["variant"]
+    others = {k: v for k, v in options.items() if k != "variant"}
+    plies, calls, games = 0, 0, 4
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        plies += sum(p.plies for p in polychess.playouts(variant, games=games, seed=seed + calls, **others))
+        calls += 1
+        games = min(games * 2, 256)
+    return plies, time.perf_counter() - start
+
+
+def reference_loop(python: str, options: dict[str, Any], seconds: float, seed: int) -> tuple[int, float]:
+    """The ``Game`` loop of this script run by another interpreter (its own polychess)."""
+    code = (f"import json, sys; sys.path.insert(0, {str(__file__.rsplit('/', 1)[0])!r}); "
+            f"from game_speed import game_loop; "
+            f"print(json.dumps(game_loop(json.loads(sys.argv[1]), {seconds}, {seed})))")
+    # -I: the reference interpreter must not see this checkout's polychess (or its editable install).
+    out = subprocess.run([python, "-I", "-c", code, json.dumps(options)], capture_output=True, text=True, check=True)
+    plies, taken = json.loads(out.stdout)
+    return int(plies), float(taken)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=2.0, help="time of games per game (default 2)")
+    parser.add_argument("--seconds", type=float, default=2.0, help="time of each measurement (default 2)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random moves (default 1)")
+    parser.add_argument("--reference-python", help="an interpreter with the reference polychess installed")
     args = parser.parse_args()
-    print(f"{'game':<20} {'games':>6} {'plies':>8} {'plies/s':>10} {'us/ply':>8}")
+    header = f"{'game':<18} {'Game plies/s':>13} {'playouts plies/s':>17} {'playouts/Game':>14}"
+    if args.reference_python:
+        header += f" {'reference Game':>15} {'Game/reference':>15} {'playouts/reference':>19}"
+    print(header)
     for name, options in GAMES:
-        games, plies, seconds = game_loop(options, args.seconds, args.seed)
-        print(f"{name:<20} {games:>6} {plies:>8} {plies / seconds:>10,.0f} {1e6 * seconds / plies:>8.1f}")
+        plies, taken = game_loop(options, args.seconds, args.seed)
+        game_rate = plies / taken
+        plies, taken = playout_loop(options, args.seconds, args.seed)
+        playout_rate = plies / taken
+        line = f"{name:<18} {game_rate:>13,.0f} {playout_rate:>17,.0f} {playout_rate / game_rate:>13.1f}x"
+        if args.reference_python:
+            plies, taken = reference_loop(args.reference_python, options, args.seconds, args.seed)
+            reference_rate = plies / taken
+            line += (f" {reference_rate:>15,.0f} {game_rate / reference_rate:>14.2f}x"
+                     f" {playout_rate / reference_rate:>18.1f}x")
+        print(line, flush=True)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

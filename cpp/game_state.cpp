@@ -70,15 +70,13 @@ void GameState<W>::begin_step(GameStep step) {
 }
 
 template <int W>
-void GameState<W>::apply(Move move) {
+void GameState<W>::play(Move move) {
   const int mover = pos_->turn();
   begin_step(GameStep{StepKind::MOVE, uint8_t(mover), move});
   const Meta& meta = pos_->meta();
   uint8_t statuses[MAX_PLAYERS], controllers[MAX_COLOURS];
   std::copy(meta.status, meta.status + MAX_PLAYERS, statuses);
   std::copy(meta.controller, meta.controller + MAX_COLOURS, controllers);
-  KingChecks before;
-  if (rules_.points.scores_checks()) before = king_checks(mover);
   pos_->make(move);
   ++facts_.ply;
   // A king capture eliminates inside the move (docs/rules.md §1.6); make() moved the army.
@@ -88,8 +86,22 @@ void GameState<W>::apply(Move move) {
       king_captured = true;
       record_out(p, Reason::KING_CAPTURE, mover);
     }
-  if (!is_terminal()) score_move(mover, controllers, king_captured, before);
-  judge();
+  if (!is_terminal()) score_move(move, mover, statuses, controllers, king_captured);
+  judge_before_turn();
+}
+
+template <int W>
+void GameState<W>::mate_out_of_turn(int player, int mater) {
+  begin_step(GameStep{StepKind::MATED_OUT_OF_TURN, uint8_t(player), MOVE_NONE});
+  eliminate_on_board(player, mater);
+  record_out(player, Reason::CHECKMATE, mater);
+}
+
+template <int W>
+void GameState<W>::reserve(size_t steps) {
+  saved_.reserve(saved_.size() + steps);
+  eliminations_.reserve(eliminations_.size() + size_t(MAX_PLAYERS));
+  counted_positions_.reserve(counted_positions_.size() + steps);
 }
 
 template <int W>
@@ -113,6 +125,7 @@ template <int W>
 void GameState<W>::agree_draw() {
   if (is_terminal()) throw std::invalid_argument("the game is over");
   begin_step(GameStep{StepKind::DRAW_AGREED, uint8_t(pos_->turn()), MOVE_NONE});
+  pending_ = false;
   finish(Termination::AGREEMENT, End::DRAW);
 }
 
@@ -126,6 +139,7 @@ bool GameState<W>::undo() {
   counted_positions_.resize(facts_.counted_positions);
   saved_.pop_back();
   judged_count_ = -1;
+  pending_ = false;
   return true;
 }
 
@@ -141,17 +155,23 @@ std::array<double, MAX_PLAYERS> GameState<W>::returns() const {
 
 // ---- judging --------------------------------------------------------------------------------
 
-// After every step: the move limit, then the players whose turn comes, then the draw rules.
-// Where mates are judged right after the move, the ending rules come first: a player whose
-// turn never comes is not judged.
+// After every step: the move limit, then the players whose turn comes (settle()), then the
+// draw rules. Where mates are judged right after the move, the ending rules come first: a
+// player whose turn never comes is not judged.
 template <int W>
-void GameState<W>::judge() {
+void GameState<W>::judge_before_turn() {
   if (!is_terminal()) check_move_limit();
-  const bool after_move = rules_.mate_judged == MateJudged::AFTER_MOVE;
-  if (after_move && !is_terminal()) check_draws();
-  if (!is_terminal()) resolve_turn();
+  if (rules_.mate_judged == MateJudged::AFTER_MOVE && !is_terminal()) check_draws();
+  pending_ = true;
+}
+
+template <int W>
+void GameState<W>::settle(int legal_count) {
+  if (!pending_) return;
+  pending_ = false;
+  if (!is_terminal() && legal_count <= 0) resolve_turn();
   if (!is_terminal()) {
-    if (after_move) check_points_lead();
+    if (rules_.mate_judged == MateJudged::AFTER_MOVE) check_points_lead();
     else check_draws();
   }
 }
@@ -260,35 +280,46 @@ typename GameState<W>::KingChecks GameState<W>::king_checks(int mover) const {
 // Points for the captured live piece and for checking several kings at once, then (where
 // mates are judged right after the move) every other player mated by the move.
 template <int W>
-void GameState<W>::score_move(int mover, const uint8_t* controllers, bool king_captured, const KingChecks& before) {
+void GameState<W>::score_move(Move move, int mover, const uint8_t* statuses, const uint8_t* controllers,
+                              bool king_captured) {
   const Undo& last = pos_->history().back();
   if (last.captured && !king_captured && controllers[colour_of(last.captured)] != NOBODY)
     facts_.points[mover] += rules_.points.capture[kind_of(last.captured)];
-  if (rules_.points.scores_checks()) {
-    // A king is put in check when a piece attacks it that did not before: one that moved
-    // there (the move's target cell), was uncovered, or was promoted.
-    Bitboard<W> target = Bitboard<W>::empty();
-    target.set(move_to(last.move));
-    int checked = 0;
-    bool by_queens = true;
-    for (int i = 0; i < before.count; ++i) {
-      const int p = before.player[i], king = before.king[i];
-      if (pos_->piece_at(king) != make_piece(p, KING)) continue;  // captured
-      const Bitboard<W> now = pos_->attackers_to(king, pos_->attacking_enemies_of(p));
-      const Bitboard<W> fresh = now.minus(before.attackers[i].minus(target));
-      if (!fresh) continue;
-      ++checked;
-      for_each_cell(fresh, [&](int c) {
-        const Kind k = kind_of(pos_->piece_at(c));
-        by_queens &= k == QUEEN || k == ONE_POINT_QUEEN;
-      });
-    }
-    if (checked >= 2) {
-      const auto& table = by_queens ? rules_.points.checks_by_queens : rules_.points.checks;
-      facts_.points[mover] += table[std::min(checked, 3) - 2];
-    }
-  }
+  if (rules_.points.scores_checks()) facts_.points[mover] += checks_bonus(move, mover, statuses);
   if (rules_.mate_judged == MateJudged::AFTER_MOVE) confirm_mates(mover);
+}
+
+// A king is put in check when a piece attacks it that did not before: one that moved there
+// (the move's target cell), was uncovered, or was promoted. Only when two kings are attacked
+// after the move is the position before it looked at (the move taken back and made again).
+template <int W>
+int GameState<W>::checks_bonus(Move move, int mover, const uint8_t* statuses) {
+  int attacked = 0;
+  for (int p = 0; p < players(); ++p)
+    if (p != mover && statuses[p] == ACTIVE && in_check(p)) ++attacked;
+  if (attacked < 2) return 0;
+  pos_->unmake();
+  const KingChecks before = king_checks(mover);
+  pos_->make(move);
+  Bitboard<W> target = Bitboard<W>::empty();
+  target.set(move_to(move));
+  int checked = 0;
+  bool by_queens = true;
+  for (int i = 0; i < before.count; ++i) {
+    const int p = before.player[i], king = before.king[i];
+    if (pos_->piece_at(king) != make_piece(p, KING)) continue;  // captured
+    const Bitboard<W> now = pos_->attackers_to(king, pos_->attacking_enemies_of(p));
+    const Bitboard<W> fresh = now.minus(before.attackers[i].minus(target));
+    if (!fresh) continue;
+    ++checked;
+    for_each_cell(fresh, [&](int c) {
+      const Kind k = kind_of(pos_->piece_at(c));
+      by_queens &= k == QUEEN || k == ONE_POINT_QUEEN;
+    });
+  }
+  if (checked < 2) return 0;
+  const auto& table = by_queens ? rules_.points.checks_by_queens : rules_.points.checks;
+  return table[std::min(checked, 3) - 2];
 }
 
 // Every other player, in turn order after the mover, examined after the eliminations before

@@ -28,7 +28,7 @@ struct EliminationRecord {
 };
 
 // A step of the game: a move or an event that is not a move.
-enum class StepKind : uint8_t { MOVE, RESIGNATION, TIME_FORFEIT, DRAW_AGREED };
+enum class StepKind : uint8_t { MOVE, RESIGNATION, TIME_FORFEIT, DRAW_AGREED, MATED_OUT_OF_TURN };
 
 struct GameStep {
   StepKind kind;
@@ -57,6 +57,13 @@ class GameState {
   GameState(Position<W>& pos, const RuleSet& rules);
   // A copy of `other` playing on `pos`, which must be a copy of other's position.
   GameState(Position<W>& pos, const GameState& other);
+  // Becomes a copy of `other`, still playing on its own position, which the caller has made a
+  // copy of other's position.
+  void restart_from(const GameState& other) {
+    Position<W>* own = pos_;
+    *this = other;
+    pos_ = own;
+  }
 
   const Position<W>& position() const { return *pos_; }
   const RuleSet& rules() const { return rules_; }
@@ -77,7 +84,22 @@ class GameState {
   const Move* judged_moves(int& n) const;
 
   // Plays a legal move (not checked) and everything it causes.
-  void apply(Move move);
+  void apply(Move move) {
+    play(move);
+    settle(-1);
+  }
+  // The search's two halves of apply(): play() applies the move and what it causes at once
+  // (king capture, points, mates judged after the move, the move limit); settle() judges the
+  // player whose turn comes, given his number of legal moves (-1: not known), and the ending
+  // rules after him. Until settle() the step is pending; undo() takes back both halves.
+  void play(Move move);
+  void settle(int legal_count);
+  bool pending() const { return pending_; }
+  // The search's best-reply layer: an opponent who is mated out of turn goes out now, credited
+  // to `mater`, as one step.
+  void mate_out_of_turn(int player, int mater);
+  // Room for `steps` more steps without allocating (the search's tree).
+  void reserve(size_t steps);
   // A player still in resigns or loses on time: out, as if mated now, his king removed and
   // his other pieces inert (or dead, where armies die). Throws std::invalid_argument if he is
   // not playing.
@@ -97,8 +119,11 @@ class GameState {
   };
 
   void begin_step(GameStep step);
-  void judge();
-  void judge_start();
+  void judge() {
+    judge_before_turn();
+    settle(-1);
+  }
+  void judge_before_turn();
   void resolve_turn();
   void check_move_limit();
   void check_draws();
@@ -112,7 +137,8 @@ class GameState {
     Bitboard<W> attackers[MAX_PLAYERS];
   };
   KingChecks king_checks(int mover) const;
-  void score_move(int mover, const uint8_t* controllers, bool king_captured, const KingChecks& before);
+  void score_move(Move move, int mover, const uint8_t* statuses, const uint8_t* controllers, bool king_captured);
+  int checks_bonus(Move move, int mover, const uint8_t* statuses);
   void confirm_mates(int mover);
   void eliminate_on_board(int player, int by);
   void record_out(int player, Reason reason, int by);
@@ -133,6 +159,7 @@ class GameState {
   std::vector<Saved> saved_;
   mutable Move judged_[MAX_MOVES];
   mutable int judged_count_ = -1;  // -1: not judged since the last step
+  bool pending_ = false;
 };
 
 Termination termination_of(Reason reason);

@@ -22,6 +22,8 @@ from polychess.clock import Clock
 from polychess.engine import Engine, SearchResult
 from polychess.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, OptionError
 from polychess.game import Elimination, Game, GameOverError, Outcome, Reason, Termination, TimeForfeitError
+from polychess.rules import Rules
+from polychess.simulate import Playout, playouts
 
 __version__ = "0.1.0"
 
@@ -43,11 +45,14 @@ __all__ = [
     "OptionError",
     "Outcome",
     "Piece",
+    "Playout",
     "Reason",
+    "Rules",
     "SearchResult",
     "Status",
     "Termination",
     "TimeForfeitError",
     "VARIANTS",
     "__version__",
+    "playouts",
 ]

@@ -1,0 +1,252 @@
+"""The rules engine: declarations (polychess.rules) executed by the core's game state, the same
+for Game, playouts and the uniform state interface (polychess._core.GameState).
+
+The golden master is tests/test_game_event_logs.py; here: playouts against Game move for move,
+undo and serialization round trips, and declarations changed in a test changing what happens.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+import pytest
+
+import polychess
+from polychess import Board, Game, Kind, Termination, _core
+from polychess.options import validate_options
+from polychess.rules import DECLARED, FOUR_PLAYER_FFA, THREE_PLAYER, rules_for
+
+GAMES: dict[str, dict[str, Any]] = {
+    "three-player": {"variant": "three-player"},
+    "three-player-first-mate-wins": {"variant": "three-player", "first_mate_wins": True},
+    "three-player-two-players": {"variant": "three-player", "players": 2},
+    "three-player-neutrality": {"variant": "three-player", "neutrality": True},
+    "standard": {"variant": "standard"},
+    "teams": {"variant": "four-player", "mode": "teams"},
+    "ffa": {"variant": "four-player", "mode": "ffa"},
+    "ffa-classic-move-limit": {"variant": "four-player", "mode": "ffa", "setup": "classic", "move_limit": 200},
+}
+
+
+def state_facts(state: _core.GameState) -> tuple[Any, ...]:
+    board = state.board
+    return (board.fen(), state.current_player, state.termination, state.places, state.points, state.ply,
+            state.eliminations(), [board.status(p) for p in range(len(state.points))])
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_playouts_end_as_the_same_games_through_game(name, policy):
+    options = GAMES[name]
+    variant = options["variant"]
+    others = {k: v for k, v in options.items() if k != "variant"}
+    played = polychess.playouts(variant, games=6, seed=11, policy=policy, record_moves=True, **others)
+    for playout in played:
+        game = Game(**options)
+        for move in playout.moves or ():
+            game.push(move)
+        outcome = game.outcome()
+        assert outcome is not None, f"{name}: the playout ended, Game did not"
+        assert playout.termination == outcome.termination
+        assert playout.plies == game.ply
+        assert playout.places == outcome.places
+        assert playout.points == outcome.points
+        assert playout.returns == pytest.approx(outcome.returns())
+
+
+def test_greedy_playouts_take_the_most_valuable_piece():
+    values = {Kind.PAWN: 100, Kind.KNIGHT: 300, Kind.BISHOP: 330, Kind.ROOK: 500, Kind.QUEEN: 900}
+    (playout,) = polychess.playouts("standard", games=1, seed=3, policy="greedy", record_moves=True)
+    game = Game("standard")
+    captures_seen = 0
+    for text in playout.moves or ():
+        board = game.board
+        best = 0
+        for move in board.legal_moves:
+            victim = board.piece_at(move.to_cell)
+            if victim is not None:
+                best = max(best, values.get(victim.kind, 0) + 1)
+        victim = board.piece_at(board.parse_move(text).to_cell)
+        played = 0 if victim is None else values.get(victim.kind, 0) + 1
+        if best:
+            captures_seen += 1
+            # en passant lands on an empty cell: the one capture this check cannot value
+            assert played == best or (played == 0 and best == 101), text
+        game.push(text)
+    assert captures_seen > 0
+
+
+def test_playouts_are_fixed_by_seed_whatever_the_threads():
+    one = polychess.playouts("four-player", games=9, seed=5, mode="ffa", record_moves=True)
+    three = polychess.playouts("four-player", games=9, seed=5, mode="ffa", record_moves=True, threads=3)
+    assert one == three
+    other = polychess.playouts("four-player", games=9, seed=6, mode="ffa", record_moves=True)
+    assert one != other
+
+
+def test_playouts_stop_at_max_plies():
+    (playout,) = polychess.playouts("three-player", games=1, seed=1, max_plies=10)
+    assert playout.termination is None and playout.plies == 10 and playout.places is None
+    assert playout.returns == (0.0, 0.0, 0.0)
+
+
+@pytest.mark.parametrize("bad, message", [
+    ({"games": -1}, "games must be between"),
+    ({"games": 1.5}, "games must be a whole number"),
+    ({"seed": -1}, "seed must be between"),
+    ({"policy": "clever"}, "unknown policy 'clever'"),
+    ({"max_plies": 0}, "max_plies must be between"),
+    ({"threads": 0}, "threads must be between"),
+    ({"time_control": 60}, "no time_control option"),
+    ({"mode": "chaos"}, "mode"),
+])
+def test_playouts_refuse_bad_arguments(bad, message):
+    arguments = {"variant": "four-player" if "mode" in bad else "three-player", **bad}
+    with pytest.raises(ValueError, match=message):
+        polychess.playouts(**arguments)
+
+
+# ---- the uniform state interface -----------------------------------------------------------
+
+def random_state(name: str, seed: int, rules: polychess.Rules | None = None) -> tuple[_core.GameState, list[Any]]:
+    """A game state of the named game played at random to its end (resigning now and then),
+    with its facts after every step."""
+    options = GAMES[name]
+    game = Game(**options)  # the start position and rules, as Game sets them up
+    board = Board(game.variant, game.start_position, neutrality=game.rules.neutrality, mode=game.mode,
+                  setup=game.setup)
+    state = _core.GameState(board._core, (rules or game.rules).to_core())
+    rng = random.Random(seed)
+    history = [state_facts(state)]
+    while not state.is_terminal():
+        if rng.random() < 0.003:
+            state.resign(state.current_player)
+        else:
+            state.apply(rng.choice(state.legal_moves()))
+        history.append(state_facts(state))
+    return state, history
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_undo_to_the_start_restores_every_step_exactly(name):
+    for seed in range(3):
+        state, history = random_state(name, seed)
+        serialized = state.serialize()
+        for facts in reversed(history[:-1]):
+            state.undo()
+            assert state_facts(state) == facts
+        with pytest.raises(IndexError):
+            state.undo()
+        assert state.serialize().split("\n")[1] == ""
+        assert serialized.split("\n")[0] == state.serialize().split("\n")[0]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_clone_and_serialize_round_trip(name):
+    state, _ = random_state(name, 7)
+    options = validate_options(GAMES[name])
+    rules = rules_for(options)
+    copy = state.clone()
+    assert state_facts(copy) == state_facts(state)
+    copy.undo()  # the copy is independent
+    assert state_facts(copy) != state_facts(state)
+    restored = _core.GameState.deserialize(options.variant, state.serialize(), rules.to_core(),
+                                           neutrality=options.neutrality, mode=options.mode or "",
+                                           setup=options.setup or "")
+    assert state_facts(restored) == state_facts(state)
+    assert restored.serialize() == state.serialize()
+
+
+def test_deserialize_names_a_bad_step():
+    rules = THREE_PLAYER.to_core()
+    start = Board("three-player").fen()
+    with pytest.raises(polychess.IllegalMoveError, match="E2E5"):
+        _core.GameState.deserialize("three-player", f"{start}\nE2E4 E2E5", rules)
+    with pytest.raises(ValueError, match="unknown step"):
+        _core.GameState.deserialize("three-player", f"{start}\nresign(purple)", rules)
+    with pytest.raises(ValueError, match="new line"):
+        _core.GameState.deserialize("three-player", start, rules)
+
+
+def test_returns_follow_the_places():
+    game = Game("three-player")
+    state = game._state
+    assert state.returns() == [0.0, 0.0, 0.0]
+    game.resign("white")
+    game.resign("red")
+    assert game.outcome().places == {polychess.Colour.WHITE: 3, polychess.Colour.RED: 2, polychess.Colour.BLACK: 1}
+    assert state.returns() == [-1.0, 0.0, 1.0] == list(game.outcome().returns())
+
+
+def test_rules_and_board_must_agree_on_dead_armies():
+    with pytest.raises(ValueError, match="dead"):
+        _core.GameState(Board("three-player")._core, FOUR_PLAYER_FFA.to_core())
+
+
+# ---- declarations changed in a test change what happens ------------------------------------
+
+def test_every_game_has_a_declaration():
+    for variant in polychess.VARIANTS:
+        modes = ["teams", "ffa"] if variant == "four-player" else [None]
+        for mode in modes:
+            assert (variant, mode) in DECLARED
+            assert rules_for(validate_options({"variant": variant, "mode": mode})) is DECLARED[(variant, mode)]
+
+
+def moves_until(name: str, seed: int, wanted: str) -> list[Any]:
+    """The moves of a random game of the named game up to and including the first step after
+    which an elimination of the wanted reason is on record (a credited one for checkmates)."""
+    game = Game(**GAMES[name])
+    rng = random.Random(seed)
+    moves = []
+    while not game.is_over():
+        moves.append(rng.choice(list(game.legal_moves)))
+        game.push(moves[-1])
+        if any(e.reason.value == wanted and (e.by is not None or wanted != "checkmate") for e in game.eliminations):
+            return moves
+    return []
+
+
+def replay(name: str, moves: list[Any], rules: polychess.Rules) -> _core.GameState:
+    game = Game(**GAMES[name])
+    board = Board(game.variant, game.start_position, neutrality=rules.neutrality, mode=game.mode, setup=game.setup)
+    state = _core.GameState(board._core, rules.to_core())
+    for move in moves:
+        state.apply(move)
+    return state
+
+
+def test_another_mate_value_changes_the_points():
+    moves = next(m for seed in range(100) if (m := moves_until("ffa", seed, "checkmate")))
+    richer = FOUR_PLAYER_FFA.replace(points=dataclasses.replace(FOUR_PLAYER_FFA.points, mate=50))
+    plain, changed = replay("ffa", moves, FOUR_PLAYER_FFA), replay("ffa", moves, richer)
+    mater = next(by for _, reason, by, _ in plain.eliminations() if reason == "checkmate" and by is not None)
+    assert changed.eliminations() == plain.eliminations()
+    assert changed.points[mater] - plain.points[mater] == 30
+
+
+def test_a_three_player_stalemate_declared_out_puts_the_player_out():
+    moves = next(m for seed in range(100) if (m := moves_until("three-player", seed, "stalemate")))
+    frozen = replay("three-player", moves, THREE_PLAYER)
+    out = replay("three-player", moves, THREE_PLAYER.replace(stalemate="out"))
+    player, reason, by, ply = frozen.eliminations()[-1]
+    assert (reason, by, ply) == ("stalemate", None, len(moves))
+    assert frozen.board.status(player) == polychess.Status.FROZEN
+    assert out.eliminations()[-1] == (player, "stalemate", None, len(moves))
+    assert out.board.status(player) == polychess.Status.OUT
+    assert out.places[player] is not None and frozen.places[player] is None  # out players have their place
+
+
+def test_repetitions_off_means_no_repetition_draw():
+    knights = ("g1f3", "g8f6", "f3g1", "f6g8") * 2
+    game = Game("standard")
+    for move in knights:
+        game.push(move)
+    outcome = game.outcome()
+    assert outcome is not None and outcome.termination is Termination.THREEFOLD_REPETITION
+    state = _core.GameState(Board("standard")._core, game.rules.replace(repetitions=None).to_core())
+    for move in knights:
+        state.apply_text(move)
+    assert state.termination is None and not state.is_terminal()
