@@ -3,6 +3,11 @@ engine's own perft speed measured in the same run.
 
     python bench/search_speed.py              # 3 s per search, every variant
     python bench/search_speed.py --time 1 --algorithm brs
+    python bench/search_speed.py --reference-python /path/to/old/venv/bin/python
+
+With ``--reference-python`` every search is also run, on the same position, by the polychess
+installed for another interpreter (e.g. the 0.1.0 release in its own venv), and the ratio of the
+two node rates is printed (issue 12: search nodes/s not lower than before).
 
 The middle-game position of each variant is reached by the engine playing itself at depth 2
 for 12 moves per player from the start (deterministic). Perft runs from the same position:
@@ -20,6 +25,8 @@ nodes/s >= 30% of perft nodes/s. This script reports only.
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -60,6 +67,27 @@ def perft_rate(board: Board, full: bool, budget: float) -> tuple[int, float]:
         depth += 1
 
 
+_REFERENCE_SEARCH = """
+import json, sys
+from polychess import Board, Engine
+variant, mode, fen, algorithm, seconds = json.loads(sys.argv[1])
+board = Board(variant, fen, mode=mode) if mode else Board(variant, fen)
+result = Engine(algorithm, hash_mb=64).search(board, time=seconds)
+print(json.dumps([result.nps, result.depth]))
+"""
+
+
+def reference_rate(python: str, variant: str, mode: str | None, board: Board, algorithm: str | None,
+                   seconds: float) -> tuple[float, int]:
+    """Nodes/s and depth of the same search by the polychess of another interpreter."""
+    arguments = json.dumps([variant, mode, board.fen(), algorithm, seconds])
+    # -I: the reference interpreter must not see this checkout's polychess (or its editable install).
+    out = subprocess.run([python, "-I", "-c", _REFERENCE_SEARCH, arguments], capture_output=True, text=True,
+                         check=True)
+    nps, depth = json.loads(out.stdout)
+    return float(nps), int(depth)
+
+
 def stockfish_rates(seconds: float) -> tuple[str, float, float] | None:
     """(name, search nodes/s, perft nodes/s) of Stockfish from the start, one thread."""
     binary = find_stockfish() or install_stockfish()
@@ -88,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time", type=float, default=3.0, help="seconds per search (default 3)")
     parser.add_argument("--algorithm", choices=ALGORITHMS, help="multi-player algorithm (default: the engine's)")
     parser.add_argument("--no-stockfish", action="store_true", help="skip the Stockfish reference row")
+    parser.add_argument("--reference-python", help="an interpreter with the reference polychess installed")
     args = parser.parse_args(argv)
 
     header = (f"{'variant':<20}{'position':<9}{'search nodes/s':>15}{'depth':>6}{'perft nodes/s':>15}"
@@ -101,12 +130,20 @@ def main(argv: list[str] | None = None) -> int:
             result = Engine(args.algorithm, hash_mb=64).search(board, time=args.time)
             _, bulk = perft_rate(board, False, args.time)
             _, full = perft_rate(board, True, args.time)
-            rows.append((name, label, result.nps, result.depth, bulk, full))
+            reference = None
+            if args.reference_python:
+                reference = reference_rate(args.reference_python, variant, mode, board, args.algorithm, args.time)
+            rows.append((name, label, result.nps, result.depth, bulk, full, reference))
     stockfish = None if args.no_stockfish else stockfish_rates(args.time)
+    if args.reference_python:
+        header += f"{'reference n/s':>15}{'depth':>6}{'ratio':>7}"
     print(header)
-    for name, label, nps, depth, bulk, full in rows:
-        print(f"{name:<20}{label:<9}{nps:>15,.0f}{depth:>6}{bulk:>15,.0f}{nps / bulk:>7.2f}{full:>16,.0f}"
-              f"{nps / full:>7.2f}")
+    for name, label, nps, depth, bulk, full, reference in rows:
+        line = (f"{name:<20}{label:<9}{nps:>15,.0f}{depth:>6}{bulk:>15,.0f}{nps / bulk:>7.2f}{full:>16,.0f}"
+                f"{nps / full:>7.2f}")
+        if reference:
+            line += f"{reference[0]:>15,.0f}{reference[1]:>6}{nps / reference[0]:>7.2f}"
+        print(line)
     if stockfish:
         name, nps, bulk = stockfish
         print(f"{name[:19]:<20}{'start':<9}{nps:>15,.0f}{'':>6}{bulk:>15,.0f}{nps / bulk:>7.3f}{'-':>16}{'-':>7}")

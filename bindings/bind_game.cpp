@@ -32,26 +32,13 @@ py::object termination_word(Termination t) {
   return py::str(words[int(t)]);
 }
 
-// A game and the board (a polychess._core.Board) whose position it plays on.
-struct PyGame {
-  py::object board_object;
-  std::unique_ptr<Game> game;
-
-  PyBoard& board() const { return board_object.cast<PyBoard&>(); }
-  const Variant& variant() const { return game->variant(); }
-
-  void require_running() const {
-    if (game->is_terminal()) throw std::invalid_argument("the game is over");
-  }
-  int player_index(int player) const {
-    if (player < 0 || player >= variant().players) throw py::index_error("no player " + std::to_string(player));
-    return player;
-  }
-};
-
-PyGame start(py::object board_object, const RuleSet& rules) {
+PyGame start(py::object board_object, const RuleSet& rules, const std::vector<int>& points) {
   PyBoard& b = board_object.cast<PyBoard&>();
-  return PyGame{board_object, b.board->start_game(rules)};
+  if (!points.empty() && points.size() != size_t(b.variant().players))
+    throw std::invalid_argument("points: one value per player (" + std::to_string(b.variant().players) + ")");
+  std::array<int, MAX_PLAYERS> start_points{};
+  std::copy(points.begin(), points.end(), start_points.begin());
+  return PyGame{board_object, b.board->start_game(rules, start_points)};
 }
 
 py::list places_list(const Game& g, const std::array<uint8_t, MAX_PLAYERS>& places) {
@@ -108,7 +95,8 @@ void bind_game(py::module_& m) {
 
   py::class_<PyGame>(m, "GameState",
                      "A game played by the rules on a board's position (low-level; see polychess.Game).")
-      .def(py::init(&start), py::arg("board"), py::arg("rules"))
+      .def(py::init(&start), py::arg("board"), py::arg("rules"), py::arg("points") = std::vector<int>{},
+           "A game from the board's position; `points`: each player's points scored before it.")
       .def_property_readonly("board", [](const PyGame& g) { return g.board_object; })
       .def_property_readonly("current_player", [](const PyGame& g) { return g.game->current_player(); })
       .def("is_terminal", [](const PyGame& g) { return g.game->is_terminal(); })
@@ -202,7 +190,7 @@ void bind_game(py::module_& m) {
             GameRules board_rules;
             board_rules.neutrality = neutrality;
             py::object board_object = py::cast(PyBoard{Board::create(v, all.substr(0, line), board_rules)});
-            PyGame g = start(board_object, rules);
+            PyGame g = start(board_object, rules, {});
             g.game->replay(all.substr(line + 1));
             return g;
           },

@@ -55,9 +55,8 @@ void bind_search(py::module_& m) {
            py::arg("hash_mb") = 16)
       .def(
           "search",
-          [](PyEngine& e, const PyBoard& b, int depth, uint64_t nodes, double seconds,
-             std::optional<std::function<void(py::dict)>> info, const NameText& algorithm,
-             const std::vector<int>& points, int threads) {
+          [](PyEngine& e, const PyGame& g, int depth, uint64_t nodes, double seconds,
+             std::optional<std::function<void(py::dict)>> info, const NameText& algorithm, int threads) {
             // polychess.Engine validates the limits for users (engine.py); this guards the
             // low-level module against values the search cannot honour.
             if (depth < 0 || depth > MAX_DEPTH || nodes > MAX_NODES || !(seconds >= 0 && seconds <= MAX_SECONDS))
@@ -68,13 +67,11 @@ void bind_search(py::module_& m) {
             else if (name == "maxn") limits.algorithm = Algorithm::MAXN;
             else if (name == "brs") limits.algorithm = Algorithm::BRS;
             else throw std::invalid_argument("unknown algorithm " + quoted(name) + " (paranoid, maxn, brs)");
-            if (points.size() > MAX_PLAYERS) throw std::invalid_argument("one points value per player");
             if (threads < 1 || threads > 256) throw std::invalid_argument("threads must be between 1 and 256");
             limits.threads = threads;
-            std::copy(points.begin(), points.end(), limits.points.begin());
             if (e.busy.exchange(true)) throw std::invalid_argument("this engine is already searching");
             e.stop = false;
-            const Variant& v = b.variant();
+            const Variant& v = g.variant();
             // An exception raised by the Python callback is kept, the search is stopped and
             // ends normally (its threads joined), and the exception is raised afterwards.
             std::exception_ptr callback_error;
@@ -94,7 +91,7 @@ void bind_search(py::module_& m) {
             SearchReport report;
             try {
               py::gil_scoped_release release;
-              report = b.board->search(e.tt, limits, e.stop, callback);
+              report = g.game->search(e.tt, limits, e.stop, callback);
             } catch (...) {
               e.busy = false;
               throw;
@@ -103,9 +100,8 @@ void bind_search(py::module_& m) {
             if (callback_error) std::rethrow_exception(callback_error);
             return report_dict(v, report);
           },
-          py::arg("board"), py::arg("depth") = 0, py::arg("nodes") = 0, py::arg("seconds") = 0.0,
-          py::arg("info") = py::none(), py::arg("algorithm") = "paranoid", py::arg("points") = std::vector<int>{},
-          py::arg("threads") = 1)
+          py::arg("game"), py::arg("depth") = 0, py::arg("nodes") = 0, py::arg("seconds") = 0.0,
+          py::arg("info") = py::none(), py::arg("algorithm") = "paranoid", py::arg("threads") = 1)
       .def(
           "stop", [](PyEngine& e) { e.stop = true; }, "Stops a running search (from another thread).")
       .def(

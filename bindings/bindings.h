@@ -9,6 +9,7 @@
 
 #include "board.h"
 #include "errors.h"
+#include "game.h"
 #include "variant.h"
 
 namespace polychess {
@@ -77,6 +78,23 @@ struct PyBoard {
     for (const Undo& u : board->history())
       if (u.move != MOVE_NONE) out.append(move_object(variant(), u.move));
     return out;
+  }
+};
+
+// A game and the board (a polychess._core.Board object) whose position it plays on.
+struct PyGame {
+  pybind11::object board_object;
+  std::unique_ptr<Game> game;
+
+  PyBoard& board() const { return board_object.cast<PyBoard&>(); }
+  const Variant& variant() const { return game->variant(); }
+
+  void require_running() const {
+    if (game->is_terminal()) throw std::invalid_argument("the game is over");
+  }
+  int player_index(int player) const {
+    if (player < 0 || player >= variant().players) throw pybind11::index_error("no player " + std::to_string(player));
+    return player;
   }
 };
 

@@ -25,16 +25,14 @@ class BoardOf final : public Board {
   void unmake() override { pos_.unmake(); }
   const std::vector<Undo>& history() const override { return pos_.history(); }
 
-  std::unique_ptr<Game> start_game(const RuleSet& rules) override { return make_game(pos_, rules); }
+  std::unique_ptr<Game> start_game(const RuleSet& rules, const std::array<int, MAX_PLAYERS>& points) override {
+    return make_game(pos_, rules, points);
+  }
   std::unique_ptr<Game> copy_game(const Game& other) override { return polychess::copy_game(pos_, other); }
   std::vector<PlayoutResult> playouts(const RuleSet& rules, const PlayoutOptions& options) const override {
     return run_playouts(pos_, rules, options);
   }
 
-  SearchReport search(TranspositionTable& tt, const SearchLimits& limits, const std::atomic<bool>& stop,
-                      const IterationCallback& on_iteration) const override {
-    return polychess::search(pos_, tt, limits, stop, on_iteration);
-  }
   std::array<int, MAX_PLAYERS> evaluate() const override { return evaluate_players(pos_, eval_tables(pos_.topo())); }
 
   uint64_t perft(int depth, const std::atomic<bool>* stop) const override {

@@ -45,14 +45,11 @@ class Board {
   // A game (game.h) played on this board's position from where it stands, by the rules; the
   // board must outlive it. copy_game() gives `other`, a game on a board this one is a copy of,
   // to this board.
-  virtual std::unique_ptr<Game> start_game(const RuleSet& rules) = 0;
+  virtual std::unique_ptr<Game> start_game(const RuleSet& rules, const std::array<int, MAX_PLAYERS>& points) = 0;
   virtual std::unique_ptr<Game> copy_game(const Game& other) = 0;
   // Whole games from this position (playouts.h), run on copies.
   virtual std::vector<PlayoutResult> playouts(const RuleSet& rules, const PlayoutOptions& options) const = 0;
 
-  // Searches the position for the player to move (search.h).
-  virtual SearchReport search(TranspositionTable& tt, const SearchLimits& limits, const std::atomic<bool>& stop,
-                              const IterationCallback& on_iteration) const = 0;
   // The evaluation's per-player values of the position (evaluate.h).
   virtual std::array<int, MAX_PLAYERS> evaluate() const = 0;
 

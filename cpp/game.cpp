@@ -12,7 +12,8 @@ namespace {
 template <int W>
 class GameOf final : public Game {
  public:
-  GameOf(Position<W>& pos, const RuleSet& rules) : state_(pos, rules) {}
+  GameOf(Position<W>& pos, const RuleSet& rules, const std::array<int, MAX_PLAYERS>& points)
+      : state_(pos, rules, points) {}
   GameOf(Position<W>& pos, const GameOf& other) : state_(pos, other.state_) {}
 
   const Variant& variant() const override { return state_.position().variant(); }
@@ -31,6 +32,10 @@ class GameOf final : public Game {
   size_t step_count() const override { return state_.step_count(); }
   const GameStep& step(size_t i) const override { return state_.step(i); }
   const std::string& start_text() const override { return state_.start_text(); }
+  SearchReport search(TranspositionTable& tt, const SearchLimits& limits, const std::atomic<bool>& stop,
+                      const IterationCallback& on_iteration) const override {
+    return polychess::search(state_, tt, limits, stop, on_iteration);
+  }
 
  private:
   GameState<W> state_;
@@ -50,8 +55,8 @@ const char* step_word(StepKind kind) {
 }  // namespace
 
 template <int W>
-std::unique_ptr<Game> make_game(Position<W>& pos, const RuleSet& rules) {
-  return std::make_unique<GameOf<W>>(pos, rules);
+std::unique_ptr<Game> make_game(Position<W>& pos, const RuleSet& rules, const std::array<int, MAX_PLAYERS>& points) {
+  return std::make_unique<GameOf<W>>(pos, rules, points);
 }
 
 template <int W>
@@ -59,9 +64,9 @@ std::unique_ptr<Game> copy_game(Position<W>& pos, const Game& other) {
   return std::make_unique<GameOf<W>>(pos, dynamic_cast<const GameOf<W>&>(other));
 }
 
-template std::unique_ptr<Game> make_game<1>(Position<1>&, const RuleSet&);
-template std::unique_ptr<Game> make_game<2>(Position<2>&, const RuleSet&);
-template std::unique_ptr<Game> make_game<3>(Position<3>&, const RuleSet&);
+template std::unique_ptr<Game> make_game<1>(Position<1>&, const RuleSet&, const std::array<int, MAX_PLAYERS>&);
+template std::unique_ptr<Game> make_game<2>(Position<2>&, const RuleSet&, const std::array<int, MAX_PLAYERS>&);
+template std::unique_ptr<Game> make_game<3>(Position<3>&, const RuleSet&, const std::array<int, MAX_PLAYERS>&);
 template std::unique_ptr<Game> copy_game<1>(Position<1>&, const Game&);
 template std::unique_ptr<Game> copy_game<2>(Position<2>&, const Game&);
 template std::unique_ptr<Game> copy_game<3>(Position<3>&, const Game&);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "game_state.h"
+#include "search.h"
 #include "variant.h"
 
 namespace polychess {
@@ -31,6 +32,9 @@ class Game {
   virtual size_t step_count() const = 0;
   virtual const GameStep& step(size_t i) const = 0;
   virtual const std::string& start_text() const = 0;
+  // Searches the game's position for the player to move, inside a copy of the game (search.h).
+  virtual SearchReport search(TranspositionTable& tt, const SearchLimits& limits, const std::atomic<bool>& stop,
+                              const IterationCallback& on_iteration) const = 0;
 
   // The start position and every step, one line: what restore() replays.
   std::string serialize() const;
@@ -42,7 +46,7 @@ class Game {
 // The factories Board uses to start a game on its own position, or to copy one onto a copy
 // of that position.
 template <int W>
-std::unique_ptr<Game> make_game(Position<W>& pos, const RuleSet& rules);
+std::unique_ptr<Game> make_game(Position<W>& pos, const RuleSet& rules, const std::array<int, MAX_PLAYERS>& points);
 template <int W>
 std::unique_ptr<Game> copy_game(Position<W>& pos, const Game& other);
 

@@ -22,7 +22,9 @@ Termination termination_of(Reason reason) {
 }
 
 template <int W>
-GameState<W>::GameState(Position<W>& pos, const RuleSet& rules) : pos_(&pos), rules_(rules) {
+GameState<W>::GameState(Position<W>& pos, const RuleSet& rules, const std::array<int, MAX_PLAYERS>& points)
+    : pos_(&pos), rules_(rules) {
+  facts_.points = points;
   if ((rules.army == Army::DEAD) != pos.variant().captured_army_dies)
     throw std::invalid_argument(std::string("these rules leave the armies of players who are out ") +
                                 (rules.army == Army::DEAD ? "dead" : "to their eliminators") + ", but a " +
@@ -34,8 +36,10 @@ GameState<W>::GameState(Position<W>& pos, const RuleSet& rules) : pos_(&pos), ru
   if (pos.meta().status[pos.turn()] != ACTIVE)
     throw std::invalid_argument("the player to move in the start position is not active");
   start_text_ = pos.text();
+  for (int points : rules.points.capture) scores_moves_ |= points != 0;
+  scores_moves_ |= rules.points.scores_checks() || rules.mate_judged == MateJudged::AFTER_MOVE;
   // The start is judged as a position after a move is; a mate found there is nobody's doing.
-  if (rules_.mate_judged == MateJudged::AFTER_MOVE) confirm_mates(-1);
+  if (rules_.mate_judged == MateJudged::AFTER_MOVE) confirm_mates(-1, ~0u);
   judge();
 }
 
@@ -63,38 +67,14 @@ const Move* GameState<W>::judged_moves(int& n) const {
   return judged_;
 }
 
-template <int W>
-void GameState<W>::begin_step(GameStep step) {
-  saved_.push_back(Saved{facts_, pos_->history().size(), step});
-  judged_count_ = -1;
-}
 
-template <int W>
-void GameState<W>::play(Move move) {
-  const int mover = pos_->turn();
-  begin_step(GameStep{StepKind::MOVE, uint8_t(mover), move});
-  const Meta& meta = pos_->meta();
-  uint8_t statuses[MAX_PLAYERS], controllers[MAX_COLOURS];
-  std::copy(meta.status, meta.status + MAX_PLAYERS, statuses);
-  std::copy(meta.controller, meta.controller + MAX_COLOURS, controllers);
-  pos_->make(move);
-  ++facts_.ply;
-  // A king capture eliminates inside the move (docs/rules.md §1.6); make() moved the army.
-  bool king_captured = false;
-  for (int p = 0; p < players(); ++p)
-    if (statuses[p] != OUT && pos_->meta().status[p] == OUT) {
-      king_captured = true;
-      record_out(p, Reason::KING_CAPTURE, mover);
-    }
-  if (!is_terminal()) score_move(move, mover, statuses, controllers, king_captured);
-  judge_before_turn();
-}
 
 template <int W>
 void GameState<W>::mate_out_of_turn(int player, int mater) {
   begin_step(GameStep{StepKind::MATED_OUT_OF_TURN, uint8_t(player), MOVE_NONE});
   eliminate_on_board(player, mater);
   record_out(player, Reason::CHECKMATE, mater);
+  facts_.maybe_checked = 0xF;
 }
 
 template <int W>
@@ -118,6 +98,7 @@ void GameState<W>::leave(int player, Reason reason) {
                       MOVE_NONE});
   eliminate_on_board(player, -1);
   record_out(player, reason, -1);
+  facts_.maybe_checked = 0xF;
   judge();
 }
 
@@ -129,19 +110,6 @@ void GameState<W>::agree_draw() {
   finish(Termination::AGREEMENT, End::DRAW);
 }
 
-template <int W>
-bool GameState<W>::undo() {
-  if (saved_.empty()) return false;
-  const Saved& s = saved_.back();
-  while (pos_->history().size() > s.position_history) pos_->unmake();
-  facts_ = s.facts;
-  eliminations_.resize(facts_.eliminations);
-  counted_positions_.resize(facts_.counted_positions);
-  saved_.pop_back();
-  judged_count_ = -1;
-  pending_ = false;
-  return true;
-}
 
 template <int W>
 std::array<double, MAX_PLAYERS> GameState<W>::returns() const {
@@ -154,27 +122,6 @@ std::array<double, MAX_PLAYERS> GameState<W>::returns() const {
 }
 
 // ---- judging --------------------------------------------------------------------------------
-
-// After every step: the move limit, then the players whose turn comes (settle()), then the
-// draw rules. Where mates are judged right after the move, the ending rules come first: a
-// player whose turn never comes is not judged.
-template <int W>
-void GameState<W>::judge_before_turn() {
-  if (!is_terminal()) check_move_limit();
-  if (rules_.mate_judged == MateJudged::AFTER_MOVE && !is_terminal()) check_draws();
-  pending_ = true;
-}
-
-template <int W>
-void GameState<W>::settle(int legal_count) {
-  if (!pending_) return;
-  pending_ = false;
-  if (!is_terminal() && legal_count <= 0) resolve_turn();
-  if (!is_terminal()) {
-    if (rules_.mate_judged == MateJudged::AFTER_MOVE) check_points_lead();
-    else check_draws();
-  }
-}
 
 // A player to move with no legal move is mated or stalemated, which may end the game or pass
 // the turn on; the next one is examined in turn.
@@ -210,25 +157,26 @@ void GameState<W>::resolve_turn() {
   }
 }
 
-template <int W>
-void GameState<W>::check_move_limit() {
-  if (rules_.move_limit > 0 && facts_.ply >= uint32_t(rules_.move_limit)) finish(Termination::MOVE_LIMIT, End::PLACES);
-}
 
 template <int W>
 void GameState<W>::check_draws() {
-  const uint64_t key = pos_->key();
-  // Before a capture or a pawn move no position can come back: only the stretch since then is searched.
-  if (pos_->meta().halfmove == 0) facts_.since_irreversible = uint32_t(counted_positions_.size());
-  counted_positions_.push_back(key);
-  facts_.counted_positions = uint32_t(counted_positions_.size());
   int seen = 0;
-  for (size_t i = facts_.since_irreversible; i < counted_positions_.size(); ++i) seen += counted_positions_[i] == key;
+  if (counts_repetitions_) {
+    const uint64_t key = pos_->key();
+    // Before a capture or a pawn move no position can come back: only the stretch since then is searched.
+    if (pos_->meta().halfmove == 0) facts_.since_irreversible = uint32_t(counted_positions_.size());
+    counted_positions_.push_back(key);
+    facts_.counted_positions = uint32_t(counted_positions_.size());
+    for (size_t i = facts_.since_irreversible; i < counted_positions_.size(); ++i)
+      seen += counted_positions_[i] == key;
+  }
   if (rules_.repetitions > 0 && seen >= rules_.repetitions) finish(Termination::THREEFOLD_REPETITION, End::DRAW);
-  else if (rules_.quiet_moves_per_player > 0 &&
+  else if (rules_.quiet_moves_per_player > 0 && pos_->meta().halfmove >= rules_.quiet_moves_per_player &&
            pos_->meta().halfmove >= rules_.quiet_moves_per_player * active_players())
     finish(Termination::FIFTY_MOVES, End::DRAW);
-  else if (insufficient_material()) finish(Termination::INSUFFICIENT_MATERIAL, End::DRAW);
+  // Material only ever goes by a capture (which resets the clock); the start is judged whole.
+  else if ((pos_->meta().halfmove == 0 || facts_.ply == 0) && insufficient_material())
+    finish(Termination::INSUFFICIENT_MATERIAL, End::DRAW);
   else check_points_lead();
 }
 
@@ -285,19 +233,44 @@ void GameState<W>::score_move(Move move, int mover, const uint8_t* statuses, con
   const Undo& last = pos_->history().back();
   if (last.captured && !king_captured && controllers[colour_of(last.captured)] != NOBODY)
     facts_.points[mover] += rules_.points.capture[kind_of(last.captured)];
-  if (rules_.points.scores_checks()) facts_.points[mover] += checks_bonus(move, mover, statuses);
-  if (rules_.mate_judged == MateJudged::AFTER_MOVE) confirm_mates(mover);
+  const bool after_move = rules_.mate_judged == MateJudged::AFTER_MOVE;
+  if (!after_move && !rules_.points.scores_checks()) return;
+  // The other players in check now: what both the check bonus and the mates start from. Where
+  // armies die (nothing changes hands but by this move) a king not in check before is in
+  // check now only if it lies on a line or step through a cell the move changed.
+  const Topology<W>& t = pos_->topo();
+  auto reach = [&](int cell) { return t.rook_reach[cell] | t.bishop_reach[cell] | t.knight[cell] | t.king[cell]; };
+  const int to = move_to(move);
+  Bitboard<W> exposed = reach(move_from(move)) | reach(to) | t.pawn_capture[colour_of(pos_->piece_at(to))][to];
+  if (move_type(move) == CASTLING) {
+    const auto& c = t.castle[move_aux(move) / 2][move_aux(move) % 2];
+    exposed |= reach(c.rook_from) | reach(c.rook_to);
+  } else if (move_type(move) == EN_PASSANT) {
+    exposed |= reach(t.landing_of_skipped[to]);
+  }
+  const bool filter = rules_.army == Army::DEAD && !king_captured;
+  const uint8_t before = saved_.back().facts.maybe_checked;
+  uint32_t checked = 0;
+  for (int p = 0; p < players(); ++p) {
+    if (p == mover || statuses[p] != ACTIVE) continue;
+    if (filter && !(before >> p & 1)) {
+      const int king = pos_->king_of(p);
+      if (king == NO_CELL || !exposed.test(king)) continue;
+    }
+    if (in_check(p)) checked |= 1u << p;
+  }
+  facts_.maybe_checked = uint8_t(checked);
+  if (rules_.points.scores_checks() && __builtin_popcount(checked) >= 2)
+    facts_.points[mover] += checks_bonus(move, mover);
+  if (after_move && checked) confirm_mates(mover, checked);
 }
 
 // A king is put in check when a piece attacks it that did not before: one that moved there
-// (the move's target cell), was uncovered, or was promoted. Only when two kings are attacked
-// after the move is the position before it looked at (the move taken back and made again).
+// (the move's target cell), was uncovered, or was promoted. Called only when two kings are
+// attacked after the move: then the position before it is looked at (the move taken back and
+// made again).
 template <int W>
-int GameState<W>::checks_bonus(Move move, int mover, const uint8_t* statuses) {
-  int attacked = 0;
-  for (int p = 0; p < players(); ++p)
-    if (p != mover && statuses[p] == ACTIVE && in_check(p)) ++attacked;
-  if (attacked < 2) return 0;
+int GameState<W>::checks_bonus(Move move, int mover) {
   pos_->unmake();
   const KingChecks before = king_checks(mover);
   pos_->make(move);
@@ -324,16 +297,19 @@ int GameState<W>::checks_bonus(Move move, int mover, const uint8_t* statuses) {
 
 // Every other player, in turn order after the mover, examined after the eliminations before
 // him; a mate is the mover's (chess.com scores them so). At the start (`mover` -1) from the
-// player to move on, credited to nobody.
+// player to move on, credited to nobody. `candidates` are the players who were in check: where
+// armies die an elimination only takes attackers away, so nobody else can be mated; where they
+// pass to the mater, everyone is looked at again.
 template <int W>
-void GameState<W>::confirm_mates(int mover) {
+void GameState<W>::confirm_mates(int mover, uint32_t candidates) {
   const int n = players();
   const int first = mover < 0 ? pos_->turn() : mover + 1;
   for (int i = 0; i < n; ++i) {
     const int p = (first + i) % n;
-    if (p == mover || is_terminal() || pos_->meta().status[p] != ACTIVE || !in_check(p)) continue;
+    if (p == mover || is_terminal() || pos_->meta().status[p] != ACTIVE) continue;
+    if ((rules_.army == Army::DEAD && !(candidates >> p & 1)) || !in_check(p)) continue;
     pos_->make_turn_of(p);
-    const bool stuck = count_legal_moves(*pos_) == 0;
+    const bool stuck = !has_legal_move(*pos_);
     pos_->unmake();
     if (!stuck) continue;
     eliminate_on_board(p, mover);
@@ -403,10 +379,10 @@ void GameState<W>::record_frozen(int player) {
 }
 
 template <int W>
-void GameState<W>::finish(Termination termination, End end) {
+void GameState<W>::end_game(GameFacts& facts, Termination termination, End end) const {
   if (end == End::DRAW && rules_.ranking == Ranking::POINTS) {
     for (int p = 0; p < players(); ++p)
-      if (pos_->meta().status[p] == ACTIVE) facts_.points[p] += rules_.points.draw;
+      if (pos_->meta().status[p] == ACTIVE) facts.points[p] += rules_.points.draw;
     end = End::BY_POINTS;
   }
   if (end == End::PLACES && rules_.ranking == Ranking::POINTS) end = End::BY_POINTS;
@@ -414,13 +390,13 @@ void GameState<W>::finish(Termination termination, End end) {
     if (!is_seat(p)) continue;
     if (end == End::BY_POINTS) {
       int ahead = 0;
-      for (int q = 0; q < players(); ++q) ahead += is_seat(q) && facts_.points[q] > facts_.points[p];
-      facts_.places[p] = uint8_t(1 + ahead);
-    } else if (facts_.places[p] == 0) {
-      facts_.places[p] = 1;  // everyone not out shares first place
+      for (int q = 0; q < players(); ++q) ahead += is_seat(q) && facts.points[q] > facts.points[p];
+      facts.places[p] = uint8_t(1 + ahead);
+    } else if (facts.places[p] == 0) {
+      facts.places[p] = 1;  // everyone not out shares first place
     }
   }
-  facts_.termination = termination;
+  facts.termination = termination;
 }
 
 template <int W>

@@ -46,15 +46,23 @@ struct GameFacts {
   uint32_t eliminations = 0;
   uint32_t counted_positions = 0;   // length of the repetition history
   uint32_t since_irreversible = 0;  // where in it the last capture or pawn move starts a new stretch
+  // Players who may be in check after the step (a bit each; more is safe): where armies die,
+  // a move that touches no line or step to a king cannot newly check it.
+  uint8_t maybe_checked = 0xF;
 };
 
 template <int W>
 class GameState {
+  // How a game that ends is ranked: places as fixed (everyone not out shares first), a draw
+  // (with the draw bonus where points rank), or by points.
+  enum class End { PLACES, DRAW, BY_POINTS };
+
  public:
   // Starts a game from the position as it stands (its seats are the players not out) and
   // judges it as a position after a move is judged, so a game over before the first move
   // says so. Throws std::invalid_argument if the rules and the board disagree.
-  GameState(Position<W>& pos, const RuleSet& rules);
+  // `points` are the points scored before this position (a position read from a record).
+  GameState(Position<W>& pos, const RuleSet& rules, const std::array<int, MAX_PLAYERS>& points = {});
   // A copy of `other` playing on `pos`, which must be a copy of other's position.
   GameState(Position<W>& pos, const GameState& other);
   // Becomes a copy of `other`, still playing on its own position, which the caller has made a
@@ -100,6 +108,9 @@ class GameState {
   void mate_out_of_turn(int player, int mater);
   // Room for `steps` more steps without allocating (the search's tree).
   void reserve(size_t steps);
+  // The search finds repetitions itself (any earlier occurrence, in the tree or the game):
+  // the state stops counting them.
+  void leave_repetitions_to_caller() { counts_repetitions_ = false; }
   // A player still in resigns or loses on time: out, as if mated now, his king removed and
   // his other pieces inert (or dead, where armies die). Throws std::invalid_argument if he is
   // not playing.
@@ -107,6 +118,14 @@ class GameState {
   void agree_draw();
   // Takes back the last step with everything it entailed; false if there is none.
   bool undo();
+
+  // The facts as a draw now would leave them (places, points): what a repetition in the
+  // search's tree leads to.
+  GameFacts facts_if_drawn() const {
+    GameFacts drawn = facts_;
+    if (drawn.termination == Termination::NONE) end_game(drawn, Termination::THREEFOLD_REPETITION, End::DRAW);
+    return drawn;
+  }
 
   // Per seat: +1 for a sole first place down to -1 for a sole last place, linear in the place.
   std::array<double, MAX_PLAYERS> returns() const;
@@ -124,6 +143,7 @@ class GameState {
     settle(-1);
   }
   void judge_before_turn();
+  bool may_end_drawn() const;
   void resolve_turn();
   void check_move_limit();
   void check_draws();
@@ -138,13 +158,13 @@ class GameState {
   };
   KingChecks king_checks(int mover) const;
   void score_move(Move move, int mover, const uint8_t* statuses, const uint8_t* controllers, bool king_captured);
-  int checks_bonus(Move move, int mover, const uint8_t* statuses);
-  void confirm_mates(int mover);
+  int checks_bonus(Move move, int mover);
+  void confirm_mates(int mover, uint32_t candidates);
   void eliminate_on_board(int player, int by);
   void record_out(int player, Reason reason, int by);
   void record_frozen(int player);
-  enum class End { PLACES, DRAW, BY_POINTS };
-  void finish(Termination termination, End end);
+  void finish(Termination termination, End end) { end_game(facts_, termination, end); }
+  void end_game(GameFacts& facts, Termination termination, End end) const;
   bool insufficient_material() const;
   int active_players() const;
   bool in_check(int player) const;
@@ -160,8 +180,100 @@ class GameState {
   mutable Move judged_[MAX_MOVES];
   mutable int judged_count_ = -1;  // -1: not judged since the last step
   bool pending_ = false;
+  bool counts_repetitions_ = true;
+  bool scores_moves_ = false;  // captures or checks score, or mates are judged after the move
 };
 
 Termination termination_of(Reason reason);
+
+// ---- the hot steps, inline so that the search and the playouts see through them ----------
+
+template <int W>
+inline void GameState<W>::begin_step(GameStep step) {
+  saved_.push_back(Saved{facts_, pos_->history().size(), step});
+  judged_count_ = -1;
+}
+
+template <int W>
+inline void GameState<W>::play(Move move) {
+  const int mover = pos_->turn();
+  begin_step(GameStep{StepKind::MOVE, uint8_t(mover), move});
+  const Piece target = pos_->piece_at(move_to(move));  // en passant never takes a king
+  const bool takes_king = target && kind_of(target) == KING && pos_->meta().controller[colour_of(target)] != NOBODY;
+  uint8_t statuses[MAX_PLAYERS], controllers[MAX_COLOURS];
+  if (takes_king || scores_moves_) {
+    const Meta& meta = pos_->meta();
+    std::copy(meta.status, meta.status + MAX_PLAYERS, statuses);
+    std::copy(meta.controller, meta.controller + MAX_COLOURS, controllers);
+  }
+  pos_->make(move);
+  ++facts_.ply;
+  // A king capture eliminates inside the move (docs/rules.md §1.6); make() moved the army.
+  bool king_captured = false;
+  if (takes_king)
+    for (int p = 0; p < players(); ++p)
+      if (statuses[p] != OUT && pos_->meta().status[p] == OUT) {
+        king_captured = true;
+        record_out(p, Reason::KING_CAPTURE, mover);
+      }
+  if (scores_moves_ && !is_terminal()) score_move(move, mover, statuses, controllers, king_captured);
+  judge_before_turn();
+}
+
+template <int W>
+inline bool GameState<W>::undo() {
+  if (saved_.empty()) return false;
+  const Saved& s = saved_.back();
+  while (pos_->history().size() > s.position_history) pos_->unmake();
+  facts_ = s.facts;
+  if (eliminations_.size() != facts_.eliminations) eliminations_.resize(facts_.eliminations);
+  if (counted_positions_.size() != facts_.counted_positions) counted_positions_.resize(facts_.counted_positions);
+  saved_.pop_back();
+  judged_count_ = -1;
+  pending_ = false;
+  return true;
+}
+
+// After every step: the move limit, then the players whose turn comes (settle()), then the
+// draw rules. Where mates are judged right after the move, the ending rules come first: a
+// player whose turn never comes is not judged.
+template <int W>
+inline void GameState<W>::judge_before_turn() {
+  if (!is_terminal()) check_move_limit();
+  if (rules_.mate_judged == MateJudged::AFTER_MOVE && !is_terminal()) {
+    if (counts_repetitions_ || may_end_drawn()) check_draws();
+    else if (rules_.points.lead > 0) check_points_lead();
+  }
+  pending_ = true;
+}
+
+template <int W>
+inline void GameState<W>::settle(int legal_count) {
+  if (!pending_) return;
+  pending_ = false;
+  if (!is_terminal() && legal_count <= 0) resolve_turn();
+  if (is_terminal()) return;
+  if (rules_.mate_judged == MateJudged::AFTER_MOVE) {
+    if (rules_.points.lead > 0) check_points_lead();
+  } else if (counts_repetitions_ || may_end_drawn()) {
+    check_draws();
+  } else if (rules_.points.lead > 0) {
+    check_points_lead();
+  }
+}
+
+// Whether a draw rule other than repetition can end the game now: the quiet moves have run up
+// to the limit of one player, material just went (a capture), or the start is judged.
+template <int W>
+inline bool GameState<W>::may_end_drawn() const {
+  const int halfmove = pos_->meta().halfmove;
+  return halfmove == 0 || facts_.ply == 0 ||
+         (rules_.quiet_moves_per_player > 0 && halfmove >= rules_.quiet_moves_per_player);
+}
+
+template <int W>
+inline void GameState<W>::check_move_limit() {
+  if (rules_.move_limit > 0 && facts_.ply >= uint32_t(rules_.move_limit)) finish(Termination::MOVE_LIMIT, End::PLACES);
+}
 
 }  // namespace polychess

@@ -18,6 +18,7 @@
 namespace polychess {
 
 struct MoveWriter {
+  static constexpr bool STOPS_EARLY = false;
   Move* cur;
   const Kind* promotion_kinds;
   int promotion_count;
@@ -36,6 +37,7 @@ struct MoveWriter {
 };
 
 struct MoveCounter {
+  static constexpr bool STOPS_EARLY = false;
   uint64_t count = 0;
   int promotion_count;
 
@@ -48,6 +50,23 @@ struct MoveCounter {
     count += uint64_t(to.count()) * promotion_count;
   }
   void add(Move) { ++count; }
+};
+
+// Only whether there is a legal move: the generator stops at the first one it finds (the king's
+// steps come first, the usual answer to a check).
+struct MoveFinder {
+  static constexpr bool STOPS_EARLY = true;
+  bool found = false;
+
+  template <int W>
+  void add(int, const Bitboard<W>& to) {
+    found |= bool(to);
+  }
+  template <int W>
+  void add_promotions(int, const Bitboard<W>& to) {
+    found |= bool(to);
+  }
+  void add(Move) { found = true; }
 };
 
 template <int W, class Sink, bool CAPTURES_ONLY = false>
@@ -128,6 +147,8 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
         if (!pos.attackers_to(to, attackers, lifted)) steps.set(to);
       });
       sink.add(ksq, steps);
+      if constexpr (Sink::STOPS_EARLY)
+        if (sink.found) return;
     }
   }
 
@@ -157,6 +178,8 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
     for_each_cell(own & pos.kind_bb(KNIGHT), [&](int from) { emit(from, t.knight[from] & mask); });
     for_each_cell(own & bishop_likes, [&](int from) { emit(from, t.bishop_attacks(from, lines) & mask); });
     for_each_cell(own & rook_likes, [&](int from) { emit(from, t.rook_attacks(from, lines) & mask); });
+    if constexpr (Sink::STOPS_EARLY)
+      if (sink.found) return;
 
     for (int pc = 0; pawns && pc < colours; ++pc) {
       for_each_cell(pawns & pos.colour_bb(pc), [&](int from) {
@@ -261,6 +284,13 @@ inline int legal_captures(const Position<W>& pos, Move* out) {
 }
 
 template <int W>
+inline bool has_legal_move(const Position<W>& pos) {
+  MoveFinder finder;
+  generate_legal(pos, finder);
+  return finder.found;
+}
+
+template <int W>
 inline uint64_t count_legal_moves(const Position<W>& pos) {
   MoveCounter c{0, int(pos.variant().promotion_kinds.size())};
   generate_legal(pos, c);
@@ -294,7 +324,7 @@ inline int credited_mater(const Position<W>& pos, const Bitboard<W>& attackers, 
 template <int W>
 inline int mated_by(const Position<W>& pos, int last_mover = -1) {
   const Bitboard<W> attackers = checkers(pos);
-  if (!attackers || count_legal_moves(pos) != 0) return -1;
+  if (!attackers || has_legal_move(pos)) return -1;
   return credited_mater(pos, attackers, last_mover);
 }
 

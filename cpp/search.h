@@ -7,11 +7,12 @@
 //  - max^n: every player maximises his own component of a score vector (no pruning);
 //  - best-reply search (BRS): the opponents' turns collapse into one layer holding the best
 //    reply of any opponent, so the root player's plans are seen twice as deep.
-// In those games a mate or stalemate inside the tree is played out as the game plays it
-// (the mated army passes to the mater or dies, a stalemated three-player freezes, FFA
-// points are counted) and the game's end is scored by its result for each player.
+// The search plays inside a copy of the game state (game_state.h) with the game's declared
+// rules, so a mate or stalemate inside the tree is played out as the game plays it (the mated
+// army passes to the mater or dies, a stalemated player freezes, points are counted) and the
+// game's end is scored by the places the rules give each player.
 //
-// Scores come from evaluate.h's per-player values (plus FFA points): for one player, his
+// Scores come from evaluate.h's per-player values (plus points where they rank): for one player, his
 // value minus the opponents' total divided by the number of opposing sides. A won game
 // scores MATE less the distance in plies. Search has a transposition table, move ordering
 // (table move, captures by victim value then attacker, killer moves, history), quiescence
@@ -45,7 +46,6 @@ struct SearchLimits {
   uint64_t nodes = 0;                         // 0: no node limit
   double seconds = 0.0;                       // 0: no time limit
   Algorithm algorithm = Algorithm::PARANOID;  // for the multi-player games
-  std::array<int, MAX_PLAYERS> points{};      // free-for-all points so far (docs/rules.md §2.4)
   int threads = 1;  // more: helper threads share the table (lazy SMP); results vary run to run
 };
 
@@ -63,7 +63,11 @@ struct SearchReport {
 using IterationCallback = std::function<void(const SearchReport&)>;
 
 template <int W>
-SearchReport search(const Position<W>& root, TranspositionTable& tt, const SearchLimits& limits,
+class GameState;
+
+// Searches the state's position for the player to move.
+template <int W>
+SearchReport search(const GameState<W>& root, TranspositionTable& tt, const SearchLimits& limits,
                     const std::atomic<bool>& stop, const IterationCallback& on_iteration);
 
 }  // namespace polychess

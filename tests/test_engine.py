@@ -263,15 +263,18 @@ def test_search_where_the_root_player_may_be_stalemated(algorithm):
 def test_free_for_all_points_lead_ends_the_game_inside_the_search():
     # Two players left (Blue and Green are out, their kings dead): a lead of 21 points ends
     # the game (rules §2.4). Red, 20 points ahead, wins at once by taking Yellow's pawn.
-    # (The game's points reach the core through Engine.search(game); here they are set
-    # directly on the low-level engine.)
+    # (The game's points reach the core through Engine.search(game); here a low-level game
+    # state starts with them.)
     from polychess import _core
+    from polychess.rules import FOUR_PLAYER_FFA
     pieces = {"h1": "rK", "h5": "rR", "h10": "yP", "g14": "yK", "a7": "bK", "n8": "gK", "d4": "yN"}
     board = Board("four-player", cross_position(pieces, controllers="r-y-", statuses="axax"), mode="ffa")
     engine = _core.Engine(8)
-    ahead = engine.search(board._core, 3, 0, 0.0, None, "brs", [20, 0, 0, 0])
+    state = _core.GameState(board._core.copy(), FOUR_PLAYER_FFA.to_core(), points=[20, 0, 0, 0])
+    ahead = engine.search(state, 3, 0, 0.0, None, "brs")
     assert str(ahead["best"]) == "h5h10" and ahead["score"] > _core.MATE - 100
-    level = engine.search(board._core, 3, 0, 0.0, None, "brs", [0, 0, 0, 0])
+    state = _core.GameState(board._core.copy(), FOUR_PLAYER_FFA.to_core(), points=[0, 0, 0, 0])
+    level = engine.search(state, 3, 0, 0.0, None, "brs")
     assert level["score"] < _core.MATE - 1000
 
 

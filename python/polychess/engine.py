@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from polychess import _core
 from polychess.board import Board, Colour, Move
 from polychess.game import Game
+from polychess.rules import rules_of
 
 __all__ = ["Engine", "SearchResult", "ALGORITHMS", "DEFAULT_ALGORITHM", "default_algorithm", "max_hash_mb"]
 
@@ -104,13 +105,19 @@ class Engine:
         ``info`` is called with the result of every completed iteration.
         """
         board = _board_of(position)
-        points = [position.points.get(colour, 0) for colour in board.colours] if isinstance(position, Game) else []
         depth, nodes, time = _search_limits(depth, nodes, time)
         callback = None
         if info is not None:
             callback = lambda report: info(_result(board, report))  # noqa: E731
         algorithm = self.algorithm or default_algorithm(board)
-        report = self._engine.search(board._core, depth, nodes, time, callback, algorithm, points, self.threads)
+        if isinstance(position, Game):
+            state = position._state
+        elif not board.legal_moves:  # nothing to search: the rules would already have moved the turn on
+            return SearchResult(None, 0, dict(zip(board.colours, _core.evaluate(board._core), strict=True)), 0, 0,
+                                0.0, [])
+        else:  # a bare board is searched by its game's declared rules (polychess.rules)
+            state = _core.GameState(board._core.copy(), rules_of(board).to_core())
+        report = self._engine.search(state, depth, nodes, time, callback, algorithm, self.threads)
         return _result(board, report)
 
     def play(self, game: Game, depth: int | None = None, nodes: int | None = None,

@@ -25,9 +25,11 @@ from polychess import _core
 from polychess.board import Kind
 
 if TYPE_CHECKING:
+    from polychess.board import Board
     from polychess.options import Options
 
-__all__ = ["DECLARED", "Points", "Rules", "STANDARD", "THREE_PLAYER", "FOUR_PLAYER_TEAMS", "FOUR_PLAYER_FFA", "rules_for"]
+__all__ = ["DECLARED", "Points", "Rules", "STANDARD", "THREE_PLAYER", "FOUR_PLAYER_TEAMS", "FOUR_PLAYER_FFA", "rules_for",
+           "rules_of"]
 
 Army = Literal["passes", "dead"]
 MateJudged = Literal["at turn", "after move"]
@@ -193,3 +195,10 @@ def rules_for(options: Options) -> Rules:
     if options.move_limit is not None:
         changes["move_limit"] = options.move_limit
     return rules.replace(**changes) if changes else rules
+
+
+def rules_of(board: Board) -> Rules:
+    """The declared rules of the game a bare board is a position of (no options but the board's
+    own neutrality)."""
+    rules = DECLARED[(board.variant, board.mode)]
+    return rules.replace(neutrality=True) if board.neutrality else rules
