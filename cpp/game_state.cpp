@@ -67,8 +67,6 @@ const Move* GameState<W>::judged_moves(int& n) const {
   return judged_;
 }
 
-
-
 template <int W>
 void GameState<W>::mate_out_of_turn(int player, int mater) {
   begin_step(GameStep{StepKind::MATED_OUT_OF_TURN, uint8_t(player), MOVE_NONE});
@@ -109,7 +107,6 @@ void GameState<W>::agree_draw() {
   pending_ = false;
   finish(Termination::AGREEMENT, End::DRAW);
 }
-
 
 template <int W>
 std::array<double, MAX_PLAYERS> GameState<W>::returns() const {
@@ -157,7 +154,6 @@ void GameState<W>::resolve_turn() {
   }
 }
 
-
 template <int W>
 void GameState<W>::check_draws() {
   int seen = 0;
@@ -167,8 +163,7 @@ void GameState<W>::check_draws() {
     if (pos_->meta().halfmove == 0) facts_.since_irreversible = uint32_t(counted_positions_.size());
     counted_positions_.push_back(key);
     facts_.counted_positions = uint32_t(counted_positions_.size());
-    for (size_t i = facts_.since_irreversible; i < counted_positions_.size(); ++i)
-      seen += counted_positions_[i] == key;
+    for (size_t i = facts_.since_irreversible; i < counted_positions_.size(); ++i) seen += counted_positions_[i] == key;
   }
   if (rules_.repetitions > 0 && seen >= rules_.repetitions) finish(Termination::THREEFOLD_REPETITION, End::DRAW);
   else if (rules_.quiet_moves_per_player > 0 && pos_->meta().halfmove >= rules_.quiet_moves_per_player &&

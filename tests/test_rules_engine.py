@@ -250,3 +250,48 @@ def test_repetitions_off_means_no_repetition_draw():
     for move in knights:
         state.apply_text(move)
     assert state.termination is None and not state.is_terminal()
+
+
+# ---- the search plays by the same declaration ----------------------------------------------
+
+DOUBLE_CHECKS = {"h1": "rK", "g5": "rR", "g9": "rB", "g14": "yK", "n8": "gK", "a7": "bK"}
+# Red's rook d11 mates Yellow on the back rank; Blue moves next, Yellow two turns later.
+YELLOW_BACK_RANK = {"h1": "rK", "d11": "rR", "g14": "yK", "f13": "yP", "g13": "yP", "h13": "yP", "a7": "bK",
+                    "n8": "gK"}
+
+
+def _ffa(pieces: dict[str, str]) -> Game:
+    from positions import cross_position
+
+    return Game("four-player", mode="ffa", start=cross_position(pieces))
+
+
+def _search(game: Game, rules: polychess.Rules, depth: int) -> dict[str, Any]:
+    state = _core.GameState(game.board._core, rules.to_core())
+    return _core.Engine(8).search(state, depth, 0, 0.0, None, "paranoid")
+
+
+def test_the_search_scores_a_double_check_bonus_inside_the_tree():
+    game = _ffa(DOUBLE_CHECKS)
+    with_bonus = _search(game, FOUR_PLAYER_FFA, 1)
+    after = _ffa(DOUBLE_CHECKS)
+    after.push(with_bonus["best"])
+    assert after.points[polychess.Colour.RED] == 5  # the move the search prefers checks two kings
+    no_bonus = FOUR_PLAYER_FFA.replace(points=dataclasses.replace(FOUR_PLAYER_FFA.points, checks={},
+                                                                 checks_by_queens={}))
+    without = _search(game, no_bonus, 1)
+    # a declaration without the bonus changes what the search prefers, by about five points
+    assert str(without["best"]) != str(with_bonus["best"])
+    assert with_bonus["score"] - without["score"] >= 4 * 200
+
+
+def test_the_search_credits_a_mate_right_after_the_move_as_game_does():
+    # Yellow's turn is two plies away, but free-for-all judges the mate at once (Game credits
+    # Red with 20 points after d11-d14); the search sees it at depth 1.
+    game = _ffa(YELLOW_BACK_RANK)
+    result = polychess.Engine(hash_mb=8).search(game, depth=1)
+    assert str(result.best_move) == "d11d14" and result.mate_in == 1
+    game.push(result.best_move)
+    assert game.points[polychess.Colour.RED] == 20
+    assert [(e.player, e.by) for e in game.eliminations] == [(polychess.Colour.YELLOW, polychess.Colour.RED)]
+

@@ -153,7 +153,7 @@ class Game:
         self._time_source = time_source
         self.first_mate_wins = options.first_mate_wins or options.players == 2
         self.neutrality = options.neutrality
-        start = _two_player_start(options.neutrality) if options.players == 2 else options.start
+        start = _two_player_start(options.variant, options.neutrality) if options.players == 2 else options.start
         self._board = Board(options.variant, start, neutrality=self.rules.neutrality, mode=options.mode,
                             setup=options.setup)
         if options.first_player is not None:
@@ -372,9 +372,12 @@ class Game:
         if termination is None:
             self._outcome = None
         elif self._outcome is None:
-            places = state.places
-            self._outcome = Outcome(Termination(termination), {p: places[colours.index(p)] for p in self.seats},
-                                    tuple(self._eliminations), self.points or None)
+            places: dict[Colour, int] = {}
+            for seat in self.seats:
+                place = state.places[colours.index(seat)]
+                assert place is not None, "every seat has a place once the game is over"
+                places[seat] = place
+            self._outcome = Outcome(Termination(termination), places, tuple(self._eliminations), self.points or None)
 
     def _require_running(self) -> None:
         if self._outcome is not None:
@@ -384,9 +387,10 @@ class Game:
         self._steps.append(_Step(len(self._history), None if self.clock is None else self.clock.copy()))
 
 
-def _two_player_start(neutrality: bool) -> str:
-    """The three-player start without Black (seed 000 §6.5): White and Red play."""
-    board = Board("three-player", neutrality=neutrality)
+def _two_player_start(variant: str, neutrality: bool) -> str:
+    """The start of the hexagon without Black (the ``players=2`` option of three-player chess,
+    seed 000 §6.5): White and Red play."""
+    board = Board(variant, neutrality=neutrality)
     placement, *rest = board.fen().split(" ")
     rows = placement.split("/")
     rows = [_drop_colour(row, "b") for row in rows]

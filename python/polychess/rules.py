@@ -19,7 +19,7 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from polychess import _core
 from polychess.board import Kind
@@ -28,8 +28,8 @@ if TYPE_CHECKING:
     from polychess.board import Board
     from polychess.options import Options
 
-__all__ = ["DECLARED", "Points", "Rules", "STANDARD", "THREE_PLAYER", "FOUR_PLAYER_TEAMS", "FOUR_PLAYER_FFA", "rules_for",
-           "rules_of"]
+__all__ = ["DECLARED", "FOUR_PLAYER_FFA", "FOUR_PLAYER_TEAMS", "Points", "Rules", "STANDARD", "THREE_PLAYER",
+           "rules_for", "rules_of"]
 
 Army = Literal["passes", "dead"]
 MateJudged = Literal["at turn", "after move"]
@@ -38,7 +38,10 @@ Ranking = Literal["order out", "points"]
 Material = Literal["never", "bare kings", "fide"]
 
 
-def _frozen(mapping: Mapping[int, int]) -> Mapping[int, int]:
+_Key = TypeVar("_Key")
+
+
+def _frozen(mapping: Mapping[_Key, int]) -> Mapping[_Key, int]:
     return MappingProxyType(dict(mapping))
 
 
@@ -46,7 +49,7 @@ def _frozen(mapping: Mapping[int, int]) -> Mapping[int, int]:
 class Points:
     """A points table (four-player free-for-all, docs/rules.md §2.4)."""
 
-    capture: Mapping[Kind, int] = field(default_factory=lambda: _frozen({}))  # a live piece, by kind
+    capture: Mapping[Kind, int] = field(default_factory=lambda: _frozen(dict[Kind, int]()))  # a live piece, by kind
     mate: int = 0  # to the mater, or the king capturer
     stalemate: int = 0  # to the stalemated player himself
     draw: int = 0  # to every player still in when the game is drawn

@@ -76,7 +76,7 @@ def playouts(variant: str = "three-player", games: int = 1, seed: int = 0, polic
         out.append(Playout(
             termination=None if termination is None else Termination(termination),
             plies=plies,
-            places=None if termination is None else {colours[p]: places[p] for p in seats},
+            places=None if termination is None else {colours[p]: int(places[p] or 0) for p in seats},
             points={colours[p]: points[p] for p in seats} if counts_points else None,
             returns=tuple(returns[p] for p in seats),
             moves=None if moves is None else tuple(moves),
