@@ -56,6 +56,38 @@ def test_playouts_end_as_the_same_games_through_game(name, policy):
         assert playout.returns == pytest.approx(outcome.returns())
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_game_and_a_bare_state_agree_after_every_move(name):
+    """Game (options, records, Python results) against a core state on its own board, fed the
+    same moves and resignations: turn, statuses, points, places and the end agree at every step."""
+    for seed in range(2):
+        game = Game(**GAMES[name])
+        board = Board(game.variant, game.start_position, neutrality=game.rules.neutrality, mode=game.mode,
+                      setup=game.setup)
+        state = _core.GameState(board._core, game.rules.to_core())
+        rng = random.Random(seed)
+        colours = game.colours
+        while not game.is_over():
+            if rng.random() < 0.002:
+                player = game.turn
+                game.resign(player)
+                state.resign(colours.index(player))
+            else:
+                move = rng.choice(list(game.legal_moves))
+                game.push(move)
+                state.apply(move)
+            assert colours[state.current_player] == game.turn
+            assert [state.board.status(i) for i in range(len(colours))] == [game.status(c) for c in colours]
+            if game.rules.ranking == "points":
+                assert {colours[i]: state.points[i] for i in state.seats} == game.points
+            assert [(colours[p], reason, by) for p, reason, by, _ in state.eliminations()] == [
+                (e.player, e.reason.value, None if e.by is None else colours.index(e.by)) for e in game.eliminations]
+        outcome = game.outcome()
+        assert outcome is not None and state.is_terminal()
+        assert state.termination == outcome.termination.value
+        assert {colours[i]: state.places[i] for i in state.seats} == outcome.places
+
+
 def test_greedy_playouts_take_the_most_valuable_piece():
     values = {Kind.PAWN: 100, Kind.KNIGHT: 300, Kind.BISHOP: 330, Kind.ROOK: 500, Kind.QUEEN: 900}
     (playout,) = polychess.playouts("standard", games=1, seed=3, policy="greedy", record_moves=True)
@@ -295,3 +327,13 @@ def test_the_search_credits_a_mate_right_after_the_move_as_game_does():
     assert game.points[polychess.Colour.RED] == 20
     assert [(e.player, e.by) for e in game.eliminations] == [(polychess.Colour.YELLOW, polychess.Colour.RED)]
 
+
+
+def test_module_docstring_examples():
+    import doctest
+
+    from polychess import rules, simulate
+
+    for module in (rules, simulate):
+        failures, tried = doctest.testmod(module, verbose=False)
+        assert tried > 0 and failures == 0, module.__name__
