@@ -232,16 +232,39 @@ void GameState<W>::score_move(Move move, int mover, const uint8_t* statuses, con
   if (!after_move && !rules_.points.scores_checks()) return;
   // The other players in check now: what both the check bonus and the mates start from. Where
   // armies die (nothing changes hands but by this move) a king not in check before is in
-  // check now only if it lies on a line or step through a cell the move changed.
+  // check now only if the moved piece attacks it, or a slider's line to it runs through a cell
+  // the move emptied.
   const Topology<W>& t = pos_->topo();
-  auto reach = [&](int cell) { return t.rook_reach[cell] | t.bishop_reach[cell] | t.knight[cell] | t.king[cell]; };
+  const uint16_t* lines = pos_->line_occupancy();
   const int to = move_to(move);
-  Bitboard<W> exposed = reach(move_from(move)) | reach(to) | t.pawn_capture[colour_of(pos_->piece_at(to))][to];
+  const Piece moved = pos_->piece_at(to);
+  Bitboard<W> hits = Bitboard<W>::empty();
+  switch (kind_of(moved)) {
+    case PAWN:
+      hits = t.pawn_capture[colour_of(moved)][to];
+      break;
+    case KNIGHT:
+      hits = t.knight[to];
+      break;
+    case KING:
+      break;  // a king gives no check
+    case BISHOP:
+      hits = t.bishop_attacks(to, lines);
+      break;
+    case ROOK:
+      hits = t.rook_attacks(to, lines);
+      break;
+    default:  // the queens
+      hits = t.rook_attacks(to, lines) | t.bishop_attacks(to, lines);
+  }
+  auto lines_through = [&](int cell) { return t.rook_reach[cell] | t.bishop_reach[cell]; };
+  Bitboard<W> uncovered = lines_through(move_from(move));
   if (move_type(move) == CASTLING) {
     const auto& c = t.castle[move_aux(move) / 2][move_aux(move) % 2];
-    exposed |= reach(c.rook_from) | reach(c.rook_to);
+    hits |= t.rook_attacks(c.rook_to, lines);
+    uncovered |= lines_through(c.rook_from);
   } else if (move_type(move) == EN_PASSANT) {
-    exposed |= reach(t.landing_of_skipped[to]);
+    uncovered |= lines_through(t.landing_of_skipped[to]);
   }
   const bool filter = rules_.army == Army::DEAD && !king_captured;
   const uint8_t before = saved_.back().facts.maybe_checked;
@@ -250,7 +273,7 @@ void GameState<W>::score_move(Move move, int mover, const uint8_t* statuses, con
     if (p == mover || statuses[p] != ACTIVE) continue;
     if (filter && !(before >> p & 1)) {
       const int king = pos_->king_of(p);
-      if (king == NO_CELL || !exposed.test(king)) continue;
+      if (king == NO_CELL || !(hits.test(king) || uncovered.test(king))) continue;
     }
     if (in_check(p)) checked |= 1u << p;
   }
@@ -299,16 +322,20 @@ template <int W>
 void GameState<W>::confirm_mates(int mover, uint32_t candidates) {
   const int n = players();
   const int first = mover < 0 ? pos_->turn() : mover + 1;
+  bool someone_out = false;  // until then the candidates' checks stand as found
   for (int i = 0; i < n; ++i) {
     const int p = (first + i) % n;
     if (p == mover || is_terminal() || pos_->meta().status[p] != ACTIVE) continue;
-    if ((rules_.army == Army::DEAD && !(candidates >> p & 1)) || !in_check(p)) continue;
+    const bool candidate = candidates >> p & 1;
+    if (rules_.army == Army::DEAD && !candidate) continue;
+    if ((someone_out || !candidate || mover < 0) && !in_check(p)) continue;
     pos_->make_turn_of(p);
     const bool stuck = !has_legal_move(*pos_);
     pos_->unmake();
     if (!stuck) continue;
     eliminate_on_board(p, mover);
     record_out(p, Reason::CHECKMATE, mover);
+    someone_out = true;
   }
 }
 
