@@ -189,13 +189,13 @@ Termination termination_of(Reason reason);
 // ---- the hot steps, inline so that the search and the playouts see through them ----------
 
 template <int W>
-inline void GameState<W>::begin_step(GameStep step) {
+[[gnu::always_inline]] inline void GameState<W>::begin_step(GameStep step) {
   saved_.push_back(Saved{facts_, pos_->history().size(), step});
   judged_count_ = -1;
 }
 
 template <int W>
-inline void GameState<W>::play(Move move) {
+[[gnu::always_inline]] inline void GameState<W>::play(Move move) {
   const int mover = pos_->turn();
   begin_step(GameStep{StepKind::MOVE, uint8_t(mover), move});
   const Piece target = pos_->piece_at(move_to(move));  // en passant never takes a king
@@ -221,7 +221,7 @@ inline void GameState<W>::play(Move move) {
 }
 
 template <int W>
-inline bool GameState<W>::undo() {
+[[gnu::always_inline]] inline bool GameState<W>::undo() {
   if (saved_.empty()) return false;
   const Saved& s = saved_.back();
   while (pos_->history().size() > s.position_history) pos_->unmake();
@@ -238,7 +238,7 @@ inline bool GameState<W>::undo() {
 // draw rules. Where mates are judged right after the move, the ending rules come first: a
 // player whose turn never comes is not judged.
 template <int W>
-inline void GameState<W>::judge_before_turn() {
+[[gnu::always_inline]] inline void GameState<W>::judge_before_turn() {
   if (!is_terminal()) check_move_limit();
   if (rules_.mate_judged == MateJudged::AFTER_MOVE && !is_terminal()) {
     if (counts_repetitions_ || may_end_drawn()) check_draws();
@@ -248,7 +248,7 @@ inline void GameState<W>::judge_before_turn() {
 }
 
 template <int W>
-inline void GameState<W>::settle(int legal_count) {
+[[gnu::always_inline]] inline void GameState<W>::settle(int legal_count) {
   if (!pending_) return;
   pending_ = false;
   if (!is_terminal() && legal_count <= 0) resolve_turn();
