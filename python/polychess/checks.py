@@ -1,5 +1,7 @@
-"""Which kings a move puts in check: the one definition behind four-player free-for-all's bonus
-for "a move that checks two kings at once" (docs/rules.md §2.4) and PGN4's ``+``/``++``/``+++`` marks.
+"""Which kings a move puts in check: PGN4's ``+``/``++``/``+++`` marks. The core scores free-for-all's
+bonus for "a move that checks two kings at once" (docs/rules.md §2.4) by the same definition
+(``GameState::checks_bonus`` in cpp/game_state.cpp); the recorded event logs and the PGN4 tests
+hold the two to it.
 
 A move puts a king in check when, after it, the king is attacked by an enemy piece that did not
 attack it before: the moved piece, a piece it uncovered, or a pawn that became a queen. A king

@@ -186,9 +186,8 @@ def _tokenize(text: str) -> tuple[dict[str, str], dict[str, int], list[_Token]]:
 
 def _checked_by_move(before: Board, after: Board, mover: Colour,
                      players: list[Colour] | None = None) -> list[Colour]:
-    """The players whose king the move puts in check, one '+' each: the definition of
-    polychess.checks, which also scores free-for-all's check bonus. ``players`` overrides whose
-    kings are looked at."""
+    """The players whose king the move puts in check, one '+' each (polychess.checks, the
+    definition the core's check bonus follows). ``players`` overrides whose kings are looked at."""
     return list(checks_given(king_attacks(before, mover, players), after))
 
 
