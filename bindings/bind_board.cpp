@@ -180,17 +180,6 @@ void bind_board(py::module_& m) {
             return b.board->attackers(cell, player);
           },
           py::arg("cell"), py::arg("player"), "Cells of the player's pieces that attack the cell.")
-      .def(
-          "examine",
-          [](const PyBoard& b, int player, int last_mover) {
-            const int n = b.variant().players;
-            if (player < 0 || player >= n || last_mover < 0 || last_mover >= n) throw py::index_error("no such player");
-            const Board::Examination e = b.board->examine(player, last_mover);
-            return py::make_tuple(e.in_check, e.legal_moves,
-                                  e.mated_by < 0 ? py::object(py::none()) : py::int_(e.mated_by));
-          },
-          py::arg("player"), py::arg("last_mover"),
-          "(in check, number of legal moves, credited mater or None) for the player as if it were his turn.")
       .def("mated_by",
            [](const PyBoard& b) -> std::optional<int> {
              const int p = b.board->mated_by();

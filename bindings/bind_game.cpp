@@ -41,10 +41,10 @@ PyGame start(py::object board_object, const RuleSet& rules, const std::vector<in
   return PyGame{board_object, b.board->start_game(rules, start_points)};
 }
 
-py::list places_list(const Game& g, const std::array<uint8_t, MAX_PLAYERS>& places) {
+// Per player his place, or None (no place yet, or no seat: the core leaves those 0).
+py::list places_list(int players, const std::array<uint8_t, MAX_PLAYERS>& places) {
   py::list out;
-  for (int p = 0; p < g.variant().players; ++p)
-    out.append(g.is_seat(p) && places[p] ? py::object(py::int_(places[p])) : py::object(py::none()));
+  for (int p = 0; p < players; ++p) out.append(places[p] ? py::object(py::int_(places[p])) : py::object(py::none()));
   return out;
 }
 
@@ -140,7 +140,7 @@ void bind_game(py::module_& m) {
                                                        g.game->facts().points.begin() + g.variant().players);
                              })
       .def_property_readonly(
-          "places", [](const PyGame& g) { return places_list(*g.game, g.game->facts().places); },
+          "places", [](const PyGame& g) { return places_list(g.variant().players, g.game->facts().places); },
           "Per player: his place (fixed for players out; every seat's once the game is over) "
           "or None.")
       .def_property_readonly("termination",
@@ -222,9 +222,8 @@ void bind_game(py::module_& m) {
         py::list out(results.size());
         for (size_t i = 0; i < results.size(); ++i) {
           const PlayoutResult& r = results[i];
-          py::list places, points, returns;
+          py::list points, returns;
           for (int p = 0; p < n; ++p) {
-            places.append(r.places[p] ? py::object(py::int_(r.places[p])) : py::object(py::none()));
             points.append(r.points[p]);
             returns.append(r.returns[p]);
           }
@@ -236,7 +235,9 @@ void bind_game(py::module_& m) {
           }
           PyList_SET_ITEM(
               out.ptr(), i,
-              py::make_tuple(termination_word(r.termination), r.plies, places, points, returns, moves).release().ptr());
+              py::make_tuple(termination_word(r.termination), r.plies, places_list(n, r.places), points, returns, moves)
+                  .release()
+                  .ptr());
         }
         return out;
       },

@@ -63,11 +63,6 @@ class BoardOf final : public Board {
     return cells;
   }
   int mated_by() const override { return polychess::mated_by(pos_); }
-  Examination examine(int player, int last_mover) const override {
-    const Position<W> as_turn = pos_.as_turn_of(player);
-    return {bool(polychess::checkers(as_turn)), polychess::count_legal_moves(as_turn),
-            polychess::mated_by(as_turn, last_mover)};
-  }
   std::vector<int> attackers(int cell, int player) const override {
     std::vector<int> cells;
     for_each_cell(pos_.attackers_to(cell, pos_.pieces_of(player)), [&](int c) { cells.push_back(c); });

@@ -75,15 +75,6 @@ class Board {
   // recently); else -1.
   virtual int mated_by() const = 0;
 
-  // Whether `player` would be in check, how many legal moves he would have and who would be
-  // credited with mating him, were it his turn now, `last_mover` having just moved.
-  struct Examination {
-    bool in_check;
-    uint64_t legal_moves;
-    int mated_by;  // -1 unless in check with no legal move
-  };
-  virtual Examination examine(int player, int last_mover) const = 0;
-
   // Events for the game layer (validated; throw std::invalid_argument).
   void set_controller(int colour, int player);  // player -1: nobody
   void remove_king(int colour);

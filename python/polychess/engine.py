@@ -91,9 +91,9 @@ class Engine:
         if algorithm is not None and algorithm not in ALGORITHMS:
             raise ValueError(f"unknown algorithm {algorithm!r} (available: {', '.join(ALGORITHMS)})")
         self.algorithm = algorithm
-        self.hash_mb = _whole_number("hash_mb", hash_mb, 0, max_hash_mb(),
+        self.hash_mb = whole_number("hash_mb", hash_mb, 0, max_hash_mb(),
                                      why_most=" (half of this machine's memory)")
-        self.threads = _whole_number("threads", threads, 1, MAX_THREADS)
+        self.threads = whole_number("threads", threads, 1, MAX_THREADS)
         self._engine = _core.Engine(self.hash_mb)
 
     def search(self, position: Board | Game, depth: int | None = None, nodes: int | None = None,
@@ -150,7 +150,9 @@ def max_hash_mb() -> int:
     return int(min(memory_mb // 2, _core.MAX_HASH_MB))
 
 
-def _whole_number(name: str, value: object, least: int, most: int, why_most: str = "") -> int:
+def whole_number(name: str, value: object, least: int, most: int, why_most: str = "") -> int:
+    """The value as an int, or a ValueError naming the argument: a whole number (not a bool)
+    between ``least`` and ``most``."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise ValueError(f"{name} must be a whole number, got {reprlib.repr(value)}")
     number = int(value)
@@ -162,8 +164,8 @@ def _whole_number(name: str, value: object, least: int, most: int, why_most: str
 def _search_limits(depth: object, nodes: object, time: object) -> tuple[int, int, float]:
     """The limits of a search as the core takes them (0: no limit), or a ValueError that
     names the bad one. ``None`` means no limit; a given limit must be positive."""
-    depth_plies = 0 if depth is None else _whole_number("depth", depth, 1, int(_core.MAX_DEPTH))
-    node_count = 0 if nodes is None else _whole_number("nodes", nodes, 1, int(_core.MAX_NODES))
+    depth_plies = 0 if depth is None else whole_number("depth", depth, 1, int(_core.MAX_DEPTH))
+    node_count = 0 if nodes is None else whole_number("nodes", nodes, 1, int(_core.MAX_NODES))
     seconds = 0.0
     if time is not None:
         if isinstance(time, bool) or not isinstance(time, numbers.Real):

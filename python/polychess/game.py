@@ -282,18 +282,13 @@ class Game:
         if not (isinstance(move, Move) and board._core.is_legal(move)):
             board.push(move)  # raises IllegalMoveError with the core's message (TypeError for a non-move)
         mover = board.turn
-        if self.clock is not None:
-            clock = self.clock.copy()
-            if not self.clock.stop(mover, self.active_players()):
-                # stop() has started the next turn's clock
-                self._steps.append(_Step(len(self._history), clock))
-                self._history.append(f"timeout({mover.value})")
-                self._state.time_forfeit(board.colours.index(mover))
-                self._sync()
-                raise TimeForfeitError(f"{mover} ran out of time; the move {move} was not played")
-            self._steps.append(_Step(len(self._history), clock))
-        else:
-            self._steps.append(_Step(len(self._history), None))
+        self._save()  # the clock as it was before this turn's time is taken
+        if self.clock is not None and not self.clock.stop(mover, self.active_players()):
+            # stop() has started the next turn's clock
+            self._history.append(f"timeout({mover.value})")
+            self._state.time_forfeit(board.colours.index(mover))
+            self._sync()
+            raise TimeForfeitError(f"{mover} ran out of time; the move {move} was not played")
         self._state.apply(move)
         self._history.append(str(move))
         self._sync()

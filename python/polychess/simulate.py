@@ -12,13 +12,13 @@ is fixed by ``(seed, i)``: the same seed gives the same games on any number of t
 
 from __future__ import annotations
 
-import numbers
 import reprlib
 from dataclasses import dataclass
 from typing import Any
 
 from polychess import _core
 from polychess.board import Colour
+from polychess.engine import whole_number
 from polychess.game import Game, Termination
 
 __all__ = ["POLICIES", "Playout", "playouts"]
@@ -59,12 +59,12 @@ def playouts(variant: str = "three-player", games: int = 1, seed: int = 0, polic
     for name in _CLOCK_OPTIONS:
         if name in options:
             raise ValueError(f"playouts take no {name} option (playouts have no clocks)")
-    count = _whole("games", games, 0, _MAX_GAMES)
-    seed_value = _whole("seed", seed, 0, 2**64 - 1)
+    count = whole_number("games", games, 0, _MAX_GAMES)
+    seed_value = whole_number("seed", seed, 0, 2**64 - 1)
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {reprlib.repr(policy)} (one of {', '.join(POLICIES)})")
-    limit = 0 if max_plies is None else _whole("max_plies", max_plies, 1, 2**32 - 1)
-    workers = _whole("threads", threads, 1, _MAX_THREADS)
+    limit = 0 if max_plies is None else whole_number("max_plies", max_plies, 1, 2**32 - 1)
+    workers = whole_number("threads", threads, 1, _MAX_THREADS)
     game = Game(variant, **options)
     colours = game.colours
     seats = [colours.index(p) for p in game.seats]
@@ -83,10 +83,3 @@ def playouts(variant: str = "three-player", games: int = 1, seed: int = 0, polic
         ))
     return out
 
-
-def _whole(name: str, value: object, least: int, most: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be a whole number, got {reprlib.repr(value)}")
-    if not least <= int(value) <= most:
-        raise ValueError(f"{name} must be between {least:,} and {most:,}, got {reprlib.repr(value)}")
-    return int(value)
