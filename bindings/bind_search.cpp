@@ -23,6 +23,7 @@ py::dict report_dict(const Variant& v, const SearchReport& r) {
   d["best"] = r.best == MOVE_NONE ? py::object(py::none()) : move_object(v, r.best);
   d["score"] = r.score;
   d["depth"] = r.depth;
+  d["seldepth"] = r.seldepth;
   d["nodes"] = r.nodes;
   d["seconds"] = r.seconds;
   py::list pv;

@@ -51,8 +51,9 @@ struct SearchLimits {
 
 struct SearchReport {
   Move best = MOVE_NONE;
-  int score = 0;  // for the root player's side
-  int depth = 0;  // last completed iteration
+  int score = 0;     // for the root player's side
+  int depth = 0;     // last completed iteration
+  int seldepth = 0;  // the deepest ply that iteration reached, quiescence included
   uint64_t nodes = 0;
   double seconds = 0.0;
   std::vector<Move> pv;                          // best-reply search's lines skip turns: the PV stops at the first skip

@@ -48,11 +48,13 @@ SearchReport Searcher<W>::run(const IterationCallback& on_iteration) {
   report.best = moves[0];
   const int max_depth = limits_.depth > 0 ? std::min(limits_.depth, MAX_DEPTH) : MAX_DEPTH;
   for (int depth = std::min(first_depth_, max_depth); depth <= max_depth; ++depth) {
+    seldepth_ = 0;
     const int score =
         algorithm_ == Algorithm::MAXN ? maxn(depth, 0)[root_] : alphabeta(depth, -INFINITE_SCORE, INFINITE_SCORE, 0);
     if (stopped_ && report.depth > 0) break;  // an unfinished iteration is not trusted
     report.score = score;
     report.depth = depth;
+    report.seldepth = std::max(seldepth_, depth);
     line_.assign(pv_[0], pv_[0] + pv_length_[0]);
     if (!line_.empty()) report.best = line_[0];
     finish(report);

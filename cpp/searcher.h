@@ -182,6 +182,7 @@ class Searcher {
   // Counts a node; false once the search must stop.
   bool visit(int ply) {
     pv_length_[ply] = ply;
+    seldepth_ = std::max(seldepth_, ply);
     if ((++nodes_ & 1023) == 0) check_limits();
     return !stopped_;
   }
@@ -230,6 +231,7 @@ class Searcher {
   int in_at_root_ = 0;
   SearchClock::time_point start_;
   uint64_t nodes_ = 0;
+  int seldepth_ = 0;  // the deepest ply visited in the current iteration, quiescence included
   bool stopped_ = false;
   MoveOrder<W> order_;
   Move pv_[MAX_PLY][MAX_PLY] = {};

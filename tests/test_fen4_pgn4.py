@@ -421,7 +421,7 @@ def record(moves: str, **tags: str) -> str:
      r"line 2: rule variant 'CaptureTheKing' is not played by polychess"),
     (record("1. h2-h3", StartFen4="R-0,0,0,0-1,1"), r"line 1: FEN4 queen-side castling: missing"),
     (record("1. h2-h3", StartFen4=START_FEN4.replace("-0,0,0,0-0-", "-3,0,0,0-0-")),
-     r"line 1: StartFen4 gives points 3,0,0,0; a polychess game cannot start with points"),
+     r"line 1: StartFen4 gives points 3,0,0,0; a Teams game has no points"),
     (record("1. h2-h5"), r"line 2: 'h2-h5': illegal move"),
     (record("1. Nh2-h3"), r"line 2: 'Nh2-h3': the piece on h2 is a red pawn, written without a letter"),
     (record("1. h2-h3 .. b7-c7 .. i13-i12 .. m8-l8\n2. Qg1xNj4"),
@@ -461,3 +461,13 @@ def test_dead_king_walking_is_reported() -> None:
     cut = ffa[:ffa.index("19. Kh1-g2")] + "19. Kh1-g2R .. Qe1xe2+\n"
     with pytest.raises(Pgn4Error, match=r"DeadKingWalking"):
         read_pgn4(cut)
+
+
+def test_an_ffa_game_starts_with_the_points_of_its_start_fen4() -> None:
+    start = START_FEN4.replace("-0,0,0,0-0-", "-3,0,12,0-0-")
+    game = read_pgn4(record("1. h2-h3", Variant="FFA", StartFen4=start))
+    assert game.start_points == {Colour.RED: 3, Colour.YELLOW: 12}
+    assert game.points == {Colour.RED: 3, Colour.BLUE: 0, Colour.YELLOW: 12, Colour.GREEN: 0}
+    written = write_pgn4(game)
+    assert '-3,0,12,0-' in written
+    assert read_pgn4(written).points == game.points

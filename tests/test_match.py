@@ -1,8 +1,10 @@
-"""The match runner of bench/match.py and its players (bench/baselines.py): seat assignments,
-scoring, a tiny match end to end, the greedy baseline's choice, the engine player's legality."""
+"""The match runner (polychess.match) and its players: seat assignments, scoring, players,
+openings, whole matches on every backend, SPRT, resumption, records, and `polychess match`."""
 
 from __future__ import annotations
 
+import functools
+import json
 import random
 import re
 import sys
@@ -10,10 +12,12 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-
-import match
-from baselines import (
+from polychess import Board, Colour, Game, Move
+from polychess.cli import main as cli_main
+from polychess.formats import read_pgn, read_pgn4, read_record
+from polychess.match import backends, scoring
+from polychess.match.openings import random_openings, read_openings, shipped_openings
+from polychess.match.players import (
     EnginePlayer,
     GreedyPlayer,
     Player,
@@ -22,7 +26,10 @@ from baselines import (
     capture_value,
     parse_player,
 )
-from polychess import Board, Colour, Game, Move
+from polychess.match.report import format_report
+from polychess.match.runner import GameResult, MatchConfig, Task, play_game, run_match
+from polychess.match.stats import Sprt
+from polychess.protocol.games import GAME_KINDS
 from positions import position
 
 W, R, B = Colour.WHITE, Colour.RED, Colour.BLACK
@@ -37,7 +44,7 @@ W, R, B = Colour.WHITE, Colour.RED, Colour.BLACK
     ("four-player", "ffa", ["AABB", "ABAB", "ABBA", "BAAB", "BABA", "BBAA"]),
 ])
 def test_seat_assignments(variant, mode, expected):
-    assignments = match.seat_assignments(variant, mode)
+    assignments = scoring.seat_assignments(variant, mode)
     assert assignments == expected
     seats = (Game(variant, mode=mode) if mode else Game(variant)).seats
     assert all(len(a) == len(seats) for a in assignments)
@@ -50,57 +57,57 @@ def test_seat_assignments(variant, mode, expected):
 def test_four_player_teams_assignment_puts_a_on_partners():
     seats = Game("four-player", mode="teams").seats
     assert seats == (Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.GREEN)
-    first, second = match.seat_assignments("four-player", "teams")
+    first, second = scoring.seat_assignments("four-player", "teams")
     assert {s for s, c in zip(seats, first, strict=True) if c == "A"} == {Colour.RED, Colour.YELLOW}
     assert {s for s, c in zip(seats, second, strict=True) if c == "A"} == {Colour.BLUE, Colour.GREEN}
 
 
 def test_free_for_all_one_against_three():
-    assert match.seat_assignments("four-player", "ffa", "1+3") == ["ABBB", "BABB", "BBAB", "BBBA"]
+    assert scoring.seat_assignments("four-player", "ffa", "1+3") == ["ABBB", "BABB", "BBAB", "BBBA"]
     with pytest.raises(ValueError, match="split"):
-        match.seat_assignments("four-player", "ffa", "4+0")
+        scoring.seat_assignments("four-player", "ffa", "4+0")
 
 
 def test_no_assignments_for_unknown_variant():
     with pytest.raises(ValueError):
-        match.seat_assignments("four-player", "chaos")
+        scoring.seat_assignments("four-player", "chaos")
 
 
 # --------------------------------------------------------------------------- scoring
 
 def test_head_to_head_standard():
     owners = {W: "A", Colour.BLACK: "B"}
-    assert match.head_to_head({W: 1, Colour.BLACK: 2}, owners) == {"A": 1.0, "B": 0.0}
-    assert match.head_to_head({W: 2, Colour.BLACK: 1}, owners) == {"A": 0.0, "B": 1.0}
-    assert match.head_to_head({W: 1, Colour.BLACK: 1}, owners) == {"A": 0.5, "B": 0.5}
+    assert scoring.head_to_head({W: 1, Colour.BLACK: 2}, owners) == {"A": 1.0, "B": 0.0}
+    assert scoring.head_to_head({W: 2, Colour.BLACK: 1}, owners) == {"A": 0.0, "B": 1.0}
+    assert scoring.head_to_head({W: 1, Colour.BLACK: 1}, owners) == {"A": 0.5, "B": 0.5}
 
 
 def test_head_to_head_three_player():
     owners = {W: "A", R: "A", B: "B"}  # AAB
     # B last: both A seats ahead of it
-    assert match.head_to_head({W: 1, R: 2, B: 3}, owners) == {"A": 1.0, "B": 0.0}
+    assert scoring.head_to_head({W: 1, R: 2, B: 3}, owners) == {"A": 1.0, "B": 0.0}
     # B second: one A seat ahead, one behind
-    assert match.head_to_head({W: 1, R: 3, B: 2}, owners) == {"A": 0.5, "B": 0.5}
+    assert scoring.head_to_head({W: 1, R: 3, B: 2}, owners) == {"A": 0.5, "B": 0.5}
     # B first
-    assert match.head_to_head({W: 3, R: 2, B: 1}, owners) == {"A": 0.0, "B": 1.0}
+    assert scoring.head_to_head({W: 3, R: 2, B: 1}, owners) == {"A": 0.0, "B": 1.0}
     # a draw after an A seat was mated: (1/2 + 0) / 2
-    assert match.head_to_head({W: 1, R: 3, B: 1}, owners) == {"A": 0.25, "B": 0.75}
+    assert scoring.head_to_head({W: 1, R: 3, B: 1}, owners) == {"A": 0.25, "B": 0.75}
     # ABB: A's single seat against both B seats
     owners = {W: "A", R: "B", B: "B"}
-    assert match.head_to_head({W: 2, R: 1, B: 3}, owners) == {"A": 0.5, "B": 0.5}
-    assert match.head_to_head({W: 1, R: 1, B: 1}, owners) == {"A": 0.5, "B": 0.5}
+    assert scoring.head_to_head({W: 2, R: 1, B: 3}, owners) == {"A": 0.5, "B": 0.5}
+    assert scoring.head_to_head({W: 1, R: 1, B: 1}, owners) == {"A": 0.5, "B": 0.5}
 
 
 def test_head_to_head_four_player():
     Rd, Bl, Ye, Gr = Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.GREEN
     teams = {Rd: "A", Bl: "B", Ye: "A", Gr: "B"}
-    assert match.head_to_head({Rd: 1, Bl: 3, Ye: 1, Gr: 3}, teams) == {"A": 1.0, "B": 0.0}
-    assert match.head_to_head({Rd: 3, Bl: 1, Ye: 3, Gr: 1}, teams) == {"A": 0.0, "B": 1.0}
+    assert scoring.head_to_head({Rd: 1, Bl: 3, Ye: 1, Gr: 3}, teams) == {"A": 1.0, "B": 0.0}
+    assert scoring.head_to_head({Rd: 3, Bl: 1, Ye: 3, Gr: 1}, teams) == {"A": 0.0, "B": 1.0}
     ffa = {Rd: "A", Bl: "A", Ye: "B", Gr: "B"}
     # places 1 2 3 4: A beats B in all 4 pairs
-    assert match.head_to_head({Rd: 1, Bl: 2, Ye: 3, Gr: 4}, ffa) == {"A": 1.0, "B": 0.0}
+    assert scoring.head_to_head({Rd: 1, Bl: 2, Ye: 3, Gr: 4}, ffa) == {"A": 1.0, "B": 0.0}
     # places 1 3 2 4: A wins 3 of 4 pairs
-    assert match.head_to_head({Rd: 1, Bl: 3, Ye: 2, Gr: 4}, ffa) == {"A": 0.75, "B": 0.25}
+    assert scoring.head_to_head({Rd: 1, Bl: 3, Ye: 2, Gr: 4}, ffa) == {"A": 0.75, "B": 0.25}
 
 
 def test_scores_add_up_to_one():
@@ -112,7 +119,7 @@ def test_scores_add_up_to_one():
         if len(set(owners.values())) < 2:
             continue
         places = {s: rng.randint(1, n) for s in seats}
-        scores = match.head_to_head(places, owners)
+        scores = scoring.head_to_head(places, owners)
         assert scores["A"] + scores["B"] == pytest.approx(1.0)
         assert 0.0 <= scores["A"] <= 1.0
 
@@ -120,41 +127,47 @@ def test_scores_add_up_to_one():
 def test_place_scores():
     owners = {W: "A", R: "A", B: "B"}
     # (n - place) / (n - 1): first 1, second 1/2, last 0
-    assert match.place_scores({W: 1, R: 2, B: 3}, owners) == {"A": 0.75, "B": 0.0}
-    assert match.place_scores({W: 1, R: 1, B: 1}, owners) == {"A": 1.0, "B": 1.0}
-    assert match.place_scores({W: 1, Colour.BLACK: 2}, {W: "A", Colour.BLACK: "B"}) == {"A": 1.0, "B": 0.0}
+    assert scoring.place_scores({W: 1, R: 2, B: 3}, owners) == {"A": 0.75, "B": 0.0}
+    assert scoring.place_scores({W: 1, R: 1, B: 1}, owners) == {"A": 1.0, "B": 1.0}
+    assert scoring.place_scores({W: 1, Colour.BLACK: 2}, {W: "A", Colour.BLACK: "B"}) == {"A": 1.0, "B": 0.0}
 
 
 def test_capped_places_is_a_draw_among_the_players_still_in():
     game = Game("three-player")
-    assert match.capped_places(game) == {W: 1, R: 1, B: 1}
+    assert scoring.capped_places(game) == {W: 1, R: 1, B: 1}
     game.resign("black")
-    assert match.capped_places(game) == {W: 1, R: 1, B: 3}
+    assert scoring.capped_places(game) == {W: 1, R: 1, B: 3}
     game = Game("four-player", mode="ffa")
     game.resign("blue")
     game.resign("green")
-    places = match.capped_places(game)
+    places = scoring.capped_places(game)
     assert places == {Colour.RED: 1, Colour.YELLOW: 1, Colour.GREEN: 3, Colour.BLUE: 4}
+
+
+def config(game: str, a: str, b: str, games: int, *, plies: int = 0, max_plies: int = 300, seed: int = 1,
+           **settings: object) -> MatchConfig:
+    kind = GAME_KINDS[game]
+    return MatchConfig(kind, parse_player(a), parse_player(b), games, tuple(random_openings(kind, 8, plies, seed)),
+                       f"{plies} random plies", max_plies, seed=seed, **settings)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("mode", ["ffa", "teams"])
 def test_four_player_cap_is_the_games_move_limit(mode):
     # docs/rules.md §2.4: at the move limit free-for-all ranks by points and teams draw; the match's
     # ply cap is that limit.
-    spec = parse_player("greedy")
+    settings = config(f"four-player-{mode}", "greedy", "greedy", 4, max_plies=40)
     for opening in range(4):
-        result = match.play_game("four-player", mode, {"A": spec, "B": spec}, opening, [], "AABB", 40, 1)
+        result = play_game(settings, Task(opening, "AABB"))
         assert result.termination == "move limit" and result.plies == 40
-        game = Game("four-player", mode=mode)
-        for text in result.record:
-            game.push(text)
+        game = read_pgn4(result.record)
         if mode == "teams":
             assert set(result.places.values()) == {1}
         else:
-            points = {seat: game.points[seat] for seat in game.seats}
-            for a in game.seats:
-                for b in game.seats:
+            points = {seat.value: game.points[seat] for seat in game.seats}
+            for a in points:
+                for b in points:
                     assert (points[a] > points[b]) == (result.places[a] < result.places[b])
+
 
 def test_parse_player():
     assert parse_player("random").kind == "random"
@@ -162,9 +175,21 @@ def test_parse_player():
     spec = parse_player("engine:nodes=2000")
     assert spec.kind == "engine" and spec.options == {"nodes": 2000}
     assert parse_player("engine:depth=2,hash=8").options == {"depth": 2, "hash": 8}
-    for bad in ("engine", "engine:", "engine:nodes=0", "engine:speed=3", "engine:nodes=x", "random:nodes=2", "alpha"):
+    assert parse_player("engine:time=0.2,algo=brs").algorithm == "brs"
+    assert parse_player("engine").options == {}  # thinks on the match's clock
+    uci = parse_player("uci:/path/to/engine --flag,time=0.2,dialect=titan,option.Hash=64")
+    assert (uci.kind, uci.command, uci.dialect, uci.options, uci.engine_options) == (
+        "uci", "/path/to/engine --flag", "titan", {"time": 0.2}, {"Hash": "64"})
+    for bad in ("engine:nodes=0", "engine:speed=3", "engine:nodes=x", "engine:algo=best", "random:nodes=2",
+                "alpha", "uci:", "uci:x,dialect=klingon", "uci:x,colour=red", "uci:x,time"):
         with pytest.raises(ValueError):
             parse_player(bad)
+
+
+def test_an_engine_needs_a_budget_or_a_clock():
+    with pytest.raises(ValueError, match="budget"):
+        config("standard", "engine", "random", 2)
+    assert config("standard", "engine", "random", 2, time_control=5.0).time_control == 5.0
 
 
 def test_greedy_takes_the_queen():
@@ -233,12 +258,12 @@ def test_players_return_legal_moves(variant, mode):
 # --------------------------------------------------------------------------- a match end to end
 
 ROW = re.compile(r"^(?P<config>[AB])  (?P<spec>\S+)\s+(?P<games>\d+)\s+(?P<score>[\d.]+)\s+"
-                 r"\[(?P<low>[\d.]+), (?P<high>[\d.]+)\]\s+(?P<place>[\d.]+)\s+(?P<w>\d+)/(?P<d>\d+)/(?P<l>\d+)\s+"
-                 r"(?P<moves>\d+)\s+(?P<seconds>[\d.]+)")
+                 r"\[(?P<low>[\d.]+), (?P<high>[\d.]+)\]\s+(?P<elo>[-+]\S+) \[\S+, \S+\]\s+(?P<place>[\d.]+)\s+"
+                 r"(?P<w>\d+)/(?P<d>\d+)/(?P<l>\d+)\s+(?P<moves>\d+)\s+(?P<seconds>[\d.]+)")
 
 
-def run_main(capsys, *args: str) -> tuple[int, str, dict[str, dict[str, str]]]:
-    code = match.main(list(args))
+def run_cli(capsys, *args: str) -> tuple[int, str, dict[str, dict[str, str]]]:
+    code = cli_main(["match", *args])
     out = capsys.readouterr().out
     rows = {m["config"]: m.groupdict() for m in map(ROW.match, out.splitlines()) if m}
     return code, out, rows
@@ -247,14 +272,14 @@ def run_main(capsys, *args: str) -> tuple[int, str, dict[str, dict[str, str]]]:
 @pytest.mark.parametrize("variant, games, assignments", [("standard", "2", 2), ("three-player", "3", 6)])
 def test_tiny_match(capsys, variant, games, assignments):
     args = ["--variant", variant, "--games", games, "--a", "random", "--b", "greedy", "--max-plies", "30",
-            "--seed", "7"]
-    code, out, rows = run_main(capsys, *args)
+            "--seed", "7", "--openings", "random"]
+    code, out, rows = run_cli(capsys, *args)
     assert code == 0
     assert set(rows) == {"A", "B"}
     assert rows["A"]["spec"] == "random" and rows["B"]["spec"] == "greedy"
     for row in rows.values():
         assert int(row["games"]) == assignments  # rounded up to a multiple of the assignments
-        assert 0.0 <= float(row["low"]) <= float(row["score"]) <= float(row["high"]) <= 1.0
+        assert 0.0 <= float(row["low"]) <= float(row["high"]) <= 1.0
         assert int(row["w"]) + int(row["d"]) + int(row["l"]) == assignments
         assert int(row["moves"]) > 0
     assert float(rows["A"]["score"]) + float(rows["B"]["score"]) == pytest.approx(1.0, abs=0.002)
@@ -265,8 +290,9 @@ def test_tiny_match(capsys, variant, games, assignments):
     if int(games) != assignments:
         assert f"{games} games requested, rounded up to {assignments}" in out
     # the same seed plays the same games (only the timings differ)
-    _, again, rows_again = run_main(capsys, *args)
+    _, again, rows_again = run_cli(capsys, *args)
     assert {c: dict(r, seconds="") for c, r in rows_again.items()} == {c: dict(r, seconds="") for c, r in rows.items()}
+
     def others(text: str) -> list[str]:
         return [line for line in text.splitlines() if not line.startswith(("A  ", "B  ", "wall time"))]
 
@@ -274,33 +300,193 @@ def test_tiny_match(capsys, variant, games, assignments):
 
 
 def test_tiny_engine_match():
-    result = match.run_match("three-player", None, parse_player("engine:nodes=300"), parse_player("random"), 6,
-                             max_plies=24, seed=2)
+    settings = config("three-player", "engine:nodes=300", "random", 6, plies=6, max_plies=24, seed=2)
+    result = run_match(settings, backends.local)
     assert len(result.games) == 6
-    assert [g.assignment for g in result.games] == match.seat_assignments("three-player")
-    assert len({tuple(o) for o in result.openings}) == 1 and len(result.openings[0]) == 6
+    assert [g.assignment for g in result.games] == scoring.seat_assignments("three-player")
+    opening = settings.openings[0].moves
+    assert len(opening) == 6
     for g in result.games:
         assert not g.illegal
-        assert g.record[:6] == result.openings[0]
+        replayed = read_record(g.record)
+        assert replayed.history[:6] == list(opening) and replayed.ply == g.plies
         assert g.nodes["A"] > 0 and g.nodes["B"] == 0
         assert g.scores["A"] + g.scores["B"] == pytest.approx(1.0)
-    report = match.format_report(result)
+    report = format_report(result)
     assert "A  engine:nodes=300" in report and "B  random" in report
+
+
+class _BadPlayer(Player):
+    def __call__(self, game: Game) -> Move:
+        return Board("three-player").parse_move("E2E4") if game.ply > 6 else next(iter(game.legal_moves))
 
 
 class _BadSpec(PlayerSpec):
     """A player that plays legal moves for a few plies, then a move of another game."""
 
     def make(self, rng: random.Random) -> Player:
-        def bad_player(game: Game) -> Move:
-            return Board("three-player").parse_move("E2E4") if game.ply > 6 else next(iter(game.legal_moves))
-        return bad_player
+        return _BadPlayer()
 
 
 def test_illegal_moves_forfeit():
-    specs = {"A": parse_player("random"), "B": _BadSpec("bad", "random")}
-    opening = match.make_openings("standard", None, 1, 2, 1)[0]
-    result = match.play_game("standard", None, specs, 0, opening, "AB", 50, 1)
+    settings = config("standard", "random", "random", 2, plies=2, max_plies=50)
+    settings = MatchConfig(settings.kind, settings.a, _BadSpec("bad", "random"), 2, settings.openings, "", 50)
+    result = play_game(settings, Task(0, "AB"))
     assert len(result.illegal) == 1 and result.illegal[0].startswith("B black ply 7: illegal move")
     assert result.termination == "resignation"
     assert result.scores == {"A": 1.0, "B": 0.0}
+
+
+# --------------------------------------------------------------------------- openings
+
+@pytest.mark.parametrize("name", sorted(GAME_KINDS))
+def test_every_game_ships_balanced_openings(name):
+    kind = GAME_KINDS[name]
+    openings = read_openings(shipped_openings(kind), kind)  # each one played: none ends the game
+    assert len(openings) >= 50 and len({o.moves for o in openings}) == len(openings)
+
+
+def test_openings_files_say_which_line_is_wrong(tmp_path):
+    kind = GAME_KINDS["standard"]
+    path = tmp_path / "openings.txt"
+    path.write_text("# comment\n\nstartpos moves e2e4\nfen 8/8/8/8/8/8/8/8 w - - 0 1\n")
+    with pytest.raises(ValueError, match=r"openings.txt, line 4: bad position"):
+        read_openings(path, kind)
+    path.write_text("startpos moves e2e4 e2e4\n")
+    with pytest.raises(ValueError, match=r"line 1: move 2 'e2e4'"):
+        read_openings(path, kind)
+    path.write_text("startpos moves f2f3 e7e5 g2g4 d8h4\n")
+    with pytest.raises(ValueError, match=r"line 1: the game is over after it"):
+        read_openings(path, kind)
+    path.write_text("# nothing\n")
+    with pytest.raises(ValueError, match="no openings"):
+        read_openings(path, kind)
+    # a bare position string, as Titan's opening files hold FEN4s
+    path.write_text("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 moves e7e5\n")
+    (opening,) = read_openings(path, kind)
+    assert opening.moves == ("e7e5",) and opening.start is not None
+
+
+def test_titans_balanced_four_player_openings_are_read():
+    data = Path(__file__).resolve().parents[2] / "shared" / "data" / "4pc_teams_balanced.fen4"
+    if not data.exists():
+        pytest.skip("../shared/data is not here (a user's clone)")
+    sample = "\n".join(data.read_text().splitlines()[:20])
+    kind = GAME_KINDS["four-player-teams"]
+    path = Path(__file__).parent / "data"  # only for the error messages' name
+    openings = read_openings(_written(path.parent / ".titan-openings.tmp", sample), kind)
+    assert len(openings) == 20 and all(o.start is not None for o in openings)
+
+
+def _written(path: Path, text: str) -> Path:
+    path.write_text(text)
+    return path
+
+
+# --------------------------------------------------------------------------- backends, SPRT, resumption
+
+QUICK = {"standard": "engine:depth=1", "three-player": "engine:nodes=200", "four-player-teams": "engine:nodes=200",
+         "four-player-ffa": "engine:nodes=200"}
+
+
+@pytest.fixture(scope="module")
+def ray_instance():
+    ray = pytest.importorskip("ray", reason="the ray backend needs pip install 'polychess[ray]'")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    yield ray
+    ray.shutdown()
+
+
+def _same_games(first: list[GameResult], second: list[GameResult]) -> None:
+    def played(g: GameResult) -> tuple[object, ...]:
+        return g.key, g.termination, g.plies, g.places, g.scores, g.moves, g.nodes, g.record.split("\n\n", 1)[1]
+
+    assert [played(g) for g in first] == [played(g) for g in second]
+
+
+@pytest.mark.parametrize("game", sorted(QUICK))
+def test_four_quick_games_on_every_backend_are_the_same_games(game, ray_instance):
+    settings = config(game, QUICK[game], "random", 4, plies=2, max_plies=40)
+    here = run_match(settings, backends.local)
+    assert len(here.games) == len(settings.tasks()) >= 4
+    processes = run_match(settings, functools.partial(backends.local, jobs=2))
+    on_ray = run_match(settings, backends.ray)
+    _same_games(here.games, processes.games)
+    _same_games(here.games, on_ray.games)
+
+
+def test_the_ray_backend_counts_a_retried_game_once(ray_instance, tmp_path):
+    settings = config("standard", "engine:depth=1", "random", 4, plies=2, max_plies=30)
+
+    def twice(config: MatchConfig, tasks: list[Task]):
+        for result in backends.ray(config, tasks):
+            yield result
+            yield result  # as a task retried after its first result came back
+
+    result = run_match(settings, twice, output=tmp_path / "out.jsonl")
+    assert len(result.games) == 4 == len({g.key for g in result.games})
+    assert len((tmp_path / "out.jsonl").read_text().splitlines()) == 1 + 4
+
+
+def test_sprt_stops_once_a_clearly_decided_pairing_is_decided():
+    settings = config("standard", "engine:depth=2", "random", 200, plies=2, max_plies=120)
+    sprt = Sprt(0, 200)
+    result = run_match(settings, functools.partial(backends.local, jobs=2), sprt=sprt)
+    assert result.decision == "H1"
+    assert len(result.games) < len(settings.tasks())
+    report = format_report(result)
+    assert "H1 accepted" in report and str(sprt) in report
+
+
+def test_a_match_resumes_from_its_output(tmp_path):
+    output = tmp_path / "match.jsonl"
+    short = config("three-player", "engine:nodes=200", "greedy", 6, plies=3, max_plies=30)
+    run_match(short, backends.local, output=output)
+    longer = config("three-player", "engine:nodes=200", "greedy", 12, plies=3, max_plies=30)
+    played: list[str] = []
+    resumed = run_match(longer, backends.local, output=output, resume=True,
+                        progress=lambda match, game: played.append(game.key))
+    assert resumed.resumed == 6 and len(played) == 6 and len(resumed.games) == 12
+    _same_games(resumed.games, run_match(longer, backends.local).games)
+    lines = output.read_text().splitlines()
+    assert json.loads(lines[0])["format"] == "polychess-match/1" and len(lines) == 13
+    # a half-written last line (a run killed while writing) is played again
+    output.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][:20])
+    again = run_match(longer, backends.local, output=output, resume=True)
+    assert again.resumed == 11 and len(again.games) == 12
+    other = config("three-player", "engine:nodes=300", "greedy", 12, plies=3, max_plies=30)
+    with pytest.raises(ValueError, match="other settings"):
+        run_match(other, backends.local, output=output, resume=True)
+
+
+def test_polychess_match_writes_records_that_read_back(capsys, tmp_path):
+    for game, reader in (("standard", read_pgn), ("three-player", read_record), ("four-player-ffa", read_pgn4)):
+        records = tmp_path / game
+        code, out, rows = run_cli(capsys, "--variant", game, "--games", "2", "--a", "greedy", "--b", "random",
+                                  "--max-plies", "30", "--records", str(records), "--output", str(tmp_path / "o"))
+        assert code == 0 and set(rows) == {"A", "B"}
+        files = sorted(records.iterdir())
+        assert len(files) == int(rows["A"]["games"])
+        for path in files:
+            replayed = reader(path.read_text())
+            assert replayed.ply <= 30 and "A: greedy" in path.read_text()
+
+
+def test_polychess_match_takes_an_external_engine(capsys):
+    engine = f"uci:{sys.executable} {Path(__file__).parent / 'engines' / 'titan_like.py'},time=0.04"
+    code, out, _ = run_cli(capsys, "--variant", "four-player", "--games", "2", "--a", engine, "--b", "greedy",
+                           "--max-plies", "16", "--openings", "random")
+    assert code == 0, out
+    assert "illegal moves or player errors: 0" in out
+    row = next(line for line in out.splitlines() if line.startswith("A  uci:"))
+    assert row.split(",time=0.04")[1].split()[0] == "2"  # games
+
+
+def test_polychess_match_usage_errors(capsys):
+    for args, message in ((["--a", "alpha", "--b", "random"], "unknown player"),
+                          (["--a", "random", "--b", "random", "--sprt", "10"], "--sprt"),
+                          (["--a", "random", "--b", "random", "--tc", "fast"], "--tc"),
+                          (["--a", "random", "--b", "random", "--resume"], "--resume needs --output"),
+                          (["--a", "random", "--b", "random", "--variant", "chess960"], "unknown variant")):
+        assert cli_main(["match", *args]) == 2
+        assert message in capsys.readouterr().err

@@ -59,6 +59,7 @@ class SearchResult:
     seconds: float
     pv: list[Move]
     mate_moves: int = -1  # the root player's moves in a principal line ending in his mate
+    seldepth: int = 0  # the deepest ply the last iteration reached, quiescence included
 
     @property
     def nps(self) -> float:
@@ -202,4 +203,5 @@ def _result(board: Board, report: dict[str, object]) -> SearchResult:
         seconds=float(report["seconds"]),  # type: ignore[arg-type]
         pv=list(report["pv"]),  # type: ignore[call-overload]
         mate_moves=int(report["mate_moves"]),  # type: ignore[call-overload]
+        seldepth=int(report["seldepth"]),  # type: ignore[call-overload]
     )

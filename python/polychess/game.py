@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import enum
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from polychess import _core
 from polychess.board import Board, Colour, LegalMoves, Move, Status
 from polychess.clock import Clock
-from polychess.options import Options, validate_options
+from polychess.options import OptionError, Options, validate_options
 from polychess.rules import Rules, rules_for
 
 __all__ = ["Game", "Outcome", "Termination", "Elimination", "Reason", "GameOverError", "TimeForfeitError"]
@@ -113,7 +113,8 @@ class Game:
     Four-player chess (rules §2) takes ``mode="teams"`` (default) or ``"ffa"`` (points) and
     ``setup="modern"`` or ``"classic"``, plus ``move_limit`` (total plies; then teams draw and
     free-for-all ranks by points) and ``rotate_first_player`` (see :meth:`next_game`). Every
-    variant takes ``first_player``, the seat that moves first.
+    variant takes ``first_player``, the seat that moves first. ``points`` gives a free-for-all
+    game that starts from a position its players' points so far (a FEN4 carries them).
 
     The options are checked by :func:`polychess.options.validate_options`: an unknown value, a
     value out of range or an option of another variant raises
@@ -139,6 +140,7 @@ class Game:
         move_limit: int | None = None,
         first_player: Colour | str | None = None,
         rotate_first_player: bool = False,
+        points: Mapping[Colour, int] | Mapping[str, int] | None = None,
     ) -> None:
         options = validate_options(dict(
             variant=variant, first_mate_wins=first_mate_wins, neutrality=neutrality, players=players,
@@ -167,7 +169,9 @@ class Game:
         self.start_position = self._board.fen()
         # The core judges the start position as a position after a move, so that a game that is
         # over before anyone moves (a mate, a stalemate, bare kings) says so at once.
-        self._state = _core.GameState(self._board._core, self.rules.to_core())
+        self.start_points = self._start_points(points)
+        self._state = _core.GameState(self._board._core, self.rules.to_core(),
+                                      [self.start_points.get(c, 0) for c in self._board.colours])
         colours = self._board.colours
         # Seats with a player at the start (players=2 leaves Black's seat empty).
         self.seats: tuple[Colour, ...] = tuple(colours[p] for p in self._state.seats)
@@ -373,6 +377,28 @@ class Game:
                 assert place is not None, "every seat has a place once the game is over"
                 places[seat] = place
             self._outcome = Outcome(Termination(termination), places, tuple(self._eliminations), self.points or None)
+
+    def _start_points(self, points: Mapping[Colour, int] | Mapping[str, int] | None) -> dict[Colour, int]:
+        """The points a game starts with, checked: only where points rank the players, a whole
+        number of at least 0 for a colour of the game."""
+        if not points:
+            return {}
+        if self.rules.ranking != "points":
+            raise OptionError("points", "{points}: only a game ranked by points (four-player free-for-all) "
+                                         "starts with points")
+        checked: dict[Colour, int] = {}
+        for name, value in points.items():
+            try:
+                colour = Colour(name)
+            except ValueError:
+                raise OptionError("points", f"{{points}}: no colour {name!r}") from None
+            if colour not in self._board.colours:
+                raise OptionError("points", f"{{points}}: {colour.value} does not play {self.variant}")
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise OptionError("points", f"{{points}}: {colour.value}'s must be a whole number of at least 0, "
+                                             f"got {value!r}")
+            checked[colour] = value
+        return checked
 
     def _require_running(self) -> None:
         if self._outcome is not None:

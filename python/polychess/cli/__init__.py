@@ -2,7 +2,8 @@
 
 Subcommands, one module each: ``perft`` and ``moves`` (perft.py), ``play`` (play.py; boards
 are drawn by polychess/text_board.py, as ``str(board)`` is), ``selfplay`` (selfplay.py),
-``bench`` (bench.py), ``show`` (show.py), ``serve`` (serve.py, the web app). Every usage
+``bench`` (bench.py), ``show`` (show.py), ``serve`` (serve.py, the web app), ``uci``
+(uci.py, the engine protocol), ``match`` and ``openings`` (match.py, the arena). Every usage
 mistake -- a bad flag, position, variant or file -- ends with a one-line message on stderr and
 exit status 2, never a traceback. A closed stdout (``polychess show | head``) ends a command
 quietly with status 1.
@@ -15,7 +16,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from polychess.cli import bench, perft, play, selfplay, serve, show
+from polychess.cli import bench, match, perft, play, selfplay, serve, show, uci
 from polychess.cli.common import UsageError
 from polychess.errors import InvalidPositionError
 
@@ -32,6 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_parser(sub)
     show.add_parser(sub)
     serve.add_parser(sub)
+    uci.add_parser(sub)
+    match.add_parsers(sub)
     return parser
 
 

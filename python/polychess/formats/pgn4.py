@@ -457,24 +457,25 @@ def _new_game(tags: Mapping[str, str], lines: Mapping[str, int], setup: str | No
         raise Pgn4Error(lines.get("Variant", 1), f"Variant {variant!r} is not four-player Teams or FFA")
     _check_rules(tags, lines, mode)
     start: str | None = None
+    points: dict[Colour, int] | None = None
     fen = tags.get("StartFen4", "4PC")
     if fen != "4PC":
         try:
             position = read_fen4(fen, mode=mode, setup=setup)
         except Fen4Error as error:
             raise Pgn4Error(lines["StartFen4"], str(error)) from None
-        if any(position.points.values()):
+        if mode != "ffa" and any(position.points.values()):
             given = ",".join(str(position.points[c]) for c in COLOURS)
-            raise Pgn4Error(lines["StartFen4"], f"StartFen4 gives points {given}; a polychess game cannot start "
-                                                f"with points")
+            raise Pgn4Error(lines["StartFen4"], f"StartFen4 gives points {given}; a Teams game has no points")
         start, setup = position.board.fen(), position.setup
+        points = {c: n for c, n in position.points.items() if n} or None
     move_limit = None
     if "MoveLimit" in tags:
         if not tags["MoveLimit"].isdigit() or int(tags["MoveLimit"]) < 1:
             raise Pgn4Error(lines["MoveLimit"], f"MoveLimit {tags['MoveLimit']!r} is not a positive number of plies")
         move_limit = int(tags["MoveLimit"])
     try:
-        return Game("four-player", mode=mode, setup=setup, start=start, move_limit=move_limit)
+        return Game("four-player", mode=mode, setup=setup, start=start, move_limit=move_limit, points=points)
     except ValueError as error:
         raise Pgn4Error(lines.get("StartFen4", 1), str(error)) from None
 
@@ -607,7 +608,8 @@ def write_pgn4(game: Game, tags: Mapping[str, str] | None = None) -> str:
     head: dict[str, str] = {
         "Variant": "FFA" if mode == "ffa" else "Teams",
         "RuleVariants": "EnPassant PromoteTo=D" if mode == "ffa" else "EnPassant",
-        "StartFen4": "4PC" if start.fen() == standard.fen() else write_fen4(start),
+        "StartFen4": ("4PC" if start.fen() == standard.fen() and not game.start_points
+                      else write_fen4(start, game.start_points)),
     }
     if game.move_limit is not None:
         head["MoveLimit"] = str(game.move_limit)
@@ -631,7 +633,7 @@ def write_pgn4(game: Game, tags: Mapping[str, str] | None = None) -> str:
 
 def _movetext(game: Game) -> list[str]:
     replay = Game("four-player", mode=game.mode, setup=game.setup, start=game.start_position,
-                  move_limit=game.move_limit)
+                  move_limit=game.move_limit, points=game.start_points)
     mode = game.mode
     items: list[tuple[Colour | None, str]] = []  # (slot player, token) or (None, comment)
 

@@ -1,0 +1,79 @@
+"""Where a match's games are played: here, in worker processes, or on a Ray cluster.
+
+A backend takes the match's settings and the tasks still to play and yields each game's
+result as it finishes, in any order; closing it early (an SPRT decided) cancels the games
+not yet finished. Every game is played by :func:`polychess.match.runner.play_game`, so every
+backend plays the same games.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+
+from polychess.match.runner import GameResult, MatchConfig, Task, play_game
+
+__all__ = ["BACKENDS", "local", "ray"]
+
+BACKENDS = ("local", "ray")
+
+
+def local(config: MatchConfig, tasks: Sequence[Task], jobs: int = 1) -> Iterator[GameResult]:
+    """The games in this process (``jobs=1``) or in ``jobs`` worker processes, one game (and
+    its engines) per worker at a time."""
+    if jobs <= 1:
+        for task in tasks:
+            yield play_game(config, task)
+        return
+    pool = ProcessPoolExecutor(max_workers=jobs)
+    pending: set[Future[GameResult]] = set()
+    queued = iter(tasks)
+    try:
+        # No more games are queued than can run, so that stopping early wastes nothing.
+        for task in queued:
+            pending.add(pool.submit(play_game, config, task))
+            if len(pending) >= jobs:
+                break
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                next_task = next(queued, None)
+                if next_task is not None:
+                    pending.add(pool.submit(play_game, config, next_task))
+                yield future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def ray(config: MatchConfig, tasks: Sequence[Task], address: str | None = None, jobs: int | None = None,
+        retries: int = 3) -> Iterator[GameResult]:
+    """The games as Ray tasks, one per game, on the cluster at ``address`` (``"auto"``: the
+    one this machine belongs to), or on a Ray instance started here with ``jobs`` CPUs (all of
+    them if None) and shut down at the end. A task whose worker dies, or whose game raises, is
+    retried up to ``retries`` times; the runner counts each game once."""
+    try:
+        import ray as ray_module
+    except ImportError:
+        raise ValueError('the ray backend needs Ray: pip install "polychess[ray]"') from None
+    started_here = not ray_module.is_initialized()
+    if started_here:
+        if address is None:
+            ray_module.init(num_cpus=jobs or os.cpu_count() or 1, include_dashboard=False, log_to_driver=False,
+                            configure_logging=False)
+        else:
+            ray_module.init(address=address, log_to_driver=False, configure_logging=False)
+    remote_game = ray_module.remote(num_cpus=1, max_retries=retries, retry_exceptions=True)(play_game)
+    shared_config = ray_module.put(config)
+    pending = {remote_game.remote(shared_config, task): task for task in tasks}
+    try:
+        while pending:
+            finished, _ = ray_module.wait(list(pending), num_returns=1)
+            for reference in finished:
+                del pending[reference]
+                yield ray_module.get(reference)
+    finally:
+        for reference in pending:
+            ray_module.cancel(reference, force=True)
+        if started_here:
+            ray_module.shutdown()

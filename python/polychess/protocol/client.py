@@ -1,0 +1,516 @@
+"""Other engines, driven from Python: any program that speaks UCI or its three- and
+four-player extensions (docs/protocol.md), started as a subprocess.
+
+>>> with UciEngine(["polychess", "uci"]) as engine:           # doctest: +SKIP
+...     reply = engine.best_move(polychess.Game("standard"), time=0.1)
+...     reply.move, reply.info[-1].score
+
+Every wait has a deadline: an engine that dies raises :class:`EngineTerminatedError`, one that
+does not answer in time :class:`EngineTimeoutError` (and is killed, since its state is no
+longer known), a reply that cannot be read or names an illegal move
+:class:`EngineProtocolError`; all are :class:`EngineError`. The caller never hangs.
+
+Real engines speak dialects (:data:`DIALECTS`). Moves may come as ``h2-h3`` or
+``e10-e11=Q``, scores as ``score 61`` without ``cp``, a position the engine cannot read only as
+an ``info string`` (caught by the ``isready`` sent after every position), and no ``bestmove``
+at all when the first iteration did not finish (then the first move of the last ``info ... pv``
+is played, or the engine is asked for a ``go depth 1`` move). The ``titan`` dialect
+is that of obryanlouis/4pchess's ``cli``: it honours only ``movetime`` and ``depth``, so clocks
+are turned into a ``movetime`` by :func:`~polychess.protocol.timeman.think_time`.
+"""
+
+from __future__ import annotations
+
+import collections
+import queue
+import re
+import shlex
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import IO, Literal
+
+from polychess.board import Colour, Move
+from polychess.errors import IllegalMoveError, InvalidMoveError
+from polychess.game import Game
+from polychess.protocol.games import game_kind, position_arguments
+from polychess.protocol.timeman import think_time
+
+__all__ = [
+    "DIALECTS",
+    "BestMove",
+    "Dialect",
+    "EngineError",
+    "EngineProtocolError",
+    "EngineTerminatedError",
+    "EngineTimeoutError",
+    "Info",
+    "UciEngine",
+    "parse_info",
+]
+
+
+class EngineError(RuntimeError):
+    """An engine that cannot be used: it died, hangs or answered what cannot be used."""
+
+
+class EngineTerminatedError(EngineError):
+    """The engine's process ended."""
+
+
+class EngineTimeoutError(EngineError):
+    """The engine did not answer in time."""
+
+
+class EngineProtocolError(EngineError):
+    """The engine answered something that cannot be read, or an illegal move, or refused a
+    command."""
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """How an engine wants to be spoken to.
+
+    ``clocks``: ``"colours"`` sends every colour's clock by its initial (``wtime btime`` in
+    standard chess, ``wtime rtime btime`` in three-player, ``rtime btime ytime gtime`` in
+    four-player), ``"teams"`` the older four-player form (``wtime`` for Red and Yellow,
+    ``btime`` for Blue and Green), ``"movetime"`` turns the clocks into a time per move.
+    ``nodes``: whether ``go nodes`` is honoured. ``least_movetime``: the shortest ``movetime``
+    worth sending (an engine that prints nothing before its first iteration ends needs more).
+    ``fen4``: four-player positions as FEN4 (else polychess's position string).
+    """
+
+    name: str
+    clocks: Literal["colours", "teams", "movetime"] = "colours"
+    nodes: bool = True
+    least_movetime: float = 0.0
+    fen4: bool = True
+
+
+DIALECTS: dict[str, Dialect] = {
+    "uci": Dialect("uci"),
+    "4pc-teams-clocks": Dialect("4pc-teams-clocks", clocks="teams"),
+    "titan": Dialect("titan", clocks="movetime", nodes=False, least_movetime=0.1),
+}
+# Engines whose ``id name`` starts so speak the dialect named (for ``dialect="auto"``).
+_KNOWN_ENGINES = {"4pChess": "titan"}
+# Words of ``info string`` that mean the engine refused the position or a move.
+_REFUSAL = re.compile(r"invalid|illegal|unknown command|error|cannot|can't", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Info:
+    """One ``info`` line as read; missing fields are None. ``score`` is in centipawns for the
+    side to move, ``mate`` in moves (negative: being mated)."""
+
+    depth: int | None = None
+    seldepth: int | None = None
+    score: int | None = None
+    mate: int | None = None
+    nodes: int | None = None
+    nps: int | None = None
+    time: float | None = None  # seconds
+    pv: tuple[str, ...] = ()
+    string: str | None = None
+    line: str = ""
+
+
+_INFO_INTEGERS = ("depth", "seldepth", "multipv", "nodes", "nps", "hashfull", "tbhits", "time", "currmovenumber",
+                  "cpuload")
+_INFO_KEYS = frozenset((*_INFO_INTEGERS, "score", "pv", "string", "currmove", "refutation", "currline", "wdl"))
+
+
+def parse_info(line: str) -> Info:
+    """Reads an ``info`` line, in any order of its fields, ``score cp N``, ``score mate N``
+    or ``score N``; unknown or unreadable fields are skipped."""
+    words = line.split()[1:]
+    fields: dict[str, int] = {}
+    score = mate = None
+    pv: list[str] = []
+    i = 0
+    while i < len(words):
+        key = words[i]
+        if key == "string":
+            return Info(string=" ".join(words[i + 1:]), line=line)
+        if key == "score":
+            kind = words[i + 1] if i + 1 < len(words) else ""
+            if kind in ("cp", "mate"):
+                value = _number(words[i + 2]) if i + 2 < len(words) else None
+                score, mate = (value, mate) if kind == "cp" else (score, value)
+                i += 3
+            else:
+                score = _number(kind)
+                i += 2 if score is not None else 1
+            while i < len(words) and words[i] in ("lowerbound", "upperbound"):
+                i += 1
+            continue
+        if key == "pv":
+            j = i + 1
+            while j < len(words) and words[j] not in _INFO_KEYS:
+                j += 1
+            pv = words[i + 1:j]
+            i = j
+            continue
+        if key in _INFO_INTEGERS and i + 1 < len(words):
+            value = _number(words[i + 1])
+            if value is not None:
+                fields[key] = value
+            i += 2
+            continue
+        i += 1
+    milliseconds = fields.get("time")
+    return Info(depth=fields.get("depth"), seldepth=fields.get("seldepth"), score=score, mate=mate,
+                nodes=fields.get("nodes"), nps=fields.get("nps"),
+                time=None if milliseconds is None else milliseconds / 1000.0, pv=tuple(pv), line=line)
+
+
+def _number(text: str) -> int | None:
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True)
+class BestMove:
+    """An engine's answer to ``go``: the move (None if it has none, e.g. the game is over),
+    as it wrote it, the ``info`` it printed on the way, and how long it took."""
+
+    move: Move | None
+    text: str
+    info: tuple[Info, ...] = ()
+    seconds: float = 0.0
+    ponder: str | None = None
+    fallback: str | None = None  # no bestmove came: "pv" (its last pv's first move) or "go depth 1"
+    completed: str | None = None  # "info string Game completed. ..." when the engine says the game is over
+
+    @property
+    def last(self) -> Info | None:
+        """The last ``info`` with a score or a principal variation."""
+        for info in reversed(self.info):
+            if info.score is not None or info.mate is not None or info.pv:
+                return info
+        return None
+
+
+_EOF = object()
+
+
+class UciEngine:
+    """An engine in a subprocess. ``command`` is a list of arguments or a command line;
+    ``variant``/``mode`` say which game it plays (for ``UCI_Variant`` and the clocks);
+    ``dialect`` is a name of :data:`DIALECTS`, a :class:`Dialect`, or ``"auto"`` (known by
+    its ``id name``, else ``uci``); ``options`` are set after the handshake; ``timeout`` is
+    how long any answer may take beyond the time the engine was given to think."""
+
+    def __init__(self, command: str | Sequence[str], *, variant: str = "standard", mode: str | None = None,
+                 dialect: str | Dialect = "auto", options: Mapping[str, object] | None = None,
+                 timeout: float = 10.0, cwd: str | None = None) -> None:
+        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        if not self.argv:
+            raise ValueError("no engine command given")
+        self.variant, self.mode, self.timeout = variant, mode, timeout
+        try:
+            self._process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                             stderr=subprocess.PIPE, text=True, encoding="utf-8", errors="replace",
+                                             bufsize=1, cwd=cwd)
+        except OSError as error:
+            raise EngineTerminatedError(f"cannot start engine {self.argv[0]!r}: {error.strerror or error}") from None
+        self._lines: queue.Queue[object] = queue.Queue()
+        self._stderr: collections.deque[str] = collections.deque(maxlen=20)
+        threading.Thread(target=self._pump, args=(self._process.stdout, self._lines.put, _EOF), daemon=True).start()
+        threading.Thread(target=self._pump, args=(self._process.stderr, self._stderr.append), daemon=True).start()
+        self.name = ""
+        self.author = ""
+        self.options: dict[str, str] = {}  # option name -> its declaration ("type spin default 16 ...")
+        self._last_infos: list[Info] = []
+        try:
+            self._handshake()
+            self.dialect = self._dialect(dialect)
+            chosen = dict(options or {})
+            if "UCI_Variant" in self.options and "UCI_Variant" not in chosen and variant != "standard":
+                chosen["UCI_Variant"] = game_kind(variant, mode).name
+            self.configure(chosen)
+        except BaseException:
+            self.close()
+            raise
+
+    # -- the process ------------------------------------------------------------------------
+
+    @staticmethod
+    def _pump(stream: IO[str], put: Callable[[object], None], at_end: object = None) -> None:
+        """Hands every line of ``stream`` to ``put``, then ``at_end`` (if any)."""
+        try:
+            for line in stream:
+                put(line.rstrip("\r\n"))
+        except (OSError, ValueError):
+            pass
+        if at_end is not None:
+            put(at_end)
+
+    def send(self, line: str) -> None:
+        """Writes one command line."""
+        if self._process.stdin is None or self._process.poll() is not None:
+            raise self._terminated()
+        try:
+            self._process.stdin.write(line + "\n")
+            self._process.stdin.flush()
+        except (OSError, ValueError):
+            raise self._terminated() from None
+
+    def _terminated(self) -> EngineTerminatedError:
+        code = self._process.poll()
+        errors = " | ".join(self._stderr)
+        return EngineTerminatedError(f"engine {self.name or self.argv[0]!r} ended (exit status {code})"
+                                     + (f"; it said on stderr: {errors}" if errors else ""))
+
+    def read_line(self, deadline: float) -> str:
+        """The next line the engine writes, waiting until ``deadline`` (time.monotonic)."""
+        try:
+            line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            raise EngineTimeoutError(f"engine {self.argv[0]!r} did not answer in time") from None
+        if line is _EOF:
+            self._lines.put(_EOF)  # every later read fails the same way
+            self._process.wait(timeout=5)
+            raise self._terminated()
+        assert isinstance(line, str)
+        return line
+
+    def _read_until(self, prefix: str, seconds: float) -> list[str]:
+        """Lines up to and including the first that starts with ``prefix``."""
+        deadline = time.monotonic() + seconds
+        lines = []
+        while True:
+            line = self.read_line(deadline)
+            lines.append(line)
+            if line.split()[:1] == [prefix]:
+                return lines
+
+    def close(self) -> None:
+        """Sends ``quit`` and waits a moment; kills the engine if it is still there."""
+        process = self._process
+        if process.poll() is None:
+            try:
+                if process.stdin is not None:
+                    process.stdin.write("quit\n")
+                    process.stdin.flush()
+                    process.stdin.close()
+            except (OSError, ValueError):
+                pass
+            try:
+                process.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=5)
+        for stream in (process.stdin, process.stdout, process.stderr):
+            try:
+                if stream is not None:
+                    stream.close()
+            except (OSError, ValueError):
+                pass
+
+    def __enter__(self) -> UciEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the protocol -----------------------------------------------------------------------
+
+    def _handshake(self) -> None:
+        self.send("uci")
+        for line in self._read_until("uciok", self.timeout):
+            words = line.split()
+            if words[:2] == ["id", "name"]:
+                self.name = line.split("name", 1)[1].strip()
+            elif words[:2] == ["id", "author"]:
+                self.author = line.split("author", 1)[1].strip()
+            elif words[:2] == ["option", "name"] and "type" in words:
+                name, _, declaration = line.split("name", 1)[1].partition(" type ")
+                self.options[name.strip()] = "type " + declaration.strip()
+
+    def _dialect(self, dialect: str | Dialect) -> Dialect:
+        if isinstance(dialect, Dialect):
+            return dialect
+        if dialect == "auto":
+            known = next((d for prefix, d in _KNOWN_ENGINES.items() if self.name.startswith(prefix)), "uci")
+            return DIALECTS[known]
+        if dialect not in DIALECTS:
+            raise ValueError(f"unknown dialect {dialect!r} (auto, {', '.join(DIALECTS)})")
+        return DIALECTS[dialect]
+
+    def configure(self, options: Mapping[str, object]) -> None:
+        """Sets options (``setoption name N value V``), then waits for ``readyok``; an option
+        the engine refuses in an ``info string`` raises :class:`EngineProtocolError`."""
+        for name, value in options.items():
+            text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+            self.send(f"setoption name {name} value {text}")
+        if options:
+            self._ready("setoption " + ", ".join(options))
+
+    def ping(self) -> None:
+        """``isready``: waits for ``readyok``."""
+        self._ready("isready")
+
+    def _ready(self, what: str) -> list[str]:
+        """Sends ``isready`` and returns the ``info string`` lines before ``readyok``; one
+        that reads as a refusal raises."""
+        self.send("isready")
+        said = [line.split("string", 1)[1].strip() for line in self._read_until("readyok", self.timeout)
+                if line.split()[:2] == ["info", "string"]]
+        refused = [text for text in said if _REFUSAL.search(text)]
+        if refused:
+            raise EngineProtocolError(f"engine {self.name or self.argv[0]!r} refused {what}: {refused[0]}")
+        return said
+
+    def new_game(self) -> None:
+        """``ucinewgame``, then ``isready``."""
+        self.send("ucinewgame")
+        self._ready("ucinewgame")
+
+    def set_position(self, game: Game) -> None:
+        """Sends the game's position (start and moves); an engine that refuses it raises."""
+        arguments = position_arguments(game, fen4=self.dialect.fen4)
+        self.send(f"position {arguments}")
+        self._ready(f"the position {arguments[:120]!r}")
+
+    def go_command(self, game: Game, *, time: float | None = None, depth: int | None = None,
+                   nodes: int | None = None, clocks: Mapping[Colour, float] | None = None,
+                   increments: Mapping[Colour, float] | None = None,
+                   moves_to_go: int | None = None) -> tuple[str, float]:
+        """The ``go`` command for these limits, and how long the engine may think."""
+        words = ["go"]
+        expected = 0.0
+        if self.dialect.clocks == "movetime" and clocks is not None and time is None:
+            own = clocks.get(game.turn)
+            if own is None:
+                raise ValueError(f"no clock given for {game.turn.value}")
+            increment = (increments or {}).get(game.turn, 0.0)
+            time = think_time(own, increment, moves_to_go).soft
+            clocks = None
+        if time is not None:
+            time = max(time, self.dialect.least_movetime)
+            words += ["movetime", str(max(1, round(time * 1000)))]
+            expected = time
+        if clocks is not None:
+            words += self._clock_words(game, clocks, increments or {})
+            if moves_to_go is not None:
+                words += ["movestogo", str(moves_to_go)]
+            expected = max(expected, clocks.get(game.turn, 0.0))
+        if depth is not None:
+            words += ["depth", str(depth)]
+        if nodes is not None:
+            if not self.dialect.nodes:
+                raise ValueError(f"the {self.dialect.name} dialect cannot limit nodes (it ignores 'go nodes')")
+            words += ["nodes", str(nodes)]
+        if len(words) == 1:
+            raise ValueError("a search needs a limit: time, depth, nodes or clocks")
+        return " ".join(words), expected
+
+    def _clock_words(self, game: Game, clocks: Mapping[Colour, float],
+                     increments: Mapping[Colour, float]) -> list[str]:
+        def ms(seconds: float) -> str:
+            return str(max(0, round(seconds * 1000)))
+
+        words: list[str] = []
+        if self.dialect.clocks == "teams" and game.variant == "four-player":
+            teams = {"w": (Colour.RED, Colour.YELLOW), "b": (Colour.BLUE, Colour.GREEN)}
+            for letter, team in teams.items():
+                seat = game.turn if game.turn in team else min(team, key=lambda c: clocks.get(c, 0.0))
+                words += [f"{letter}time", ms(clocks.get(seat, 0.0)), f"{letter}inc", ms(increments.get(seat, 0.0))]
+            return words
+        for colour in game.colours:
+            if colour in clocks:
+                words += [f"{colour.value[0]}time", ms(clocks[colour])]
+        for colour in game.colours:
+            if colour in clocks:
+                words += [f"{colour.value[0]}inc", ms(increments.get(colour, 0.0))]
+        return words
+
+    def best_move(self, game: Game, *, time: float | None = None, depth: int | None = None,
+                  nodes: int | None = None, clocks: Mapping[Colour, float] | None = None,
+                  increments: Mapping[Colour, float] | None = None, moves_to_go: int | None = None,
+                  info: Callable[[Info], None] | None = None) -> BestMove:
+        """Sends the position and ``go`` with these limits (``time``: seconds for this move;
+        ``clocks``/``increments``: seconds by colour) and waits for the move, a legal move of
+        the game. ``info`` is called with every ``info`` line as it comes.
+
+        An engine that has not answered when its time is up (plus a grace: the time again,
+        at least a second; ``timeout`` for depth and node limits) is sent ``stop``. If no
+        ``bestmove`` comes even then, its last principal variation gives the move; with none,
+        an engine that still answers ``isready`` is asked for a ``go depth 1`` move, and one
+        that does not is killed (:class:`EngineTimeoutError`)."""
+        if game.is_over():
+            raise ValueError("the game is over")
+        command, expected = self.go_command(game, time=time, depth=depth, nodes=nodes, clocks=clocks,
+                                            increments=increments, moves_to_go=moves_to_go)
+        self.set_position(game)
+        started = _now()
+        grace = max(1.0, expected) if expected > 0 else self.timeout
+        reply = self._search(game, command, started + expected + grace, info, started)
+        if reply is not None:
+            return reply
+        # No bestmove: an engine whose first iteration did not finish (titan) prints none.
+        infos = self._last_infos
+        for parsed in reversed(infos):
+            if parsed.pv:
+                return BestMove(self._move(game, parsed.pv[0]), parsed.pv[0], tuple(infos), _now() - started,
+                                fallback="pv")
+        try:
+            self.ping()
+        except EngineTimeoutError:
+            self.close()
+            raise EngineTimeoutError(f"engine {self.name or self.argv[0]!r} gave no move, even after 'stop', and "
+                                     f"no longer answers; it has been stopped") from None
+        retry = self._search(game, "go depth 1", _now() + self.timeout, info, started)
+        if retry is None:
+            self.close()
+            raise EngineTimeoutError(f"engine {self.name or self.argv[0]!r} gave no move, even for 'go depth 1'; "
+                                     f"it has been stopped")
+        return BestMove(retry.move, retry.text, tuple(infos) + retry.info, retry.seconds, retry.ponder,
+                        fallback="go depth 1")
+
+    def _search(self, game: Game, command: str, deadline: float, info: Callable[[Info], None] | None,
+                started: float) -> BestMove | None:
+        """Sends ``command`` and reads up to its ``bestmove``; None if none came by the
+        deadline, nor soon after ``stop``."""
+        self.send(command)
+        infos: list[Info] = []
+        self._last_infos = infos
+        stopped = False
+        while True:
+            try:
+                line = self.read_line(deadline)
+            except EngineTimeoutError:
+                if stopped:
+                    return None
+                stopped = True  # told to stop, then given a last moment to answer
+                self.send("stop")
+                deadline = _now() + min(self.timeout, 2.0)
+                continue
+            words = line.split()
+            if words[:1] == ["info"]:
+                parsed = parse_info(line)
+                infos.append(parsed)
+                if info is not None:
+                    info(parsed)
+                if parsed.string is not None and parsed.string.startswith("Game completed"):
+                    return BestMove(None, "", tuple(infos), _now() - started, completed=parsed.string)
+            elif words[:1] == ["bestmove"]:
+                text = words[1] if len(words) > 1 else "(none)"
+                ponder = words[3] if len(words) > 3 and words[2] == "ponder" else None
+                move = None if text in ("(none)", "0000", "none") else self._move(game, text)
+                return BestMove(move, text, tuple(infos), _now() - started, ponder)
+
+    def _move(self, game: Game, text: str) -> Move:
+        try:
+            return game.board.parse_move(text)
+        except (IllegalMoveError, InvalidMoveError) as error:
+            raise EngineProtocolError(f"engine {self.name or self.argv[0]!r} played {text!r}: {error}") from None
+
+
+def _now() -> float:
+    return time.monotonic()

@@ -1,0 +1,496 @@
+"""The engine side of UCI, for every game: what ``polychess uci`` runs (docs/protocol.md).
+
+:class:`UciServer` reads one command line at a time and answers through a ``write``
+function. A search runs on its own thread, so that ``stop``, ``isready``, ``ponderhit`` and
+``quit`` are answered while it thinks; a watchdog thread ends it when its time is up. The
+time comes from an injectable ``time_source``, so that the time management can be tested with a
+clock the test moves by hand.
+
+Anything the server cannot carry out (an unknown command, a bad option value, a position that
+cannot be read) is answered by one ``info string`` line saying what is wrong; nothing on
+stdin ends the session but ``quit`` and the end of the input.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from polychess import __version__, _core
+from polychess.board import Colour
+from polychess.engine import ALGORITHMS, MAX_THREADS, Engine, SearchResult, max_hash_mb
+from polychess.formats.fen4 import write_fen4
+from polychess.game import Game
+from polychess.protocol.bench import run_bench
+from polychess.protocol.games import GAME_KINDS, GameKind, PositionError, read_position
+from polychess.protocol.timeman import NEW_ITERATION_SHARE, TimeBudget, think_time
+
+__all__ = ["UciServer", "game_result", "serve"]
+
+ENGINE_NAME = f"polychess {__version__}"
+DEFAULT_HASH_MB = 64
+DEFAULT_OVERHEAD_MS = 30
+_WATCH_INTERVAL = 0.002  # seconds between the watchdog's looks at the clock
+
+_INTEGER_GO_PARAMETERS = ("depth", "nodes", "movetime", "movestogo", "mate", "perft")
+
+
+@dataclass
+class GoCommand:
+    """A ``go`` command as read: limits, clocks in seconds by colour letter, flags."""
+
+    limits: dict[str, int] = field(default_factory=dict)
+    times: dict[str, float] = field(default_factory=dict)  # "w", "r", "b", ... -> seconds left
+    increments: dict[str, float] = field(default_factory=dict)
+    infinite: bool = False
+    ponder: bool = False
+    ignored: list[str] = field(default_factory=list)
+
+
+def parse_go(words: Sequence[str]) -> GoCommand:
+    """The parameters of ``go``. Clock values are milliseconds (``wtime``, ``rtime``,
+    ``btime``, ``ytime``, ``gtime`` and their ``inc``); unknown or malformed words are listed
+    in ``ignored`` and skipped, never waited on."""
+    go = GoCommand()
+    i = 0
+    while i < len(words):
+        word = words[i].lower()
+        value = words[i + 1] if i + 1 < len(words) else None
+        if word in ("infinite", "ponder"):
+            setattr(go, word, True)
+            i += 1
+        elif word == "searchmoves":  # every following move: not supported, the whole list is searched
+            j = i + 1
+            while j < len(words) and words[j].lower() not in _ALL_GO_WORDS:
+                j += 1
+            go.ignored.append(" ".join(words[i:j]))
+            i = j
+        elif word in _INTEGER_GO_PARAMETERS or _clock_word(word):
+            number = _integer(value)
+            if number is None:
+                go.ignored.append(word if value is None else f"{word} {value}")
+                i += 1 if value is None or value.lower() in _ALL_GO_WORDS else 2
+                continue
+            if word in _INTEGER_GO_PARAMETERS:
+                go.limits[word] = number
+            elif word.endswith("time"):
+                go.times[word[0]] = max(0, number) / 1000.0
+            else:
+                go.increments[word[0]] = max(0, number) / 1000.0
+            i += 2
+        else:
+            go.ignored.append(word)
+            i += 1
+    return go
+
+
+def _clock_word(word: str) -> bool:
+    return len(word) in (4, 5) and word[0] in "wrbyg" and word[1:] in ("time", "inc")
+
+
+_ALL_GO_WORDS = frozenset(("infinite", "ponder", "searchmoves", *_INTEGER_GO_PARAMETERS,
+                           *(f"{c}{s}" for c in "wrbyg" for s in ("time", "inc"))))
+
+
+def _integer(text: str | None) -> int | None:
+    try:
+        return None if text is None else int(text)
+    except ValueError:
+        return None
+
+
+def mover_clock(kind: GameKind, mover: Colour, go: GoCommand) -> tuple[float, float] | None:
+    """The mover's (seconds left, increment) from the ``go`` clocks, or None if none is given
+    for him. Every colour's clock is named by its initial (``wtime`` ``btime`` in standard
+    chess; ``wtime`` ``rtime`` ``btime`` in three-player; ``rtime`` ``btime`` ``ytime``
+    ``gtime`` in four-player). Four-player chess also takes the older per-team form
+    ``wtime``/``btime`` (Red and Yellow, Blue and Green) when no other colour's clock is given."""
+    letter = mover.value[0]
+    if kind.variant == "four-player" and "w" in go.times and not {"r", "y", "g"} & go.times.keys():
+        letter = "w" if mover in (Colour.RED, Colour.YELLOW) else "b"
+    if letter not in go.times:
+        return None
+    return go.times[letter], go.increments.get(letter, 0.0)
+
+
+def game_result(game: Game) -> str:
+    """The game's result as ``gameresult`` prints it: ``ongoing``; standard ``white_win``,
+    ``black_win`` or ``draw``; teams ``ry_win``, ``bg_win`` or ``draw``; three-player
+    ``places white=1 red=2 black=3``; free-for-all ``ranking red=1 ... points red=42 ...``."""
+    outcome = game.outcome()
+    if outcome is None:
+        return "ongoing"
+    places = outcome.places
+    if game.variant == "four-player" and game.mode == "teams" or game.variant == "standard":
+        winners = outcome.winners
+        if len(winners) == len(places):
+            return "draw"
+        if game.variant == "standard":
+            return f"{winners[0].value}_win"
+        return "ry_win" if Colour.RED in winners else "bg_win"
+    text = " ".join(f"{c.value}={places[c]}" for c in game.seats)
+    if game.variant == "four-player":
+        return f"ranking {text} points " + " ".join(f"{c.value}={n}" for c, n in game.points.items())
+    return f"places {text}"
+
+
+def completed_text(game: Game) -> str:
+    """The words after ``info string Game completed.``, as 4pc_arena reads them in teams."""
+    result = game_result(game)
+    named = {"ry_win": "RY won.", "bg_win": "BG won.", "white_win": "White won.", "black_win": "Black won.",
+             "draw": "Draw."}
+    outcome = game.outcome()
+    assert outcome is not None
+    return f"{named.get(result, result)} ({outcome.termination.value})"
+
+
+class _Search:
+    """One running ``go``: its thread, its watchdog and what may end it."""
+
+    def __init__(self, server: UciServer, game: Game, go: GoCommand) -> None:
+        self.server = server
+        self.game = game
+        self.go = go
+        self.started = server.time_source()
+        self.pondering = go.ponder
+        self.hold = go.infinite or go.ponder  # bestmove waits for stop (or ponderhit)
+        self.released = threading.Event()
+        self.done = threading.Event()
+        self.budget = None if go.infinite else server.budget(game, go)
+        self.thread = threading.Thread(target=self.run, name="polychess-search", daemon=True)
+        self.watchdog = threading.Thread(target=self.watch, name="polychess-watchdog", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+        self.watchdog.start()
+
+    def run(self) -> None:
+        server, limits = self.server, self.go.limits
+        depth = limits.get("depth")
+        if "mate" in limits:  # a mate in N moves is found within N moves of every player
+            depth = max(1, limits["mate"]) * len(self.game.active_players())
+        try:
+            result = server.engine.search(self.game, depth=_positive(depth), nodes=_positive(limits.get("nodes")),
+                                          info=self.report)
+        except ValueError as error:  # a limit out of range: said, and nothing searched
+            server.info(f"bad go: {error}")
+            result = None
+        self.done.set()
+        if self.hold:
+            self.released.wait()
+        server.write(_bestmove(self.game, result))
+
+    def report(self, result: SearchResult) -> None:
+        self.server.write(info_line(result, self.game))
+        if self.budget is not None and not self.pondering:
+            if self.server.time_source() - self.started >= NEW_ITERATION_SHARE * self.budget.soft:
+                self.server.engine.stop()
+
+    def watch(self) -> None:
+        while not self.done.wait(_WATCH_INTERVAL):
+            if self.budget is not None and not self.pondering and \
+                    self.server.time_source() - self.started >= self.budget.hard:
+                self.server.engine.stop()
+                return
+
+    def ponderhit(self) -> None:
+        """The expected move was played: the search goes on, now on the clock (started anew)."""
+        self.started = self.server.time_source()
+        self.pondering = False
+        self.hold = False
+        self.released.set()
+
+    def stop(self) -> None:
+        self.released.set()
+        # A stop sent just as the search starts may come before the core clears its flag:
+        # it is sent again until the search has ended.
+        while True:
+            self.server.engine.stop()
+            self.thread.join(0.05)
+            if not self.thread.is_alive():
+                break
+        self.watchdog.join()
+
+
+def _positive(value: int | None) -> int | None:
+    return None if value is None or value <= 0 else value
+
+
+def _bestmove(game: Game, result: SearchResult | None) -> str:
+    if result is None or result.best_move is None:
+        return "bestmove (none)"
+    line = f"bestmove {result.best_move}"
+    if game.variant == "standard" and len(result.pv) > 1:
+        line += f" ponder {result.pv[1]}"
+    return line
+
+
+def info_line(result: SearchResult, game: Game) -> str:
+    """An ``info`` line for one finished iteration; scores are for the side to move."""
+    if abs(result.score) >= _core.MATE - 1000 and result.mate_in is not None:
+        score = f"mate {result.mate_in}"
+    else:
+        score = f"cp {result.score}"
+    milliseconds = int(result.seconds * 1000)
+    parts = [f"info depth {result.depth} seldepth {result.seldepth} score {score} nodes {result.nodes}",
+             f"nps {int(result.nps)} time {milliseconds}"]
+    if result.pv:
+        parts.append("pv " + " ".join(str(m) for m in result.pv))
+    return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class _Option:
+    """A UCI option as ``uci`` lists it."""
+
+    name: str
+    declaration: str  # "type spin default 64 min 0 max 1024", ...
+
+
+class UciServer:
+    """A UCI session for one game kind (``GAME_KINDS``), answering through ``write``."""
+
+    def __init__(self, kind: GameKind, write: Callable[[str], None], *,
+                 time_source: Callable[[], float] = time.monotonic) -> None:
+        self.kind = kind
+        self._write = write
+        self._write_lock = threading.Lock()
+        self.time_source = time_source
+        self.hash_mb = DEFAULT_HASH_MB
+        self.overhead = DEFAULT_OVERHEAD_MS / 1000.0
+        self.engine = Engine(hash_mb=self.hash_mb)
+        self.game: Game | None = kind.new_game()
+        self.position_error = ""
+        self.search: _Search | None = None
+        self._commands: dict[str, Callable[[list[str]], bool | None]] = {
+            "uci": self.uci, "isready": self.isready, "ucinewgame": self.ucinewgame, "setoption": self.setoption,
+            "position": self.position, "go": self.go_command, "stop": self.stop, "ponderhit": self.ponderhit,
+            "quit": self.quit, "bench": self.bench, "d": self.show, "legalmoves": self.legal_moves,
+            "gameresult": self.result, "debug": lambda words: None, "register": lambda words: None,
+        }
+
+    # -- output -----------------------------------------------------------------------------
+
+    def write(self, line: str) -> None:
+        with self._write_lock:
+            self._write(line)
+
+    def info(self, text: str) -> None:
+        self.write(f"info string {text}")
+
+    # -- the loop ---------------------------------------------------------------------------
+
+    def handle(self, line: str) -> bool:
+        """Carries out one command line; False once the session is over (``quit``)."""
+        words = line.split()
+        if not words:
+            return True
+        command = self._commands.get(words[0].lower())
+        if command is None:
+            self.info(f"unknown command: {line.strip()[:200]!r}")
+            return True
+        try:
+            return command(words[1:]) is not False
+        except Exception as error:  # noqa: BLE001 - no input may end the session; the reason is said
+            self.info(f"error in {words[0]!r}: {type(error).__name__}: {error}")
+            return True
+
+    def finish(self) -> None:
+        """Ends a running search (the end of the input is a ``quit``)."""
+        if self.search is not None:
+            self.search.stop()
+            self.search = None
+
+    # -- commands ---------------------------------------------------------------------------
+
+    def uci(self, words: list[str]) -> None:
+        self.write(f"id name {ENGINE_NAME}")
+        self.write("id author the polychess developers")
+        for option in self.options():
+            self.write(f"option name {option.name} {option.declaration}")
+        self.write("uciok")
+
+    def options(self) -> list[_Option]:
+        variants = " ".join(f"var {name}" for name in GAME_KINDS)
+        algorithms = " ".join(f"var {name}" for name in ("auto", *ALGORITHMS))
+        return [
+            _Option("Hash", f"type spin default {DEFAULT_HASH_MB} min 0 max {max_hash_mb()}"),
+            _Option("Threads", f"type spin default 1 min 1 max {MAX_THREADS}"),
+            _Option("Algorithm", f"type combo default {self.engine.algorithm or 'auto'} {algorithms}"),
+            _Option("UCI_Variant", f"type combo default {self.kind.name} {variants}"),
+            _Option("Move Overhead", f"type spin default {DEFAULT_OVERHEAD_MS} min 0 max 5000"),
+            _Option("Ponder", "type check default false"),
+            _Option("Clear Hash", "type button"),
+        ]
+
+    def isready(self, words: list[str]) -> None:
+        self.write("readyok")
+
+    def ucinewgame(self, words: list[str]) -> None:
+        self.finish()
+        self.engine.clear()
+        self.game, self.position_error = self.kind.new_game(), ""
+
+    def setoption(self, words: list[str]) -> None:
+        lowered = [w.lower() for w in words]
+        if not lowered or lowered[0] != "name":
+            self.info("setoption: expected 'setoption name <name> [value <value>]'")
+            return
+        value_at = lowered.index("value") if "value" in lowered else len(words)
+        name = " ".join(lowered[1:value_at])
+        value = " ".join(words[value_at + 1:])
+        if self.search is not None and not self.search.done.is_set():
+            self.info(f"setoption {name}: not while searching (send stop first)")
+            return
+        self.finish()
+        try:
+            self._set(name, value)
+        except ValueError as error:
+            self.info(f"setoption {name}: {error}")
+
+    def _set(self, name: str, value: str) -> None:
+        if name == "hash":
+            self.hash_mb = _whole(value, 0, max_hash_mb())
+            self.engine = Engine(self.engine.algorithm, hash_mb=self.hash_mb, threads=self.engine.threads)
+        elif name == "threads":
+            self.engine.threads = _whole(value, 1, MAX_THREADS)
+        elif name == "algorithm":
+            if value.lower() not in ("auto", *ALGORITHMS):
+                raise ValueError(f"unknown algorithm {value!r} (auto, {', '.join(ALGORITHMS)})")
+            self.engine.algorithm = None if value.lower() == "auto" else value.lower()
+        elif name == "uci_variant":
+            kind = GAME_KINDS.get(value.strip().lower())
+            if kind is None:
+                raise ValueError(f"unknown variant {value!r} (one of {', '.join(GAME_KINDS)})")
+            self.kind = kind
+            self.game, self.position_error = kind.new_game(), ""
+        elif name == "move overhead":
+            self.overhead = _whole(value, 0, 5000) / 1000.0
+        elif name == "ponder":
+            if value.lower() not in ("true", "false"):
+                raise ValueError(f"expected true or false, got {value!r}")
+        elif name == "clear hash":
+            self.engine.clear()
+        else:
+            raise ValueError(f"no such option (the options are {', '.join(o.name for o in self.options())})")
+
+    def position(self, words: list[str]) -> None:
+        try:
+            self.game, self.position_error = read_position(self.kind, words), ""
+        except PositionError as error:
+            self.game, self.position_error = None, str(error)
+            self.info(f"invalid position: {error}")
+
+    def go_command(self, words: list[str]) -> None:
+        self.finish()
+        go = parse_go(words)
+        for word in go.ignored:
+            self.info(f"go: ignored {word!r}")
+        game = self.game
+        if game is None:
+            self.info(f"no position to search ({self.position_error})")
+            self.write("bestmove (none)")
+            return
+        if "perft" in go.limits:
+            self.perft(game, go.limits["perft"])
+            return
+        if game.is_over():
+            self.info(f"Game completed. {completed_text(game)}")
+            self.write("bestmove (none)")
+            return
+        self.search = _Search(self, game, go)
+        self.search.start()
+
+    def budget(self, game: Game, go: GoCommand) -> TimeBudget | None:
+        """How long this ``go`` may think: ``movetime`` exactly, else from the mover's clock."""
+        if "movetime" in go.limits:
+            seconds = max(0.001, go.limits["movetime"] / 1000.0)
+            return TimeBudget(soft=seconds / NEW_ITERATION_SHARE, hard=seconds)
+        clock = mover_clock(self.kind, game.turn, go)
+        if clock is None:
+            return None
+        moves_to_go = go.limits.get("movestogo")
+        return think_time(clock[0], clock[1], moves_to_go if moves_to_go and moves_to_go > 0 else None,
+                          self.overhead)
+
+    def stop(self, words: list[str]) -> None:
+        self.finish()
+
+    def ponderhit(self, words: list[str]) -> None:
+        if self.search is not None:
+            self.search.ponderhit()
+
+    def quit(self, words: list[str]) -> bool:
+        self.finish()
+        return False
+
+    def bench(self, words: list[str]) -> None:
+        self.finish()
+        depth = _integer(words[0]) if words else None
+        if words and (depth is None or not 1 <= depth <= 30):
+            self.info(f"bench: expected a depth from 1 to 30, got {words[0]!r}")
+            return
+        for line in run_bench(self.kind, depth):
+            self.write(line)
+
+    def perft(self, game: Game, depth: int) -> None:
+        if not 1 <= depth <= 10:
+            self.info(f"perft: expected a depth from 1 to 10, got {depth}")
+            return
+        counts = game.board.divide(depth)
+        for move, count in counts.items():
+            self.write(f"{move}: {count}")
+        self.write("")
+        self.write(f"Nodes searched: {sum(counts.values())}")
+
+    def show(self, words: list[str]) -> None:
+        game = self.game
+        if game is None:
+            self.info(f"no position ({self.position_error})")
+            return
+        for line in str(game.board).splitlines():
+            self.write(line)
+        board = game.board
+        fen = write_fen4(board, game.points) if game.variant == "four-player" else board.fen()
+        self.write(f"Fen: {fen}")
+        self.write(f"Key: {board.zobrist_key:016X}")
+        self.write(f"Turn: {game.turn.value}" if not game.is_over() else f"Result: {game_result(game)}")
+
+    def legal_moves(self, words: list[str]) -> None:
+        if self.game is None:
+            self.info(f"no position ({self.position_error})")
+            return
+        self.write(" ".join(["legalmoves", *(str(m) for m in self.game.legal_moves)]))
+
+    def result(self, words: list[str]) -> None:
+        if self.game is None:
+            self.write("gameresult invalid")
+            return
+        self.write(f"gameresult {game_result(self.game)}")
+
+
+def _whole(text: str, least: int, most: int) -> int:
+    number = _integer(text.strip())
+    if number is None or not least <= number <= most:
+        raise ValueError(f"expected a whole number from {least} to {most}, got {text!r}")
+    return number
+
+
+def serve(kind: GameKind, stdin: TextIO, stdout: TextIO) -> int:
+    """Runs a session on ``stdin`` and ``stdout`` until ``quit`` or the end of the input."""
+
+    def write(line: str) -> None:
+        stdout.write(line + "\n")
+        stdout.flush()
+
+    server = UciServer(kind, write)
+    try:
+        for line in stdin:
+            if not server.handle(line):
+                break
+    finally:
+        server.finish()
+    return 0
