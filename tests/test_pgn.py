@@ -68,7 +68,7 @@ def random_game(seed: int) -> Game:
     return game
 
 
-SEEDS = range(200)
+SEEDS = range(100)
 
 
 def test_random_games_cover_the_notation():

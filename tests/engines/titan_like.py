@@ -15,7 +15,7 @@ command loop and seen from the real program (docs/protocol.md, "Titan's dialect"
 
 Flags make it misbehave in other ways: ``--die-on-go``, ``--hang-on-go`` (no answer to
 anything after ``go``), ``--illegal`` (plays a move that is not legal), ``--garbage`` (a bestmove
-that is no move).
+that is no move), ``--refuse-fen`` (no ``position fen`` can be read), ``--ignore-quit``.
 """
 
 from __future__ import annotations
@@ -104,6 +104,8 @@ def main() -> None:
             say(f"info string invalid command: 'Unrecognized option: {words[2].lower()}'")
         elif command == "ucinewgame":
             game = KIND.new_game()
+        elif command == "position" and words[1:2] == ["fen"] and "--refuse-fen" in FLAGS:
+            say(f"info string Invalid FEN: {' '.join(words[2:])}")
         elif command == "position":
             try:
                 game = read_position(KIND, words[1:])
@@ -113,7 +115,7 @@ def main() -> None:
                     else f"info string Invalid move '{str(error).split(chr(39))[1]}'")
         elif command == "go":
             go(game, words[1:])
-        elif command == "quit":
+        elif command == "quit" and "--ignore-quit" not in FLAGS:
             return
         else:
             say(f"info string invalid command: '{line.strip()}'")

@@ -17,7 +17,7 @@ from polychess.match.report import format_report, progress_text
 from polychess.match.runner import Backend, GameResult, MatchConfig, MatchResult, run_match
 from polychess.match.scoring import FFA_SPLITS
 from polychess.match.stats import Sprt
-from polychess.protocol.games import GAME_KINDS, GameKind, Position, game_kind
+from polychess.protocol.games import GameKind, Position, game_kind
 
 __all__ = ["add_parsers"]
 
@@ -28,7 +28,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     parser = sub.add_parser(
         "match", help="a match between two players: engines, baselines, external engines",
         description="Play a match between two player configurations, A and B, with every seat assignment of each "
-                    "opening, and print each one's score with a 95%% confidence interval and an Elo estimate. "
+                    "opening, and print each one's score with a 95 percent confidence interval and an Elo estimate. "
                     "A player is 'random', 'greedy', 'engine[:nodes=N,depth=N,time=S,hash=MB,threads=N,algo=A]' "
                     "or 'uci:COMMAND[,time=S,depth=N,nodes=N,dialect=D,option.NAME=VALUE]'.")
     _add_game(parser)
@@ -79,9 +79,9 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 
 def _add_game(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--variant", default="three-player",
-                        help=f"the game: {', '.join(GAME_KINDS)}, or four-player with --mode/--setup "
-                             "(default three-player)")
+    parser.add_argument("--variant", default="three-player", metavar="GAME",
+                        help="three-player (the default), standard or four-player (with --mode and --setup), or a "
+                             "name of the UCI_Variant option (docs/protocol.md)")
     parser.add_argument("--mode", choices=("teams", "ffa"), help="four-player mode (default teams)")
     parser.add_argument("--setup", choices=("modern", "classic"), help="four-player setup (default modern)")
 

@@ -9,7 +9,7 @@ import sys
 
 from polychess.cli.common import UsageError
 from polychess.protocol.bench import run_bench
-from polychess.protocol.games import GAME_KINDS, game_kind
+from polychess.protocol.games import game_kind
 from polychess.protocol.server import serve
 
 __all__ = ["add_parser"]
@@ -20,9 +20,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                             description="Run the engine as a UCI engine: standard chess by default, so that a GUI "
                                         "can start 'polychess uci' as is; three- and four-player chess speak the "
                                         "extensions of docs/protocol.md.")
-    parser.add_argument("--variant", default="standard",
-                        help=f"the game: {', '.join(GAME_KINDS)}, or four-player with --mode/--setup "
-                             "(default standard; the UCI_Variant option changes it)")
+    parser.add_argument("--variant", default="standard", metavar="GAME",
+                        help="standard (the default), three-player or four-player (with --mode and --setup), or "
+                             "a name of the UCI_Variant option; that option also changes it in a session")
     parser.add_argument("--mode", choices=("teams", "ffa"), help="four-player mode (default teams)")
     parser.add_argument("--setup", choices=("modern", "classic"), help="four-player setup (default modern)")
     parser.add_argument("bench", nargs="?", choices=("bench",), help="print the bench node count and speed, and exit")

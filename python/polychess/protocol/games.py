@@ -68,6 +68,7 @@ GAME_KINDS: dict[str, GameKind] = {
 def game_kind(variant: str, mode: str | None = None, setup: str | None = None) -> GameKind:
     """The game of ``--variant V [--mode M] [--setup S]``; a ValueError names what does not fit."""
     name = variant.strip().lower()
+    name = "standard" if name == "chess" else name  # as UCI_Variant calls it
     if name in GAME_KINDS and mode is None and setup is None:
         return GAME_KINDS[name]
     if name == "four-player":

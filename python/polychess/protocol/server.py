@@ -172,13 +172,12 @@ class _Search:
         depth = limits.get("depth")
         if "mate" in limits:  # a mate in N moves is found within N moves of every player
             depth = max(1, limits["mate"]) * len(self.game.active_players())
+        nodes = limits.get("nodes")
         try:
-            result = server.engine.search(self.game, depth=_positive(depth), nodes=_positive(limits.get("nodes")),
-                                          info=self.report)
-        except ValueError as error:  # a limit out of range: said, and nothing searched
-            server.info(f"bad go: {error}")
-            result = None
-        self.done.set()
+            result = server.engine.search(self.game, depth=_positive(depth, int(_core.MAX_DEPTH)),
+                                          nodes=_positive(nodes, int(_core.MAX_NODES)), info=self.report)
+        finally:
+            self.done.set()  # also if writing failed (stdout closed): the watchdog and stop() then end
         if self.hold:
             self.released.wait()
         server.write(_bestmove(self.game, result))
@@ -215,12 +214,13 @@ class _Search:
         self.watchdog.join()
 
 
-def _positive(value: int | None) -> int | None:
-    return None if value is None or value <= 0 else value
+def _positive(value: int | None, most: int) -> int | None:
+    """A limit as the engine takes it: none if not positive, at most ``most``."""
+    return None if value is None or value <= 0 else min(value, most)
 
 
-def _bestmove(game: Game, result: SearchResult | None) -> str:
-    if result is None or result.best_move is None:
+def _bestmove(game: Game, result: SearchResult) -> str:
+    if result.best_move is None:
         return "bestmove (none)"
     line = f"bestmove {result.best_move}"
     if game.variant == "standard" and len(result.pv) > 1:
@@ -314,13 +314,13 @@ class UciServer:
         self.write("uciok")
 
     def options(self) -> list[_Option]:
-        variants = " ".join(f"var {name}" for name in GAME_KINDS)
+        variants = " ".join(f"var {_uci_variant(name)}" for name in GAME_KINDS)
         algorithms = " ".join(f"var {name}" for name in ("auto", *ALGORITHMS))
         return [
             _Option("Hash", f"type spin default {DEFAULT_HASH_MB} min 0 max {max_hash_mb()}"),
             _Option("Threads", f"type spin default 1 min 1 max {MAX_THREADS}"),
             _Option("Algorithm", f"type combo default {self.engine.algorithm or 'auto'} {algorithms}"),
-            _Option("UCI_Variant", f"type combo default {self.kind.name} {variants}"),
+            _Option("UCI_Variant", f"type combo default {_uci_variant(self.kind.name)} {variants}"),
             _Option("Move Overhead", f"type spin default {DEFAULT_OVERHEAD_MS} min 0 max 5000"),
             _Option("Ponder", "type check default false"),
             _Option("Clear Hash", "type button"),
@@ -362,9 +362,10 @@ class UciServer:
                 raise ValueError(f"unknown algorithm {value!r} (auto, {', '.join(ALGORITHMS)})")
             self.engine.algorithm = None if value.lower() == "auto" else value.lower()
         elif name == "uci_variant":
-            kind = GAME_KINDS.get(value.strip().lower())
+            name = value.strip().lower()
+            kind = GAME_KINDS.get("standard" if name == "chess" else name)
             if kind is None:
-                raise ValueError(f"unknown variant {value!r} (one of {', '.join(GAME_KINDS)})")
+                raise ValueError(f"unknown variant {value!r} (one of {', '.join(map(_uci_variant, GAME_KINDS))})")
             self.kind = kind
             self.game, self.position_error = kind.new_game(), ""
         elif name == "move overhead":
@@ -470,6 +471,12 @@ class UciServer:
             self.write("gameresult invalid")
             return
         self.write(f"gameresult {game_result(self.game)}")
+
+
+def _uci_variant(name: str) -> str:
+    """The game's name as ``UCI_Variant`` gives it: standard chess is ``chess``, as GUIs and
+    python-chess call it."""
+    return "chess" if name == "standard" else name
 
 
 def _whole(text: str, least: int, most: int) -> int:
