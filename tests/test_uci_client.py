@@ -159,5 +159,19 @@ def test_the_older_team_clocks_and_positions_with_points():
         assert command == "go wtime 1000 winc 0 btime 2000 binc 0"
         engine.set_position(game)
         engine.send("d")
-        lines = engine._read_until("Turn:", 10.0)
+        lines = engine.read_until("Turn:", 10.0)
         assert f"Fen: {write_fen4(game.board, game.points)}" in lines
+
+
+def test_an_infinite_analysis_ends_when_stopped():
+    with UciEngine(POLYCHESS) as engine:
+        depths: list[int] = []
+
+        def watch(info) -> None:
+            if info.depth is not None:
+                depths.append(info.depth)
+                if info.depth >= 5:
+                    engine.stop()
+
+        reply = engine.best_move(Game("standard"), infinite=True, info=watch)
+        assert reply.move is not None and max(depths) >= 5

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from polychess.engine import Engine
+from polychess.game import Game
 from polychess.protocol.games import GameKind, Position, PositionError, parse_position
 
 __all__ = ["OPENINGS_DIR", "balanced_openings", "random_openings", "read_openings", "shipped_openings",
@@ -29,17 +30,23 @@ def random_openings(kind: GameKind, count: int, plies: int, seed: int) -> list[P
     rng = random.Random(f"openings/{kind.name}/{seed}")
     openings: list[Position] = []
     while len(openings) < count:
-        game = kind.new_game()
-        moves: list[str] = []
-        for _ in range(plies):
-            if game.is_over():
-                break
-            move = rng.choice(list(game.legal_moves))
-            game.push(move)
-            moves.append(str(move))
+        game, moves = _random_plies(kind, plies, rng)
         if not game.is_over():
-            openings.append(Position(None, None, tuple(moves)))
+            openings.append(Position(None, None, moves))
     return openings
+
+
+def _random_plies(kind: GameKind, plies: int, rng: random.Random) -> tuple[Game, tuple[str, ...]]:
+    """A game after up to ``plies`` random moves from the start (fewer if it ends), and them."""
+    game = kind.new_game()
+    moves: list[str] = []
+    for _ in range(plies):
+        if game.is_over():
+            break
+        move = rng.choice(list(game.legal_moves))
+        game.push(move)
+        moves.append(str(move))
+    return game, tuple(moves)
 
 
 def read_openings(path: str | Path, kind: GameKind) -> list[Position]:
@@ -81,19 +88,12 @@ def balanced_openings(kind: GameKind, count: int, plies: int, seed: int, nodes: 
     tried = 0
     while len(found) < count:
         tried += 1
-        game = kind.new_game()
-        moves: list[str] = []
-        for _ in range(plies):
-            if game.is_over():
-                break
-            move = rng.choice(list(game.legal_moves))
-            game.push(move)
-            moves.append(str(move))
-        if game.is_over() or tuple(moves) in found:
+        game, moves = _random_plies(kind, plies, rng)
+        if game.is_over() or moves in found:
             continue
         engine.clear()
         if abs(engine.search(game, nodes=nodes).score) <= margin:
-            found[tuple(moves)] = Position(None, None, tuple(moves))
+            found[moves] = Position(None, None, moves)
             if progress is not None:
                 progress(len(found), tried)
     return list(found.values())

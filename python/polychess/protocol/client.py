@@ -22,6 +22,7 @@ are turned into a ``movetime`` by :func:`~polychess.protocol.timeman.think_time`
 from __future__ import annotations
 
 import collections
+import math
 import queue
 import re
 import shlex
@@ -219,6 +220,7 @@ class UciEngine:
         except OSError as error:
             raise EngineTerminatedError(f"cannot start engine {self.argv[0]!r}: {error.strerror or error}") from None
         self._lines: queue.Queue[object] = queue.Queue()
+        self._send_lock = threading.Lock()
         self._stderr: collections.deque[str] = collections.deque(maxlen=20)
         threading.Thread(target=self._pump, args=(self._process.stdout, self._lines.put, _EOF), daemon=True).start()
         threading.Thread(target=self._pump, args=(self._process.stderr, self._stderr.append), daemon=True).start()
@@ -255,8 +257,9 @@ class UciEngine:
         if self._process.stdin is None or self._process.poll() is not None:
             raise self._terminated()
         try:
-            self._process.stdin.write(line + "\n")
-            self._process.stdin.flush()
+            with self._send_lock:  # stop() may come from another thread
+                self._process.stdin.write(line + "\n")
+                self._process.stdin.flush()
         except (OSError, ValueError):
             raise self._terminated() from None
 
@@ -269,7 +272,7 @@ class UciEngine:
     def read_line(self, deadline: float) -> str:
         """The next line the engine writes, waiting until ``deadline`` (time.monotonic)."""
         try:
-            line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            line = self._lines.get(timeout=None if deadline == math.inf else max(0.0, deadline - time.monotonic()))
         except queue.Empty:
             raise EngineTimeoutError(f"engine {self.argv[0]!r} did not answer in time") from None
         if line is _EOF:
@@ -279,7 +282,7 @@ class UciEngine:
         assert isinstance(line, str)
         return line
 
-    def _read_until(self, prefix: str, seconds: float) -> list[str]:
+    def read_until(self, prefix: str, seconds: float) -> list[str]:
         """Lines up to and including the first that starts with ``prefix``."""
         deadline = time.monotonic() + seconds
         lines = []
@@ -322,7 +325,7 @@ class UciEngine:
 
     def _handshake(self) -> None:
         self.send("uci")
-        for line in self._read_until("uciok", self.timeout):
+        for line in self.read_until("uciok", self.timeout):
             words = line.split()
             if words[:2] == ["id", "name"]:
                 self.name = line.split("name", 1)[1].strip()
@@ -359,7 +362,7 @@ class UciEngine:
         """Sends ``isready`` and returns the ``info string`` lines before ``readyok``; one
         that reads as a refusal raises."""
         self.send("isready")
-        said = [line.split("string", 1)[1].strip() for line in self._read_until("readyok", self.timeout)
+        said = [line.split("string", 1)[1].strip() for line in self.read_until("readyok", self.timeout)
                 if line.split()[:2] == ["info", "string"]]
         refused = [text for text in said if _REFUSAL.search(text)]
         if refused:
@@ -379,9 +382,12 @@ class UciEngine:
 
     def go_command(self, game: Game, *, time: float | None = None, depth: int | None = None,
                    nodes: int | None = None, clocks: Mapping[Colour, float] | None = None,
-                   increments: Mapping[Colour, float] | None = None,
-                   moves_to_go: int | None = None) -> tuple[str, float]:
-        """The ``go`` command for these limits, and how long the engine may think."""
+                   increments: Mapping[Colour, float] | None = None, moves_to_go: int | None = None,
+                   infinite: bool = False) -> tuple[str, float]:
+        """The ``go`` command for these limits, and how long the engine may think (infinite:
+        until :meth:`stop`)."""
+        if infinite:
+            return "go infinite", math.inf
         words = ["go"]
         expected = 0.0
         if self.dialect.clocks == "movetime" and clocks is not None and time is None:
@@ -433,10 +439,11 @@ class UciEngine:
     def best_move(self, game: Game, *, time: float | None = None, depth: int | None = None,
                   nodes: int | None = None, clocks: Mapping[Colour, float] | None = None,
                   increments: Mapping[Colour, float] | None = None, moves_to_go: int | None = None,
-                  info: Callable[[Info], None] | None = None) -> BestMove:
+                  infinite: bool = False, info: Callable[[Info], None] | None = None) -> BestMove:
         """Sends the position and ``go`` with these limits (``time``: seconds for this move;
         ``clocks``/``increments``: seconds by colour) and waits for the move, a legal move of
-        the game. ``info`` is called with every ``info`` line as it comes.
+        the game. ``info`` is called with every ``info`` line as it comes. ``infinite``
+        searches until :meth:`stop` (from ``info`` or another thread).
 
         An engine that has not answered when its time is up (plus a grace: the time again,
         at least a second; ``timeout`` for depth and node limits) is sent ``stop``. If no
@@ -446,7 +453,7 @@ class UciEngine:
         if game.is_over():
             raise ValueError("the game is over")
         command, expected = self.go_command(game, time=time, depth=depth, nodes=nodes, clocks=clocks,
-                                            increments=increments, moves_to_go=moves_to_go)
+                                            increments=increments, moves_to_go=moves_to_go, infinite=infinite)
         self.set_position(game)
         started = _now()
         grace = max(1.0, expected) if expected > 0 else self.timeout
@@ -472,6 +479,11 @@ class UciEngine:
                                      f"it has been stopped")
         return BestMove(retry.move, retry.text, tuple(infos) + retry.info, retry.seconds, retry.ponder,
                         fallback="go depth 1")
+
+    def stop(self) -> None:
+        """Asks a running :meth:`best_move` (in another thread, or from its ``info``) to end:
+        the engine then sends its ``bestmove``."""
+        self.send("stop")
 
     def _search(self, game: Game, command: str, deadline: float, info: Callable[[Info], None] | None,
                 started: float) -> BestMove | None:
