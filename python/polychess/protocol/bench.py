@@ -52,7 +52,7 @@ BENCH_POSITIONS: dict[str, tuple[str | None, ...]] = {
     ),
 }
 # Depths that take a second or two in all on a laptop core.
-BENCH_DEPTHS = {"standard": 9, "three-player": 6, "four-player-teams": 6, "four-player-ffa": 5}
+BENCH_DEPTHS = {"standard": 9, "three-player": 4, "four-player-teams": 8, "four-player-ffa": 5}
 
 
 def run_bench(kind: GameKind, depth: int | None = None, hash_mb: int = 16) -> Iterator[str]:
