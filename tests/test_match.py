@@ -490,3 +490,15 @@ def test_polychess_match_usage_errors(capsys):
                           (["--a", "random", "--b", "random", "--variant", "chess960"], "unknown variant")):
         assert cli_main(["match", *args]) == 2
         assert message in capsys.readouterr().err
+
+
+def test_engines_think_on_the_match_clock():
+    settings = config("standard", "engine", "greedy", 2, plies=2, max_plies=60, time_control=1.0, increment=0.02)
+    result = run_match(settings, backends.local)
+    for game in result.games:
+        assert not game.illegal and game.termination != "time forfeit"
+        moves = game.moves["A"]
+        assert 0 < game.seconds["A"] < 1.0 + 0.02 * moves  # within its clock
+        assert game.nodes["A"] > 0
+    text = format_report(result)
+    assert "clock 1+0.02 s" in text

@@ -149,7 +149,7 @@ class EnginePlayer(Player):
     def __call__(self, game: Game) -> Move:
         seconds, soft = self.time, None
         if seconds is None and game.clock is not None:
-            budget = think_time(game.clock.remaining_now(game.turn), game.clock.increment)
+            budget = think_time(max(0.0, game.clock.remaining_now(game.turn)), game.clock.increment)
             seconds, soft = budget.hard, budget.soft
         if seconds is None and self.nodes is None and self.depth is None:
             raise ValueError("an engine player needs a budget (nodes, depth or time) or a clock")

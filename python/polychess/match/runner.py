@@ -17,6 +17,7 @@ import json
 import random
 import subprocess
 import time
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
@@ -99,7 +100,9 @@ class MatchConfig:
 
     def identity(self) -> dict[str, object]:
         """What must be the same for a run to resume another's output (not the number of games)."""
+        played = "\n".join(f"{o.start} {o.points} {' '.join(o.moves)}" for o in self.openings)
         return {"game": self.kind.name, "a": self.a.text, "b": self.b.text, "openings": self.openings_from,
+                "openings_crc": zlib.crc32(played.encode()),
                 "max_plies": self.max_plies, "time_control": self.time_control, "increment": self.increment,
                 "seed": self.seed, "split": self.split}
 

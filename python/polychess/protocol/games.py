@@ -51,10 +51,6 @@ class GameKind:
             return Game(self.variant, mode=self.mode, setup=self.setup, start=start, points=points, **options)
         return Game(self.variant, start=start, **options)
 
-    def clock_letters(self) -> dict[str, Colour]:
-        """The letter of each colour's clock in ``go`` (``wtime``, ``rtime``...): its initial."""
-        return {colour.value[0]: colour for colour in Board(self.variant).colours}
-
 
 GAME_KINDS: dict[str, GameKind] = {
     kind.name: kind for kind in (
