@@ -27,7 +27,8 @@ py::object termination_word(Termination t) {
                                    "fifty moves",
                                    "insufficient material",
                                    "resignation",
-                                   "time forfeit"};
+                                   "time forfeit",
+                                   "decided"};
   if (t == Termination::NONE) return py::none();
   return py::str(words[int(t)]);
 }

@@ -38,9 +38,41 @@ GameState<W>::GameState(Position<W>& pos, const RuleSet& rules, const std::array
   start_text_ = pos.text();
   for (int points : rules.points.capture) scores_moves_ |= points != 0;
   scores_moves_ |= rules.points.scores_checks() || rules.mate_judged == MateJudged::AFTER_MOVE;
+  if (decided_at_start()) return;
   // The start is judged as a position after a move is; a mate found there is nobody's doing.
   if (rules_.mate_judged == MateJudged::AFTER_MOVE) confirm_mates(-1, ~0u);
   judge();
+}
+
+// A start position read from the end of a game (a FEN4 after a teams mate, a three-player
+// position with one player left) is over at once: with the first player out deciding, a
+// player out whose side plays on has lost with it (he is ranked with it); otherwise at most one
+// player left to move ends it, drawn among the frozen if there are any (as a stalemate that
+// leaves one player to move does). Nobody's move did it, so no elimination is recorded.
+template <int W>
+bool GameState<W>::decided_at_start() {
+  const auto& status = pos_->meta().status;
+  if (rules_.first_out_decides) {
+    for (int p = 0; p < players(); ++p) {
+      if (status[p] != OUT) continue;
+      uint32_t side = 1u << p;
+      for (int q = 0; q < players(); ++q)
+        if (q != p && !pos_->is_enemy(p, q)) side |= 1u << q;
+      if (!(side & seats_ & ~(1u << p))) continue;  // nobody of his side plays (an empty seat)
+      seats_ |= 1u << p;
+      const int winners = __builtin_popcount(seats_ & ~side);
+      for (int q = 0; q < players(); ++q)
+        if (is_seat(q)) facts_.places[q] = uint8_t(side >> q & 1 ? 1 + winners : 1);
+      finish(Termination::DECIDED, End::PLACES);
+      return true;
+    }
+  }
+  if (active_players() > 1) return false;
+  bool frozen = false;
+  for (int p = 0; p < players(); ++p) frozen |= status[p] == FROZEN;
+  if (frozen) finish(Termination::STALEMATE, End::DRAW);
+  else finish(Termination::DECIDED, End::PLACES);
+  return true;
 }
 
 template <int W>

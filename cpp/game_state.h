@@ -143,6 +143,7 @@ class GameState {
     settle(-1);
   }
   void judge_before_turn();
+  bool decided_at_start();
   bool may_end_drawn() const;
   void resolve_turn();
   void check_move_limit();

@@ -55,6 +55,7 @@ enum class Termination : uint8_t {
   INSUFFICIENT_MATERIAL,
   RESIGNATION,
   TIME_FORFEIT,
+  DECIDED,  // the start position: the players out in it have decided the game already
 };
 
 struct PointsTable {

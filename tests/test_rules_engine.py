@@ -15,8 +15,10 @@ import pytest
 
 import polychess
 from polychess import Board, Game, Kind, Termination, _core
+from polychess import Colour as C
 from polychess.options import validate_options
 from polychess.rules import DECLARED, FOUR_PLAYER_FFA, THREE_PLAYER, rules_for
+from positions import position as position_text
 
 GAMES: dict[str, dict[str, Any]] = {
     "three-player": {"variant": "three-player"},
@@ -337,3 +339,44 @@ def test_module_docstring_examples():
     for module in (rules, simulate):
         failures, tried = doctest.testmod(module, verbose=False)
         assert tried > 0 and failures == 0, module.__name__
+
+
+# -- a start position read from the end of a game (docs/rules.md §1.11, "decided") -------------------
+
+def _after(game: Game, *leavers: str) -> str:
+    for player in leavers:
+        game.resign(player)
+    return game.board.fen()
+
+
+def test_a_teams_position_with_a_player_out_is_decided_for_the_other_side():
+    start = _after(Game("four-player"), "blue")
+    game = Game("four-player", start=start)
+    outcome = game.outcome()
+    assert outcome is not None and outcome.termination is Termination.DECIDED and outcome.eliminations == ()
+    assert outcome.places == {C.RED: 1, C.BLUE: 3, C.YELLOW: 1, C.GREEN: 3}
+    assert game.seats == (C.RED, C.BLUE, C.YELLOW, C.GREEN) and not game.legal_moves
+    # three-player first_mate_wins: a player out has no side, so nothing is decided by him
+    assert not Game("three-player", first_mate_wins=True, start=_after(Game("three-player"), "black")).is_over()
+    assert not Game("three-player", players=2).is_over()  # Black's empty seat is no player out
+
+
+def test_one_player_left_to_move_ends_the_game_at_its_start():
+    three = Game("three-player", start=_after(Game("three-player"), "black", "red"))
+    assert three.outcome() is not None and three.outcome().termination is Termination.DECIDED
+    assert three.outcome().places == {C.WHITE: 1}
+    ffa = Game("four-player", mode="ffa", start=_after(Game("four-player", mode="ffa"), "blue", "green", "yellow"),
+               points={"red": 4})
+    assert ffa.outcome() is not None and ffa.outcome().termination is Termination.DECIDED
+    assert ffa.outcome().points == {C.RED: 4}
+    # two still to move: the game goes on
+    assert not Game("four-player", mode="ffa", start=_after(Game("four-player", mode="ffa"), "blue")).is_over()
+    assert not Game("three-player", start=_after(Game("three-player"), "black")).is_over()
+
+
+def test_one_player_left_to_move_beside_a_frozen_one_is_a_draw():
+    # White frozen, Black out, Red to move alone: drawn among White and Red, as after a stalemate
+    fen = position_text({"E1": "wK", "H8": "rK", "A1": "rR"}, turn="r", controllers="wr-", statuses="fax")
+    game = Game("three-player", start=fen)
+    assert game.outcome() is not None and game.outcome().termination is Termination.STALEMATE
+    assert game.outcome().places == {C.WHITE: 1, C.RED: 1}

@@ -210,6 +210,12 @@ def test_four_player_session(session):
     assert s.until("bestmove")[-2:] == ["info string Game completed. RY won. (checkmate)", "bestmove (none)"]
     s.send("gameresult")
     assert s.until("gameresult") == ["gameresult ry_win"]
+    # the FEN4 of a finished game (Blue and Green's side has a player out) is finished too
+    after = Game("four-player")
+    after.resign("green")
+    s.send(f"position fen {write_fen4(after.board)}", "go depth 3", "gameresult")
+    assert s.until("gameresult") == ["info string Game completed. RY won. (decided)", "bestmove (none)",
+                                     "gameresult ry_win"]
     # what cannot be read is said, and leaves no position to search
     s.send("position fen R-0,0", "go depth 1")
     lines = s.until("bestmove")

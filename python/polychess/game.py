@@ -40,6 +40,9 @@ class Reason(enum.Enum):
     STALEMATE = "stalemate"  # frozen, not out (rules §1.9)
     RESIGNATION = "resignation"
     TIME_FORFEIT = "time forfeit"
+    # The game started from a position already decided by the players out in it (a position
+    # from the end of a game: a teams side with a player out, or one player left to move).
+    DECIDED = "decided"
 
 
 class Termination(enum.Enum):
@@ -56,6 +59,9 @@ class Termination(enum.Enum):
     INSUFFICIENT_MATERIAL = "insufficient material"
     RESIGNATION = "resignation"
     TIME_FORFEIT = "time forfeit"
+    # The game started from a position already decided by the players out in it (a position
+    # from the end of a game: a teams side with a player out, or one player left to move).
+    DECIDED = "decided"
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,8 @@ _TERMINATIONS = {Termination.CHECKMATE: "Checkmate", Termination.KING_CAPTURE: "
                        Termination.AGREEMENT: "Game drawn by agreement",
                        Termination.THREEFOLD_REPETITION: "Threefold repetition",
                        Termination.FIFTY_MOVES: "50-move rule", Termination.POINTS_LEAD: "Points lead",
-                       Termination.INSUFFICIENT_MATERIAL: "Insufficient material"}
+                       Termination.INSUFFICIENT_MATERIAL: "Insufficient material",
+                       Termination.DECIDED: "Decided in the start position"}
 _DKW_HINT = (" (chess.com's DeadKingWalking rule lets the king of a player who resigned or lost on time walk on; "
              "polychess does not play that rule)")
 
