@@ -375,6 +375,9 @@ void GameState<W>::confirm_mates(int mover, uint32_t candidates) {
 
 template <int W>
 void GameState<W>::eliminate_on_board(int player, int by) {
+  // Where the first player out decides, his going out ends the game: the board stays the
+  // position in which it ended (the mate, the resignation), as a game record shows it last.
+  if (rules_.first_out_decides) return;
   if (rules_.army == Army::DEAD) pos_->event_eliminate(player, NOBODY, /*keep_king=*/true);
   else pos_->event_eliminate(player, by < 0 ? NOBODY : by);
 }

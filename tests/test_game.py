@@ -141,7 +141,11 @@ def test_mate_with_first_mate_wins_ends_the_game():
     assert out.places == {W: 1, R: 2, B: 2}     # mater first, both others share last place
     assert out.winners == (W,)
     assert out.eliminations == (elim(B, Reason.CHECKMATE, W, 2),)
-    assert_transferred(game, B, W, {"K10"})
+    # the game ends on the mate: Black's king and army stay where they stand (docs/rules.md,
+    # first_out_decides), and the game, not the board, counts him out
+    board = game.board
+    assert board.king(B) is not None and board.controller(B) == B and board.is_checkmate()
+    assert game.status(B) == Status.OUT and game.active_players() == [W, R]
     assert not game.legal_moves
     with pytest.raises(GameOverError):
         game.push("K10K12")
@@ -890,7 +894,8 @@ def test_two_players_on_the_hexagon():
     assert out.winners == (W,)
     assert out.returns() == (1.0, -1.0)
     assert out.eliminations == (elim(R, Reason.CHECKMATE, W, 5),)
-    assert game.board.king(R) is None and game.board.controller(R) == W
+    # the game ends on the mate (docs/rules.md, first_out_decides): Red's king stays, and he is out
+    assert game.board.king(R) is not None and game.board.controller(R) == R and game.status(R) == Status.OUT
     s.unwind()
     # the independent reference sees the same mate
     pos = game.board.fen()

@@ -210,9 +210,9 @@ def test_four_player_session(session):
     assert s.until("bestmove")[-2:] == ["info string Game completed. RY won. (checkmate)", "bestmove (none)"]
     s.send("gameresult")
     assert s.until("gameresult") == ["gameresult ry_win"]
-    # the FEN4 of a finished game (Blue and Green's side has a player out) is finished too
-    after = Game("four-player")
-    after.resign("green")
+    # the FEN4 chess.com writes after a teams mate (Green's pieces dead, his king gone) is finished too
+    after = Game("four-player", start=cross_position({"h1": "rK", "g14": "yK", "a8": "bK", "n5": "gR"},
+                                                     controllers="rby-", statuses="aaax"))
     s.send(f"position fen {write_fen4(after.board)}", "go depth 3", "gameresult")
     assert s.until("gameresult") == ["info string Game completed. RY won. (decided)", "bestmove (none)",
                                      "gameresult ry_win"]

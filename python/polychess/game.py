@@ -189,6 +189,7 @@ class Game:
         self._steps: list[_Step] = []
         self._eliminations: list[Elimination] = []
         self._outcome: Outcome | None = None
+        self._decided_out: set[Colour] = set()  # out when the first player out decided the game
         self._sync()
 
     # -- reading the game -----------------------------------------------------------------
@@ -256,10 +257,16 @@ class Game:
         return self._outcome is not None
 
     def status(self, player: Colour | str) -> Status:
-        return self._board.status(player)
+        """Active, frozen or out. A game decided by its first player out ends on the position
+        in which he went out (his king and army stay on the board), so the game, not the
+        board, says that he is out."""
+        colour = Colour(player)
+        if colour in self._decided_out:
+            return Status.OUT
+        return self._board.status(colour)
 
     def active_players(self) -> list[Colour]:
-        return [p for p in self.colours if self._board.status(p) == Status.ACTIVE]
+        return [p for p in self.colours if self.status(p) == Status.ACTIVE]
 
     def __str__(self) -> str:
         """The current position as a text board (``str(game.board)``)."""
@@ -374,6 +381,9 @@ class Game:
                 self._eliminations.append(
                     Elimination(colours[player], Reason(reason), None if by is None else colours[by], ply))
         termination = state.termination
+        self._decided_out = set()
+        if termination is not None and self.rules.first_out_decides:
+            self._decided_out = {e.player for e in self._eliminations if e.reason is not Reason.STALEMATE}
         if termination is None:
             self._outcome = None
         elif self._outcome is None:
