@@ -15,7 +15,7 @@ from polychess.match.openings import balanced_openings, random_openings, read_op
 from polychess.match.players import parse_player
 from polychess.match.report import format_report, progress_text
 from polychess.match.runner import Backend, GameResult, MatchConfig, MatchResult, run_match
-from polychess.match.scoring import FFA_SPLITS
+from polychess.match.scoring import FFA_SPLITS, seat_assignments
 from polychess.match.stats import Sprt
 from polychess.protocol.games import GameKind, Position, game_kind
 
@@ -143,9 +143,8 @@ def _run_match(args: argparse.Namespace) -> int:
         raise UsageError("--address is for --backend ray")
     time_control, increment = _clock(args.tc)
     sprt = _sprt(args.sprt)
-    probe = MatchConfig(kind, a, b, args.games, (Position(None, None, ()),), "", args.max_plies, time_control,
-                        increment, args.seed, args.split)
-    openings, source = _openings(args, kind, probe.openings_needed)
+    needed = -(-args.games // len(seat_assignments(kind.variant, kind.mode, args.split)))
+    openings, source = _openings(args, kind, needed)
     config = MatchConfig(kind, a, b, args.games, openings, source, args.max_plies, time_control, increment,
                          args.seed, args.split)
     backend: Backend = (functools.partial(backends.local, jobs=args.jobs) if args.backend == "local" else
