@@ -189,7 +189,6 @@ class Game:
         self._steps: list[_Step] = []
         self._eliminations: list[Elimination] = []
         self._outcome: Outcome | None = None
-        self._decided_out: set[Colour] = set()  # out when the first player out decided the game
         self._sync()
 
     # -- reading the game -----------------------------------------------------------------
@@ -261,7 +260,8 @@ class Game:
         in which he went out (his king and army stay on the board), so the game, not the
         board, says that he is out."""
         colour = Colour(player)
-        if colour in self._decided_out:
+        if self._outcome is not None and self.rules.first_out_decides and any(
+                e.player == colour and e.reason is not Reason.STALEMATE for e in self._eliminations):
             return Status.OUT
         return self._board.status(colour)
 
@@ -381,9 +381,6 @@ class Game:
                 self._eliminations.append(
                     Elimination(colours[player], Reason(reason), None if by is None else colours[by], ply))
         termination = state.termination
-        self._decided_out = set()
-        if termination is not None and self.rules.first_out_decides:
-            self._decided_out = {e.player for e in self._eliminations if e.reason is not Reason.STALEMATE}
         if termination is None:
             self._outcome = None
         elif self._outcome is None:

@@ -26,6 +26,7 @@ __all__ = [
     "add_budget_options",
     "add_game_options",
     "budget_from_args",
+    "clock_arg",
     "colour_arg",
     "game_from_args",
     "parse_engine_spec",
@@ -70,13 +71,14 @@ def positive_float(text: str) -> float:
     return value
 
 
-def _clock(text: str) -> tuple[object, object]:
-    """--clock SECONDS[+INCREMENT], not yet checked: the ranges are those of the game options."""
+def clock_arg(text: str, flag: str = "--clock") -> tuple[object, object]:
+    """``SECONDS[+INCREMENT]`` of a clock flag, not yet checked: the ranges are those of the game
+    options (``time_control``, ``increment``)."""
     seconds, plus, increment = text.replace(" ", "").partition("+")
     try:
         return option("time_control").from_text(seconds), option("increment").from_text(increment if plus else "0")
     except OptionError:
-        raise UsageError(f"--clock: expected SECONDS or SECONDS+INCREMENT (e.g. 300+5), got {text!r}") from None
+        raise UsageError(f"{flag}: expected SECONDS or SECONDS+INCREMENT (e.g. 300+5), got {text!r}") from None
 
 
 def _only(name: str) -> str:
@@ -125,7 +127,7 @@ def game_from_args(args: argparse.Namespace) -> Game:
     polychess.options words it."""
     clock = getattr(args, "clock", None)
     try:
-        time_control, increment = (None, 0.0) if clock is None else _clock(clock)
+        time_control, increment = (None, 0.0) if clock is None else clock_arg(clock)
         move_limit = None if args.move_limit is None else option("move_limit").from_text(args.move_limit.strip())
         first_player = None if args.first_player is None else args.first_player.strip().lower()
         return Game(args.variant, first_mate_wins=args.first_mate_wins, neutrality=args.neutrality,

@@ -8,7 +8,7 @@ import functools
 import sys
 from pathlib import Path
 
-from polychess.cli.common import UsageError, positive_int
+from polychess.cli.common import UsageError, clock_arg, positive_int
 from polychess.cli.status_line import StatusLine
 from polychess.match import backends
 from polychess.match.openings import balanced_openings, random_openings, read_openings, shipped_openings, write_openings
@@ -17,6 +17,7 @@ from polychess.match.report import format_report, progress_text
 from polychess.match.runner import Backend, GameResult, MatchConfig, MatchResult, run_match
 from polychess.match.scoring import FFA_SPLITS, seat_assignments
 from polychess.match.stats import Sprt
+from polychess.options import OptionError, option
 from polychess.protocol.games import GameKind, Position, game_kind
 
 __all__ = ["add_parsers"]
@@ -109,14 +110,11 @@ def _openings(args: argparse.Namespace, kind: GameKind, needed: int) -> tuple[tu
 def _clock(text: str | None) -> tuple[float | None, float]:
     if text is None:
         return None, 0.0
-    seconds, plus, increment = text.replace(" ", "").partition("+")
+    seconds, increment = clock_arg(text, "--tc")
     try:
-        values = float(seconds), float(increment) if plus else 0.0
-    except ValueError:
-        raise UsageError(f"--tc: expected SECONDS or SECONDS+INCREMENT (e.g. 10+0.1), got {text!r}") from None
-    if not values[0] > 0 or values[1] < 0:
-        raise UsageError(f"--tc: the time must be positive and the increment not negative, got {text!r}")
-    return values
+        return float(option("time_control").check(seconds)), float(option("increment").check(increment))  # type: ignore[arg-type]
+    except OptionError as error:
+        raise UsageError(f"--tc: {error}") from None
 
 
 def _sprt(text: str | None) -> Sprt | None:

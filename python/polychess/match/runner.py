@@ -25,6 +25,7 @@ from pathlib import Path
 
 import polychess
 from polychess.board import Colour
+from polychess.formats import write_pgn, write_pgn4, write_record
 from polychess.game import Game, TimeForfeitError
 from polychess.match.players import Player, PlayerSpec
 from polychess.match.scoring import capped_places, head_to_head, place_scores, seat_assignments
@@ -148,8 +149,6 @@ def _new_game(config: MatchConfig, opening: Position) -> Game:
 
 def record_text(game: Game, names: Mapping[Colour, str], tags: Mapping[str, str] | None = None) -> str:
     """The game's record in its variant's format, the seats named."""
-    from polychess.formats import write_pgn, write_pgn4, write_record
-
     all_tags = {c.value.capitalize(): names[c] for c in names}
     all_tags.update(tags or {})
     if game.variant == "four-player":

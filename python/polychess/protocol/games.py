@@ -147,8 +147,8 @@ def position_arguments(game: Game, fen4: bool = True) -> str:
     if any("(" in step for step in moves):  # an event: the moves alone cannot give it
         return f"fen {_position_text(game, game.board, game.points, fen4)}"
     start = game.start_position
-    fresh = GameKind(game.variant, game.mode, game.setup).new_game()
-    if start == fresh.start_position and not game.start_points:
+    standard_start = Board(game.variant, mode=game.mode, setup=game.setup, neutrality=game.neutrality).fen()
+    if start == standard_start and not game.start_points:
         head = "startpos"
     else:
         board = Board(game.variant, start, mode=game.mode, setup=game.setup, neutrality=game.neutrality)
