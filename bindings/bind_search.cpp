@@ -116,6 +116,47 @@ void bind_search(py::module_& m) {
         return std::vector<int>(values.begin(), values.begin() + b.variant().players);
       },
       "The evaluation's value of every player's pieces, in centipawns.");
+  m.def(
+      "evaluation_features",
+      [](const PyBoard& b) {
+        const PlayerFeatures f = b.board->evaluation_features();
+        std::vector<std::vector<int>> features;
+        for (int p = 0; p < b.variant().players; ++p) features.emplace_back(f[p].begin(), f[p].end());
+        return features;
+      },
+      "Every player's evaluation features, in the order of evaluation_terms().");
+  m.def(
+      "board_evaluation_weights",
+      [](const PyBoard& b) {
+        const EvalWeights& w = b.board->evaluation_weights();
+        return std::vector<int>(w.begin(), w.end());
+      },
+      "The weights the board's position was made with, in the order of evaluation_terms().");
+  m.def(
+      "evaluation_terms", [] { return std::vector<std::string>(EVAL_TERM_NAMES, EVAL_TERM_NAMES + TERM_COUNT); },
+      "The names of the evaluation's terms, in the order of its features and weights.");
+  m.def(
+      "evaluation_weights",
+      [](const std::string& variant, const std::string& mode, const std::string& setup) {
+        const EvalWeights& w = placement_table(find_variant(variant, mode, setup)).weights;
+        return std::vector<int>(w.begin(), w.end());
+      },
+      py::arg("variant"), py::arg("mode") = "", py::arg("setup") = "",
+      "The game's evaluation weights for positions made from now on.");
+  m.def(
+      "set_evaluation_weights",
+      [](const std::string& variant, const std::string& mode, const std::string& setup, const std::vector<int>& w) {
+        if (w.size() != size_t(TERM_COUNT))
+          throw py::value_error("evaluation weights: " + std::to_string(TERM_COUNT) + " numbers expected, got " +
+                                std::to_string(w.size()));
+        for (int x : w)
+          if (x < -30000 || x > 30000) throw py::value_error("evaluation weight out of range: " + std::to_string(x));
+        EvalWeights weights;
+        std::copy(w.begin(), w.end(), weights.begin());
+        set_evaluation_weights(find_variant(variant, mode, setup), weights);
+      },
+      py::arg("variant"), py::arg("mode"), py::arg("setup"), py::arg("weights"),
+      "Makes `weights` the game's evaluation weights for positions made from now on.");
 }
 
 }  // namespace polychess

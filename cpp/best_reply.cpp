@@ -28,6 +28,7 @@ int Searcher<W>::best_reply(int depth, int alpha, int beta, int ply, Move* moves
     for (int i = 0; i < n && !cut; ++i) {
       const Move m = moves[i];
       play(m);
+      frames_[ply].move = m;
       // The other opponents pass, except one left in check: he must answer it (passing would
       // let the root player take his king), and answers as the next opponents' layer.
       int skipped = 0;

@@ -34,6 +34,10 @@ class BoardOf final : public Board {
   }
 
   std::array<int, MAX_PLAYERS> evaluate() const override { return evaluate_players(pos_, eval_tables(pos_.topo())); }
+  PlayerFeatures evaluation_features() const override {
+    return polychess::evaluation_features(pos_, eval_tables(pos_.topo()));
+  }
+  const EvalWeights& evaluation_weights() const override { return pos_.evaluation().weights; }
 
   uint64_t perft(int depth, const std::atomic<bool>* stop) const override {
     Position<W> copy = pos_;

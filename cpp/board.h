@@ -52,6 +52,10 @@ class Board {
 
   // The evaluation's per-player values of the position (evaluate.h).
   virtual std::array<int, MAX_PLAYERS> evaluate() const = 0;
+  // Every player's evaluation features (evaluate.h): the evaluation is their dot product
+  // with the weights the position was made with.
+  virtual PlayerFeatures evaluation_features() const = 0;
+  virtual const EvalWeights& evaluation_weights() const = 0;
 
   // Counting (run with a copy of the position, so the board may be used meanwhile).
   virtual uint64_t perft(int depth, const std::atomic<bool>* stop = nullptr) const = 0;

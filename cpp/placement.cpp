@@ -24,7 +24,14 @@ std::vector<int> distances(int cells, const std::vector<int>& sources, Next next
   return dist;
 }
 
-std::unique_ptr<PlacementTable> build(const Layout& lay) {
+// What the placement terms count on each cell of a layout, independent of the weights.
+struct CellMeasures {
+  std::vector<int> central;               // king steps closer to the centre than the farthest cell
+  std::vector<std::vector<int>> advance;  // per colour: pawn pushes made toward promotion
+  std::vector<int> knight, bishop, rook;  // cells reached on an empty board
+};
+
+CellMeasures measure(const Layout& lay) {
   const int n = lay.cell_count;
   auto king_steps = [&](int c) { return lay.king_targets[c]; };
 
@@ -47,9 +54,16 @@ std::unique_ptr<PlacementTable> build(const Layout& lay) {
     return int(cells);
   };
 
-  auto table = std::make_unique<PlacementTable>();
+  CellMeasures g;
+  for (int c = 0; c < n; ++c) {
+    g.central.push_back(far - from_centre[c]);
+    g.knight.push_back(int(lay.knight_targets[c].size()));
+    g.bishop.push_back(reach(lay.bishop_rays, c));
+    g.rook.push_back(reach(lay.rook_rays, c));
+  }
   for (int colour = 0; colour < lay.colour_count; ++colour) {
-    // Pawn advancement: pushes still needed to reach a promotion cell.
+    // Pawn advancement: pushes still needed to reach a promotion cell, counted back from the
+    // longest way.
     const std::vector<int> to_promotion = distances(n, lay.promotion_cells[colour], [&](int c) {
       std::vector<int> back;
       for (int from = 0; from < n; ++from)
@@ -58,31 +72,108 @@ std::unique_ptr<PlacementTable> build(const Layout& lay) {
     });
     int longest = 1;
     for (int d : to_promotion) longest = std::max(longest, d);
-    for (int c = 0; c < n; ++c) {
-      const int central = far - from_centre[c];
-      auto& sq = table->value[colour];
-      sq[PAWN][c] = int16_t(PIECE_VALUE[PAWN] + (to_promotion[c] < 0 ? 0 : 60 * (longest - to_promotion[c]) / longest) +
-                            2 * central);
-      sq[KNIGHT][c] = int16_t(PIECE_VALUE[KNIGHT] + 4 * int(lay.knight_targets[c].size()) + 3 * central);
-      sq[BISHOP][c] = int16_t(PIECE_VALUE[BISHOP] + 2 * reach(lay.bishop_rays, c) + 2 * central);
-      sq[ROOK][c] = int16_t(PIECE_VALUE[ROOK] + reach(lay.rook_rays, c) + central);
-      sq[QUEEN][c] = sq[ONE_POINT_QUEEN][c] =
-          int16_t(PIECE_VALUE[QUEEN] + (reach(lay.rook_rays, c) + reach(lay.bishop_rays, c)) / 2 + central);
-      sq[KING][c] = int16_t(-6 * central);  // keep the king away from the crowded centre
-    }
+    std::vector<int> advance(n);
+    for (int c = 0; c < n; ++c) advance[c] = to_promotion[c] < 0 ? 0 : longest - to_promotion[c];
+    g.advance.push_back(advance);
   }
+  return g;
+}
+
+const CellMeasures& measures(const Layout& layout) {
+  static std::mutex mutex;
+  static std::map<const Layout*, std::unique_ptr<CellMeasures>> measured;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& slot = measured[&layout];
+  if (!slot) slot = std::make_unique<CellMeasures>(measure(layout));
+  return *slot;
+}
+
+std::unique_ptr<PlacementTable> build(const Layout& lay, const EvalWeights& weights) {
+  auto table = std::make_unique<PlacementTable>();
+  table->weights = weights;
+  int features[TERM_COUNT];
+  for (int colour = 0; colour < lay.colour_count; ++colour)
+    for (int kind = PAWN; kind < KIND_NB; ++kind)
+      for (int c = 0; c < lay.cell_count; ++c) {
+        placement_features(lay, colour, Kind(kind), c, features);
+        int value = 0;
+        for (int t = 0; t < TERM_COUNT; ++t) value += weights[t] * features[t];
+        table->value[colour][kind][c] = int16_t(std::clamp(value, -32000, 32000));
+      }
   return table;
+}
+
+struct Tables {
+  std::mutex mutex;
+  std::map<const Variant*, const PlacementTable*> current;
+  std::vector<std::unique_ptr<PlacementTable>> all;  // kept: positions point at the tables they began with
+};
+
+Tables& tables() {
+  static Tables t;
+  return t;
 }
 
 }  // namespace
 
-const PlacementTable& placement_table(const Layout& layout) {
-  static std::mutex mutex;
-  static std::map<const Layout*, std::unique_ptr<PlacementTable>> built;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto& slot = built[&layout];
-  if (!slot) slot = build(layout);
+void placement_features(const Layout& layout, int colour, Kind kind, int cell, int* f) {
+  std::fill(f, f + TERM_COUNT, 0);
+  const CellMeasures& g = measures(layout);
+  const int central = g.central[cell];
+  switch (kind) {
+    case PAWN:
+      f[PAWN_VALUE] = 1;
+      f[PAWN_ADVANCE] = g.advance[colour][cell];
+      f[PAWN_ADVANCE_SQUARED] = g.advance[colour][cell] * g.advance[colour][cell];
+      f[PAWN_CENTRE] = central;
+      break;
+    case KNIGHT:
+      f[KNIGHT_VALUE] = 1;
+      f[KNIGHT_REACH] = g.knight[cell];
+      f[KNIGHT_CENTRE] = central;
+      break;
+    case BISHOP:
+      f[BISHOP_VALUE] = 1;
+      f[BISHOP_REACH] = g.bishop[cell];
+      f[BISHOP_CENTRE] = central;
+      break;
+    case ROOK:
+      f[ROOK_VALUE] = 1;
+      f[ROOK_REACH] = g.rook[cell];
+      f[ROOK_CENTRE] = central;
+      break;
+    case QUEEN:
+    case ONE_POINT_QUEEN:
+      f[QUEEN_VALUE] = 1;
+      f[QUEEN_REACH] = g.rook[cell] + g.bishop[cell];
+      f[QUEEN_CENTRE] = central;
+      break;
+    case KING:
+      f[KING_CENTRE] = central;
+      break;
+    default:
+      break;
+  }
+}
+
+const PlacementTable& placement_table(const Variant& variant) {
+  Tables& t = tables();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  const PlacementTable*& slot = t.current[&variant];
+  if (!slot) {
+    t.all.push_back(build(variant.layout, DEFAULT_EVAL_WEIGHTS));
+    slot = t.all.back().get();
+  }
   return *slot;
+}
+
+void set_evaluation_weights(const Variant& variant, const EvalWeights& weights) {
+  Tables& t = tables();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  const PlacementTable*& slot = t.current[&variant];
+  if (slot && slot->weights == weights) return;
+  t.all.push_back(build(variant.layout, weights));
+  slot = t.all.back().get();
 }
 
 }  // namespace polychess

@@ -25,10 +25,7 @@ void Position<W>::clear() {
 
 template <int W>
 Position<W>::Position(const Variant& variant, GameRules rules)
-    : variant_(&variant),
-      topo_(&topology_of<W>(variant)),
-      placement_table_(&placement_table(variant.layout)),
-      rules_(rules) {
+    : variant_(&variant), topo_(&topology_of<W>(variant)), placement_table_(&placement_table(variant)), rules_(rules) {
   clear();
   for (auto [cell, piece] : variant.layout.geometry->start_position()) put(cell, piece);
   meta_.castling = uint8_t((1u << (2 * colours())) - 1);
@@ -37,10 +34,7 @@ Position<W>::Position(const Variant& variant, GameRules rules)
 
 template <int W>
 Position<W>::Position(const Variant& variant, const std::string& text, GameRules rules)
-    : variant_(&variant),
-      topo_(&topology_of<W>(variant)),
-      placement_table_(&placement_table(variant.layout)),
-      rules_(rules) {
+    : variant_(&variant), topo_(&topology_of<W>(variant)), placement_table_(&placement_table(variant)), rules_(rules) {
   clear();
   parse(text);
   validate();

@@ -71,6 +71,8 @@ class Position {
   const uint16_t* line_occupancy() const { return line_occ_; }
   // The colour's material and placement (placement.h), kept up to date move by move.
   int placement(int colour) const { return placement_[colour]; }
+  // The evaluation the position was made with: its weights and placement values.
+  const PlacementTable& evaluation() const { return *placement_table_; }
   const Meta& meta() const { return meta_; }
   int turn() const { return meta_.turn; }
   uint64_t key() const { return meta_.key; }

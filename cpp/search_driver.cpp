@@ -49,8 +49,7 @@ SearchReport Searcher<W>::run(const IterationCallback& on_iteration) {
   const int max_depth = limits_.depth > 0 ? std::min(limits_.depth, MAX_DEPTH) : MAX_DEPTH;
   for (int depth = std::min(first_depth_, max_depth); depth <= max_depth; ++depth) {
     seldepth_ = 0;
-    const int score =
-        algorithm_ == Algorithm::MAXN ? maxn(depth, 0)[root_] : alphabeta(depth, -INFINITE_SCORE, INFINITE_SCORE, 0);
+    const int score = algorithm_ == Algorithm::MAXN ? maxn(depth, 0)[root_] : aspiration(depth, report.score);
     if (stopped_ && report.depth > 0) break;  // an unfinished iteration is not trusted
     report.score = score;
     report.depth = depth;
@@ -62,6 +61,24 @@ SearchReport Searcher<W>::run(const IterationCallback& on_iteration) {
     if (stopped_ || std::abs(score) > WIN_BAND) break;
   }
   return finish(report);
+}
+
+// An alpha-beta iteration in a window around the previous iteration's score, widened on the
+// side it fails on until the score falls inside: a narrow window prunes more.
+template <int W>
+int Searcher<W>::aspiration(int depth, int previous) {
+  if (depth < ASPIRATION_DEPTH || std::abs(previous) > WIN_BAND)
+    return alphabeta(depth, -INFINITE_SCORE, INFINITE_SCORE, 0);
+  int delta = ASPIRATION_WINDOW;
+  int alpha = std::max(-INFINITE_SCORE, previous - delta), beta = std::min(INFINITE_SCORE, previous + delta);
+  for (;;) {
+    const int score = alphabeta(depth, alpha, beta, 0);
+    if (stopped_) return score;
+    delta *= 2;
+    if (score <= alpha) alpha = score - delta < -WIN_BAND ? -INFINITE_SCORE : score - delta;
+    else if (score >= beta) beta = score + delta > WIN_BAND ? INFINITE_SCORE : score + delta;
+    else return score;
+  }
 }
 
 // Fills in the report from the principal line, replayed in a copy of the game. A best-reply
@@ -181,6 +198,7 @@ SearchReport search(const GameState<W>& root, TranspositionTable& tt, const Sear
   template Searcher<W>::Searcher(const GameState<W>&, TranspositionTable&, const SearchLimits&,  \
                                  const std::atomic<bool>&, std::atomic<uint64_t>&, int);         \
   template SearchReport Searcher<W>::run(const IterationCallback&);                              \
+  template int Searcher<W>::aspiration(int, int);                                                \
   template void Searcher<W>::check_limits();                                                     \
   template SearchReport search<W>(const GameState<W>&, TranspositionTable&, const SearchLimits&, \
                                   const std::atomic<bool>&, const IterationCallback&);

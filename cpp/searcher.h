@@ -24,10 +24,13 @@ using SearchClock = std::chrono::steady_clock;
 using Values = std::array<int, MAX_PLAYERS>;
 
 constexpr int MAX_QUIESCENCE_PLIES = 12;
+constexpr int NO_EVAL = -INFINITE_SCORE;  // a frame's evaluation where none was taken (in check)
 constexpr int MAXN_QUIESCENCE_PLIES = 4;  // max^n cannot prune, so its capture search stays short
 constexpr int QUIESCENCE_CHECK_PLIES = 2;
 constexpr int LAZY_MARGIN = 250;  // beyond what mobility and king safety usually add up to
 constexpr int WIN_BAND = MATE - MAX_PLY;
+constexpr int ASPIRATION_DEPTH = 4;
+constexpr int ASPIRATION_WINDOW = 50;
 // How much worse than even the root player must stand to welcome a draw shared with several
 // opponents (in three-player chess a draw gives away a better place against weaker players).
 constexpr int DRAW_CONTEMPT = 100;
@@ -52,6 +55,7 @@ class Searcher {
 
  private:
   // ---- the algorithms (each in its own file) ----------------------------------------------
+  int aspiration(int depth, int previous);
   int alphabeta(int depth, int alpha, int beta, int ply);
   int quiesce(int alpha, int beta, int ply, int qply);
   int stuck(int depth, int alpha, int beta, int ply, int qply);
@@ -73,6 +77,26 @@ class Searcher {
     return bool(own.minus(pos_.kind_bb(PAWN) | pos_.kind_bb(KING)));
   }
   bool in_check() const { return bool(checkers(pos_)); }
+  // Whether an enemy of `mover` is in check (after his move: not only the next player).
+  bool enemy_in_check(int mover) const {
+    for (int p = 0; p < pos_.players(); ++p) {
+      if (!pos_.is_enemy(mover, p) || status(p) != ACTIVE) continue;
+      const int king = pos_.king_of(p);
+      if (king != NO_CELL && pos_.attackers_to(king, pos_.attacking_enemies_of(p))) return true;
+    }
+    return false;
+  }
+  // Whether a partner of the player to move is in check: his mate may be on the board already,
+  // to be judged at his turn, which a pass or a static guess would not see.
+  bool partner_in_check() const {
+    const int me = pos_.turn();
+    for (int p = 0; p < pos_.players(); ++p) {
+      if (p == me || pos_.is_enemy(me, p) || status(p) != ACTIVE) continue;
+      const int king = pos_.king_of(p);
+      if (king != NO_CELL && pos_.attackers_to(king, pos_.attacking_enemies_of(p))) return true;
+    }
+    return false;
+  }
 
   // ---- values -----------------------------------------------------------------------------
   // Each player's evaluation, plus his points where points rank.
@@ -195,6 +219,16 @@ class Searcher {
       if (history[history.size() - i].meta.key == key) return true;
     return false;
   }
+  // What the search keeps per ply: the mover's static evaluation (for the mover, NO_EVAL when
+  // he is in check), the move played from here (MOVE_NONE for a pass) and whether it was a
+  // null move.
+  struct Frame {
+    int eval = NO_EVAL;
+    Move move = MOVE_NONE;
+    bool null_move = false;
+  };
+  Move previous_move(int ply) const { return ply > 0 ? frames_[ply - 1].move : MOVE_NONE; }
+
   void extend_pv(int ply, Move m) {
     pv_[ply][ply] = m;
     for (int j = ply + 1; j < pv_length_[ply + 1]; ++j) pv_[ply][j] = pv_[ply + 1][j];
@@ -236,6 +270,7 @@ class Searcher {
   MoveOrder<W> order_;
   Move pv_[MAX_PLY][MAX_PLY] = {};
   int pv_length_[MAX_PLY] = {};
+  Frame frames_[MAX_PLY + 1] = {};
 };
 
 }  // namespace polychess

@@ -16,7 +16,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from polychess.cli import bench, match, perft, play, selfplay, serve, show, uci
+from polychess.cli import bench, match, perft, play, selfplay, serve, show, tune, uci
 from polychess.cli.common import UsageError
 from polychess.errors import InvalidPositionError
 
@@ -35,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_parser(sub)
     uci.add_parser(sub)
     match.add_parsers(sub)
+    tune.add_parser(sub)
     return parser
 
 

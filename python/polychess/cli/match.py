@@ -20,7 +20,7 @@ from polychess.match.stats import Sprt
 from polychess.options import OptionError, option
 from polychess.protocol.games import GameKind, Position, game_kind
 
-__all__ = ["add_parsers"]
+__all__ = ["add_game_arguments", "add_parsers", "game_kind_argument", "openings_argument"]
 
 _RECORD_SUFFIX = {"standard": ".pgn", "four-player": ".pgn4", "three-player": ".txt"}
 
@@ -32,7 +32,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                     "opening, and print each one's score with a 95 percent confidence interval and an Elo estimate. "
                     "A player is 'random', 'greedy', 'engine[:nodes=N,depth=N,time=S,hash=MB,threads=N,algo=A]' "
                     "or 'uci:COMMAND[,time=S,depth=N,nodes=N,dialect=D,option.NAME=VALUE]'.")
-    _add_game(parser)
+    add_game_arguments(parser)
     parser.add_argument("--a", required=True, metavar="SPEC", help="configuration A")
     parser.add_argument("--b", required=True, metavar="SPEC", help="configuration B")
     parser.add_argument("--games", type=positive_int, default=12,
@@ -69,7 +69,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         "openings", help="make a set of balanced openings for matches",
         description="Make openings: random plies from the start after which the engine scores the position "
                     "within a margin of even; written as 'startpos moves ...' lines.")
-    _add_game(openings)
+    add_game_arguments(openings)
     openings.add_argument("--count", type=positive_int, default=100, help="how many (default 100)")
     openings.add_argument("--plies", type=positive_int, help="random plies each (default 2 per seat)")
     openings.add_argument("--nodes", type=positive_int, default=20_000, help="engine nodes per check (default 20000)")
@@ -79,7 +79,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     openings.set_defaults(run=_run_openings)
 
 
-def _add_game(parser: argparse.ArgumentParser) -> None:
+def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", default="three-player", metavar="GAME",
                         help="three-player (the default), standard or four-player (with --mode and --setup), or a "
                              "name of the UCI_Variant option (docs/protocol.md)")
@@ -87,14 +87,14 @@ def _add_game(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--setup", choices=("modern", "classic"), help="four-player setup (default modern)")
 
 
-def _kind(args: argparse.Namespace) -> GameKind:
+def game_kind_argument(args: argparse.Namespace) -> GameKind:
     try:
         return game_kind(args.variant, args.mode, args.setup)
     except ValueError as error:
         raise UsageError(f"--variant: {error}") from None
 
 
-def _openings(args: argparse.Namespace, kind: GameKind, needed: int) -> tuple[tuple[Position, ...], str]:
+def openings_argument(args: argparse.Namespace, kind: GameKind, needed: int) -> tuple[tuple[Position, ...], str]:
     seats = len(kind.new_game().seats)
     if args.opening_plies is not None and args.openings != "random":
         raise UsageError("--opening-plies is for --openings random")
@@ -130,7 +130,7 @@ def _sprt(text: str | None) -> Sprt | None:
 
 
 def _run_match(args: argparse.Namespace) -> int:
-    kind = _kind(args)
+    kind = game_kind_argument(args)
     try:
         a, b = parse_player(args.a), parse_player(args.b)
     except ValueError as error:
@@ -142,7 +142,7 @@ def _run_match(args: argparse.Namespace) -> int:
     time_control, increment = _clock(args.tc)
     sprt = _sprt(args.sprt)
     needed = -(-args.games // len(seat_assignments(kind.variant, kind.mode, args.split)))
-    openings, source = _openings(args, kind, needed)
+    openings, source = openings_argument(args, kind, needed)
     config = MatchConfig(kind, a, b, args.games, openings, source, args.max_plies, time_control, increment,
                          args.seed, args.split)
     backend: Backend = (functools.partial(backends.local, jobs=args.jobs) if args.backend == "local" else
@@ -167,7 +167,7 @@ def _run_match(args: argparse.Namespace) -> int:
 
 
 def _run_openings(args: argparse.Namespace) -> int:
-    kind = _kind(args)
+    kind = game_kind_argument(args)
     plies = args.plies or 2 * len(kind.new_game().seats)
     with StatusLine(sys.stderr) as status:
         openings = balanced_openings(kind, args.count, plies, args.seed, args.nodes, args.margin,

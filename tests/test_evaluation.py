@@ -1,0 +1,185 @@
+"""The evaluation as data: features times weights, per game (polychess.evaluation), and the
+Texel tuning tools that fit the weights (polychess.tune, polychess tune)."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from polychess import Board, Game, evaluation
+from polychess.evaluation import TERMS, evaluate, features_of, game_weights, set_game_weights, weights_of
+from polychess.match.openings import random_openings
+from polychess.match.players import parse_player
+from polychess.match.runner import MatchConfig, Task, play_game
+from polychess.protocol.games import game_kind
+from polychess.tune.samples import Sample, game_samples, read_samples, result_share
+
+GAMES = [("standard", None), ("three-player", None), ("four-player", "teams"), ("four-player", "ffa")]
+
+
+def random_boards(variant: str, mode: str | None, count: int, seed: int = 7) -> list[Board]:
+    rng = random.Random(seed)
+    board = Board(variant, mode=mode) if mode else Board(variant)
+    boards = []
+    while len(boards) < count:
+        moves = list(board.legal_moves)
+        if not moves or rng.random() < 0.02:
+            board = Board(variant, mode=mode) if mode else Board(variant)
+            continue
+        board.push(rng.choice(moves))
+        boards.append(board.copy())
+    return boards
+
+
+@pytest.mark.parametrize("variant,mode", GAMES)
+def test_evaluation_is_features_times_weights(variant, mode):
+    for board in random_boards(variant, mode, 80):
+        weights = list(weights_of(board).values())
+        values = [sum(w * f for w, f in zip(weights, player, strict=True)) for player in features_of(board)]
+        assert values == evaluate(board)
+
+
+def test_every_game_ships_its_weights_and_the_core_uses_them():
+    for game in evaluation.GAMES:
+        shipped_game, shipped = evaluation.load_weights(evaluation.weights_file(game))
+        assert shipped_game == game and list(shipped) == list(TERMS)
+        assert game_weights(game) == shipped
+    assert weights_of(Board("four-player", mode="ffa")) == game_weights("four-player-ffa")
+    assert weights_of(Board("four-player", setup="classic")) == game_weights("four-player-teams")
+
+
+def test_new_weights_apply_to_positions_made_after_them():
+    before = game_weights("standard")
+    old = Board("standard")
+    try:
+        doubled = {t: 2 * w for t, w in before.items()}
+        set_game_weights("standard", doubled)
+        new = Board("standard")
+        assert weights_of(new) == doubled and weights_of(old) == before
+        assert evaluate(new) == [2 * v for v in evaluate(old)]
+        # Moves keep each board's own table: the sums stay right as pieces move.
+        for board in (old, new):
+            board.push("e2e4")
+            board.push("d7d5")
+            board.push("e4d5")
+        assert evaluate(new) == [2 * v for v in evaluate(old)]
+    finally:
+        set_game_weights("standard", before)
+    assert weights_of(Board("standard")) == before
+
+
+@pytest.mark.parametrize("change,message", [
+    (lambda w: w.pop("hanging"), "missing terms"),
+    (lambda w: w.update(sharpness=3), "unknown terms"),
+    (lambda w: w.update(hanging=1.5), "whole number"),
+    (lambda w: w.update(hanging=10**6), "out of range"),
+])
+def test_bad_weights_are_refused(change, message):
+    weights = game_weights("three-player")
+    change(weights)
+    with pytest.raises(ValueError, match=message):
+        set_game_weights("three-player", weights)
+    with pytest.raises(ValueError, match="unknown game"):
+        game_weights("chess960")
+
+
+def feature(board: Board, colour_index: int, term: str) -> int:
+    return features_of(board)[colour_index][TERMS.index(term)]
+
+
+def test_threat_and_king_features_count_what_they_name():
+    # The white knight on e4 is attacked by the d5 pawn and defended by nothing.
+    board = Board("standard", "4k3/8/8/3p4/4N3/8/8/4K3 w - - 0 1")
+    assert feature(board, 0, "threatened_by_pawn") == 1 and feature(board, 0, "hanging") == 1
+    defended = Board("standard", "4k3/8/8/3p4/4N3/5P2/8/4K3 w - - 0 1")
+    assert feature(defended, 0, "threatened_by_pawn") == 1 and feature(defended, 0, "hanging") == 0
+    # A black rook on e4 bears on e2, beside the white king on e1, and attacks 13 cells; a
+    # queen on a5 bears on d2 only (e1 itself is not beside the king).
+    rook = Board("standard", "4k3/8/8/8/4r3/8/8/4K3 w - - 0 1")
+    assert feature(rook, 0, "king_ring_rook_attacks") == 1
+    assert feature(rook, 1, "rook_mobility") == 13
+    queen = Board("standard", "4k3/8/8/q7/8/8/8/4K3 w - - 0 1")
+    assert feature(queen, 0, "king_ring_queen_attacks") == 1
+    # Rooks and queens attacked by minor pieces, queens by rooks.
+    board = Board("standard", "7k/8/8/3n4/8/2R1Q3/8/4K3 w - - 0 1")
+    assert feature(board, 0, "threatened_by_minor") == 2
+    board = Board("standard", "4k3/8/8/8/4r3/8/4Q3/4K3 w - - 0 1")
+    assert feature(board, 0, "threatened_by_rook") == 1
+
+
+def test_result_share_counts_players_finished_behind():
+    assert result_share({"white": 1, "red": 2, "black": 3}, "white") == 1.0
+    assert result_share({"white": 1, "red": 2, "black": 3}, "red") == 0.5
+    assert result_share({"red": 1, "blue": 3, "yellow": 1, "green": 3}, "yellow") == pytest.approx(2 / 3 + 1 / 6)
+
+
+@pytest.mark.parametrize("variant,mode", GAMES)
+def test_samples_are_the_quiet_positions_after_the_opening(variant, mode):
+    kind = game_kind(variant, mode)
+    openings = tuple(random_openings(kind, 1, 4, seed=3))
+    player = parse_player("random")
+    config = MatchConfig(kind, player, player, 1, openings, "random", max_plies=60)
+    result = play_game(config, Task(0, config.assignments[0]))
+    samples = game_samples(result, kind, skip_plies=4)
+    assert samples
+    game = Game(variant, mode=mode) if mode else Game(variant)
+    for move in openings[0].moves:
+        game.push(move)
+    for sample in samples:
+        board = sample.board()
+        assert not board.is_check()
+        assert set(sample.results) <= {c.value for c in board.colours}
+        assert all(0.0 <= r <= 1.0 for r in sample.results.values())
+        assert (sample.points != {}) == (mode == "ffa")
+
+
+def test_fit_lowers_the_error_of_weights_that_misjudge_the_results():
+    pytest.importorskip("numpy")
+    from polychess.tune.fit import design, fit_weights
+
+    # Results that follow material: the side a knight up wins. Starting from a knight worth
+    # nothing, the fit must give it value.
+    samples = []
+    for i in range(40):
+        white = i % 2 == 0
+        knight = "N" if white else "n"
+        row5, row4 = [(f"{knight}7", "8"), (f"7{knight}", "8"), ("8", f"{knight}7"), ("8", f"7{knight}")][i // 2 % 4]
+        board = Board("standard", f"4k3/pppp4/8/{row5}/{row4}/8/PPPP4/4K3 w - - 0 1")
+        samples.append(Sample("standard", board.fen(), {}, {"white": 1.0 if white else 0.0,
+                                                            "black": 0.0 if white else 1.0}))
+    start = game_weights("standard")
+    start["knight_value"] = 0
+    fit = fit_weights(samples, start, steps=400, rate=5.0, frozen=["pawn_value"])
+    assert fit.error_after < fit.error_before
+    # The winners' knights are now worth something to them (in the fitted terms together).
+    x, offsets, results = design(samples)
+    scores = x @ [fit.weights[t] for t in TERMS] + offsets
+    assert min(scores[results == 1.0]) > 50 and max(scores[results == 0.0]) < -50
+    assert fit.weights["pawn_value"] == start["pawn_value"]
+    with pytest.raises(ValueError, match="unknown terms"):
+        fit_weights(samples, start, frozen=["sharpness"])
+
+
+def test_tune_generate_then_fit_writes_a_weights_file(tmp_path):
+    pytest.importorskip("numpy")
+    samples = tmp_path / "samples.jsonl"
+    run = subprocess.run([sys.executable, "-m", "polychess", "tune", "generate", "--variant", "three-player",
+                          "--games", "2", "--player", "engine:nodes=300", "--max-plies", "40", "-o", str(samples)],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "positions from 2 games of three-player" in run.stdout
+    assert read_samples(samples) and all(s.game == "three-player" for s in read_samples(samples))
+    weights = tmp_path / "weights.json"
+    run = subprocess.run([sys.executable, "-m", "polychess", "tune", "fit", str(samples), "-o", str(weights),
+                          "--steps", "100"], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    game, fitted = evaluation.load_weights(weights)
+    assert game == "three-player" and list(fitted) == list(TERMS)
+    assert "mean squared error" in json.loads(weights.read_text())["about"]
+    bad = subprocess.run([sys.executable, "-m", "polychess", "tune", "fit", str(tmp_path / "missing.jsonl"),
+                          "-o", str(weights)], capture_output=True, text=True, timeout=60)
+    assert bad.returncode != 0 and "missing.jsonl" in bad.stderr
