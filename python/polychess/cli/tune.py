@@ -29,7 +29,8 @@ __all__ = ["add_parser"]
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser("tune", help="fit the evaluation's weights to self-play games (Texel tuning)",
                             description="Fit the evaluation's weights to the results of self-play games.")
-    steps = parser.add_subparsers(dest="step", required=True, metavar="STEP")
+    steps = parser.add_subparsers(dest="step", required=True, metavar="STEP",
+                                  help="generate: self-play samples; fit: weights fitted to samples")
 
     generate = steps.add_parser(
         "generate", help="self-play games, written as labelled positions",
@@ -115,7 +116,8 @@ def _run_fit(args: argparse.Namespace) -> int:
         except ValueError as error:
             raise UsageError(str(error)) from None
     about = (f"fitted by polychess tune fit to {fit.rows} player positions of {len(samples)} samples "
-             f"(K {fit.k:.3f}; mean squared error {fit.error_before:.6f} before, {fit.error_after:.6f} after)")
+             f"(K {fit.k:.3f}; mean squared error on held-out games {fit.error_before:.6f} before, "
+             f"{fit.error_after:.6f} after)")
     evaluation.write_weights(args.output, game, fit.weights, about)
     print(about)
     for term in evaluation.TERMS:

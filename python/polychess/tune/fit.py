@@ -5,7 +5,7 @@ opposing sides' (averaged over those sides, as the search scores a position for 
 the result he went on to score. The model predicts ``1 / (1 + 10 ** (-K * score / 400))`` from
 the linear score; ``K`` is fitted first with the current weights (so that the scale of a
 centipawn stays what it was), then the weights by gradient descent (Adam) on the mean squared
-error. Needs numpy (``pip install 'polychess[tune]'``).
+error, stopped where the error on held-out games is least. Needs numpy (``pip install 'polychess[tune]'``).
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ def _numpy() -> Any:
 class Fit:
     weights: dict[str, int]
     k: float
-    error_before: float  # mean squared error of the starting weights
-    error_after: float
+    error_before: float  # mean squared error on the held-out samples, of the starting weights
+    error_after: float  # and of the fitted ones
     rows: int
 
 
@@ -88,20 +88,30 @@ def _fit_k(np: Any, x: Any, offsets: Any, y: Any, weights: Any) -> float:
 
 
 def fit_weights(samples: Sequence[Sample], start: Mapping[str, int], *, frozen: Sequence[str] = (),
-                steps: int = 3000, rate: float = 1.0,
+                steps: int = 3000, rate: float = 1.0, validation_share: float = 0.1,
                 progress: Callable[[int, float], None] | None = None) -> Fit:
     """The weights, from ``start``, that minimise the error on ``samples``; ``frozen`` terms keep
-    their starting weight. ``rate`` is Adam's step in centipawns."""
+    their starting weight. ``rate`` is Adam's step in centipawns. The last ``validation_share``
+    of the samples (later games, as generate writes them) is held out: the weights kept are
+    those of the step that predicted it best, so a fit to few games stops before it learns
+    their noise."""
     np = _numpy()
     unknown = sorted(set(frozen) - set(TERMS))
     if unknown:
         raise ValueError(f"unknown terms to freeze: {', '.join(unknown)}")
-    x, offsets, y = design(samples)
-    if not len(y):
+    held = int(len(samples) * validation_share) if len(samples) >= 10 else 0
+    x, offsets, y = design(samples[:len(samples) - held])
+    vx, voffsets, vy = design(samples[len(samples) - held:]) if held else (x, offsets, y)
+    if not len(y) or not len(vy):
         raise ValueError("no sample has a player whose result could be fitted")
     w = np.array([float(start[t]) for t in TERMS])
     k = _fit_k(np, x, offsets, y, w)
-    before = float(np.mean((_predict(np, x, offsets, w, k) - y) ** 2))
+
+    def validation_error(weights: Any) -> float:
+        return float(np.mean((_predict(np, vx, voffsets, weights, k) - vy) ** 2))
+
+    before = validation_error(w)
+    best, best_error = w.copy(), before
     free = np.array([t not in frozen for t in TERMS], dtype=np.float64)
     m = np.zeros_like(w)
     v = np.zeros_like(w)
@@ -113,8 +123,12 @@ def fit_weights(samples: Sequence[Sample], start: Mapping[str, int], *, frozen: 
         m = beta1 * m + (1 - beta1) * gradient
         v = beta2 * v + (1 - beta2) * gradient ** 2
         w -= rate * (m / (1 - beta1 ** step)) / (np.sqrt(v / (1 - beta2 ** step)) + 1e-12)
-        if progress is not None and step % 100 == 0:
-            progress(step, float(np.mean((p - y) ** 2)))
-    rounded = np.round(w)
-    after = float(np.mean((_predict(np, x, offsets, rounded, k) - y) ** 2))
-    return Fit({t: int(value) for t, value in zip(TERMS, rounded, strict=True)}, k, before, after, len(y))
+        if step % 10 == 0:
+            error = validation_error(w)
+            if error < best_error:
+                best, best_error = w.copy(), error
+            if progress is not None and step % 100 == 0:
+                progress(step, error)
+    rounded = np.round(best)
+    return Fit({t: int(value) for t, value in zip(TERMS, rounded, strict=True)}, k, before,
+               validation_error(rounded), len(y))
