@@ -86,15 +86,16 @@ int Searcher<W>::alphabeta(int depth, int alpha, int beta, int ply) {
   // Reverse futility, where the sides alternate: a static evaluation this far above the bound
   // is not given back within the few plies left. (With several opponents moving in a row
   // before the mover's next turn, his static value says too little of what they can do.)
-  if (two_sides_ && may_prune_node && depth <= REVERSE_FUTILITY_DEPTH &&
+  if (pos_.players() == 2 && may_prune_node && depth <= REVERSE_FUTILITY_DEPTH &&
       eval - REVERSE_FUTILITY_MARGIN * (depth - improving) >= mover_beta)
     return sign * eval;
 
   // Null move, where the sides alternate: if passing still fails high for this side, a real
   // move will too. Not twice in a row, and not without pieces (zugzwang).
-  if (two_sides_ && may_prune_node && depth >= NULL_MOVE_DEPTH && eval >= mover_beta && !frames_[ply - 1].null_move &&
-      has_pieces(pos_.turn())) {
-    const int reduction = 3 + depth / 4 + std::min(3, (eval - mover_beta) / 200);
+  const bool duel = pos_.players() == 2;
+  if (two_sides_ && may_prune_node && depth >= (duel ? NULL_MOVE_DEPTH : 4) && eval >= mover_beta &&
+      !frames_[ply - 1].null_move && has_pieces(pos_.turn())) {
+    const int reduction = duel ? 3 + depth / 4 + std::min(3, (eval - mover_beta) / 200) : 3;
     frames_[ply].null_move = true;
     pos_.make_null();
     const int reduced = std::max(0, depth - reduction);
@@ -120,9 +121,13 @@ int Searcher<W>::alphabeta(int depth, int alpha, int beta, int ply) {
   for (int i = 0; i < n; ++i) {
     const Move m = moves[i];
     const bool quiet = MoveOrder<W>::is_quiet(pos_, m);
-    // Moves after the first may be pruned unless the mover is already lost.
-    const bool may_prune_move = ply > 0 && !checked && searched > 0 && sign * best > -WIN_BAND;
-    int reduction = ply > 0 && depth >= 3 && i >= 1 + pv_node ? REDUCTIONS.r[std::min(depth, 63)][std::min(i, 63)] : 0;
+    // Moves after the first may be pruned unless the mover is already lost; with more than two
+    // players only reduced (their static values miss the threats that two opponents moving in
+    // turn make, and Titan's matches showed it).
+    const bool may_prune_move = duel && ply > 0 && !checked && searched > 0 && sign * best > -WIN_BAND;
+    int reduction = 0;
+    if (ply > 0 && depth >= 3 && i >= 1 + pv_node)
+      reduction = duel ? REDUCTIONS.r[std::min(depth, 63)][std::min(i, 63)] : i >= 3 ? 1 + (i >= 8) : 0;
     if (may_prune_move && !quiet && depth <= SEE_PRUNING_DEPTH && !move_promotion(m) &&
         static_exchange(pos_, m) < -SEE_PRUNING_MARGIN * depth)
       continue;
@@ -152,11 +157,13 @@ int Searcher<W>::alphabeta(int depth, int alpha, int beta, int ply) {
       // Principal variation search: later moves get a null window around the bound this side
       // is trying to beat, and late moves a reduced depth; either is searched again in full
       // if it beats the bound.
-      if (reduction) {
+      if (reduction && duel) {
         reduction += !pv_node + !improving - gives_check - (order_.is_killer(m, ply) ? 1 : 0);
         if (quiet) reduction -= order_.history(m) / (HISTORY_MAX / 2);
         else reduction -= 2;
         reduction = std::clamp(reduction, 0, std::max(0, next - 1));
+      } else if (reduction && (!quiet || gives_check || checked)) {
+        reduction = 0;  // with more players only quiet moves are reduced, not checks nor evasions
       }
       const int lo = maximizing ? alpha : beta - 1, hi = lo + 1;
       auto beats = [&](int s) { return maximizing ? s > alpha : s < beta; };

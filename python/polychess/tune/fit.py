@@ -91,7 +91,8 @@ def fit_weights(samples: Sequence[Sample], start: Mapping[str, int], *, frozen: 
                 steps: int = 3000, rate: float = 1.0, validation_share: float = 0.1,
                 progress: Callable[[int, float], None] | None = None) -> Fit:
     """The weights, from ``start``, that minimise the error on ``samples``; ``frozen`` terms keep
-    their starting weight. ``rate`` is Adam's step in centipawns. The last ``validation_share``
+    their starting weight. ``rate`` is Adam's step in centipawns of score (a weight moves by
+``rate`` over its feature's standard deviation). The last ``validation_share``
     of the samples (later games, as generate writes them) is held out: the weights kept are
     those of the step that predicted it best, so a fit to few games stops before it learns
     their noise."""
@@ -113,6 +114,9 @@ def fit_weights(samples: Sequence[Sample], start: Mapping[str, int], *, frozen: 
     before = validation_error(w)
     best, best_error = w.copy(), before
     free = np.array([t not in frozen for t in TERMS], dtype=np.float64)
+    # Steps in units of each term's spread: a weight on a feature that varies by tens (cells
+    # reached) moves its score as much per step as a piece's value does.
+    spread = np.maximum(x.std(axis=0), 1e-3)
     m = np.zeros_like(w)
     v = np.zeros_like(w)
     beta1, beta2 = 0.9, 0.999
@@ -122,7 +126,7 @@ def fit_weights(samples: Sequence[Sample], start: Mapping[str, int], *, frozen: 
         gradient = (x.T @ (2 * (p - y) * p * (1 - p) * scale)) / len(y) * free
         m = beta1 * m + (1 - beta1) * gradient
         v = beta2 * v + (1 - beta2) * gradient ** 2
-        w -= rate * (m / (1 - beta1 ** step)) / (np.sqrt(v / (1 - beta2 ** step)) + 1e-12)
+        w -= rate / spread * (m / (1 - beta1 ** step)) / (np.sqrt(v / (1 - beta2 ** step)) + 1e-12)
         if step % 10 == 0:
             error = validation_error(w)
             if error < best_error:
