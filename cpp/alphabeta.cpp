@@ -21,8 +21,7 @@ constexpr int LATE_MOVE_DEPTH = 8;
 constexpr int SEE_PRUNING_DEPTH = 6;
 constexpr int SEE_PRUNING_MARGIN = 100;  // per ply of depth left
 constexpr int INTERNAL_REDUCTION_DEPTH = 6;
-constexpr int MAX_CHECK_EXTENDED_MOVE = 6;  // checks among the first moves are extended
-constexpr int QUIESCENCE_DELTA = 200;       // what a capture may gain beyond its victim
+constexpr int QUIESCENCE_DELTA = 200;  // what a capture may gain beyond its victim
 
 // Late-move reductions by depth and move number: they grow with the logarithm of both.
 struct ReductionTable {
@@ -83,16 +82,19 @@ int Searcher<W>::alphabeta(int depth, int alpha, int beta, int ply) {
   const bool may_prune_node = !pv_node && !checked && ply > 0 && std::abs(mover_beta) < WIN_BAND &&
                               std::abs(eval) < WIN_BAND && !partner_in_check();
 
-  // Reverse futility, where the sides alternate: a static evaluation this far above the bound
-  // is not given back within the few plies left. (With several opponents moving in a row
-  // before the mover's next turn, his static value says too little of what they can do.)
-  if (pos_.players() == 2 && may_prune_node && depth <= REVERSE_FUTILITY_DEPTH &&
+  // With two players the static evaluation may cut a node short or thin it; with more, a
+  // player's static value misses the threats that two opponents moving in turn make (Titan's
+  // matches showed it: bench/README.md), so their trees are only reduced.
+  const bool duel = pos_.players() == 2;
+
+  // Reverse futility: a static evaluation this far above the bound is not given back within
+  // the few plies left.
+  if (duel && may_prune_node && depth <= REVERSE_FUTILITY_DEPTH &&
       eval - REVERSE_FUTILITY_MARGIN * (depth - improving) >= mover_beta)
     return sign * eval;
 
   // Null move, where the sides alternate: if passing still fails high for this side, a real
   // move will too. Not twice in a row, and not without pieces (zugzwang).
-  const bool duel = pos_.players() == 2;
   if (two_sides_ && may_prune_node && depth >= (duel ? NULL_MOVE_DEPTH : 4) && eval >= mover_beta &&
       !frames_[ply - 1].null_move && has_pieces(pos_.turn())) {
     const int reduction = duel ? 3 + depth / 4 + std::min(3, (eval - mover_beta) / 200) : 3;
@@ -121,9 +123,7 @@ int Searcher<W>::alphabeta(int depth, int alpha, int beta, int ply) {
   for (int i = 0; i < n; ++i) {
     const Move m = moves[i];
     const bool quiet = MoveOrder<W>::is_quiet(pos_, m);
-    // Moves after the first may be pruned unless the mover is already lost; with more than two
-    // players only reduced (their static values miss the threats that two opponents moving in
-    // turn make, and Titan's matches showed it).
+    // Moves after the first may be pruned (two players) unless the mover is already lost.
     const bool may_prune_move = duel && ply > 0 && !checked && searched > 0 && sign * best > -WIN_BAND;
     int reduction = 0;
     if (ply > 0 && depth >= 3 && i >= 1 + pv_node)
@@ -133,7 +133,7 @@ int Searcher<W>::alphabeta(int depth, int alpha, int beta, int ply) {
       continue;
     const int mover = pos_.turn();
     play(m);
-    const bool gives_check = pos_.players() == 2 ? in_check() : enemy_in_check(mover);
+    const bool gives_check = duel ? in_check() : enemy_in_check(mover);
     if (may_prune_move && quiet && !gives_check) {
       const int reduced_depth = std::max(0, depth - 1 - reduction);
       const bool late = !pv_node && depth <= LATE_MOVE_DEPTH && i >= late_move_limit(depth, improving);

@@ -50,7 +50,7 @@ void add_positional_features(const Position<W>& pos, const EvalTables<W>& e, Pla
   const uint16_t* occ = pos.line_occupancy();
   const BB pawns = pos.kind_bb(PAWN), kings = pos.kind_bb(KING);
   const BB queens = pos.kind_bb(QUEEN) | pos.kind_bb(ONE_POINT_QUEEN);
-  const BB minors = pos.kind_bb(KNIGHT) | pos.kind_bb(BISHOP), rooks = pos.kind_bb(ROOK);
+  const BB rooks = pos.kind_bb(ROOK);
   const int players = pos.players();
   auto in = [&](int p) { return pos.meta().status[p] != OUT; };
 

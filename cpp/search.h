@@ -14,10 +14,11 @@
 //
 // Scores come from evaluate.h's per-player values (plus points where they rank): for one player, his
 // value minus the opponents' total divided by the number of opposing sides. A won game
-// scores MATE less the distance in plies. Search has a transposition table, move ordering
-// (table move, captures by victim value then attacker, killer moves, history), quiescence
-// on captures, check extensions, and stops on depth, node and time limits or an external
-// flag.
+// scores MATE less the distance in plies. Search has a transposition table, aspiration
+// windows, move ordering (move_order.h: table move, captures by static exchange and victim,
+// killers, counter-moves, quiet checks, history), quiescence on captures, check extensions,
+// late-move reductions (and in standard chess the pruning of alphabeta.cpp), and stops on
+// depth, node and time limits or an external flag.
 #pragma once
 
 #include <array>
