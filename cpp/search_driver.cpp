@@ -58,7 +58,9 @@ SearchReport Searcher<W>::run(const IterationCallback& on_iteration) {
     if (!line_.empty()) report.best = line_[0];
     finish(report);
     if (on_iteration) on_iteration(report);
-    if (stopped_ || std::abs(score) > WIN_BAND) break;
+    // A decided score ends the deepening, unless a depth was asked for: that search reports
+    // the depth (a table carried over from an earlier search can prove a mate early).
+    if (stopped_ || (std::abs(score) > WIN_BAND && limits_.depth == 0)) break;
   }
   return finish(report);
 }
