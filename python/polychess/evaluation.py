@@ -42,11 +42,6 @@ GAMES: dict[str, tuple[str, str, tuple[str, ...]]] = {
 }
 
 
-def game_of(board: Board) -> str:
-    """The weights' name of the board's game."""
-    return board.variant if board.variant != "four-player" else f"four-player-{board.mode}"
-
-
 def weights_file(game: str) -> Path:
     _check_game(game)
     return DATA_DIR / f"{game}.json"
