@@ -57,7 +57,8 @@ void bind_search(py::module_& m) {
       .def(
           "search",
           [](PyEngine& e, const PyGame& g, int depth, uint64_t nodes, double seconds,
-             std::optional<std::function<void(py::dict)>> info, const NameText& algorithm, int threads) {
+             std::optional<std::function<void(py::dict)>> info, const NameText& algorithm, int threads, int noise,
+             uint64_t noise_seed) {
             // polychess.Engine validates the limits for users (engine.py); this guards the
             // low-level module against values the search cannot honour.
             if (depth < 0 || depth > MAX_DEPTH || nodes > MAX_NODES || !(seconds >= 0 && seconds <= MAX_SECONDS))
@@ -70,6 +71,9 @@ void bind_search(py::module_& m) {
             else throw std::invalid_argument("unknown algorithm " + quoted(name) + " (paranoid, maxn, brs)");
             if (threads < 1 || threads > 256) throw std::invalid_argument("threads must be between 1 and 256");
             limits.threads = threads;
+            if (noise < 0 || noise > 10000) throw std::invalid_argument("noise must be between 0 and 10000");
+            limits.noise = noise;
+            limits.noise_seed = noise_seed;
             if (e.busy.exchange(true)) throw std::invalid_argument("this engine is already searching");
             e.stop = false;
             const Variant& v = g.variant();
@@ -102,7 +106,8 @@ void bind_search(py::module_& m) {
             return report_dict(v, report);
           },
           py::arg("game"), py::arg("depth") = 0, py::arg("nodes") = 0, py::arg("seconds") = 0.0,
-          py::arg("info") = py::none(), py::arg("algorithm") = "paranoid", py::arg("threads") = 1)
+          py::arg("info") = py::none(), py::arg("algorithm") = "paranoid", py::arg("threads") = 1, py::arg("noise") = 0,
+          py::arg("noise_seed") = 0)
       .def(
           "stop", [](PyEngine& e) { e.stop = true; }, "Stops a running search (from another thread).")
       .def(

@@ -48,6 +48,10 @@ struct SearchLimits {
   double seconds = 0.0;                       // 0: no time limit
   Algorithm algorithm = Algorithm::PARANOID;  // for the multi-player games
   int threads = 1;  // more: helper threads share the table (lazy SMP); results vary run to run
+  // Strength levels: every player's evaluation is off by up to `noise` centipawns, the same
+  // for a position and seed in every search, so that a weakened engine stays consistent.
+  int noise = 0;
+  uint64_t noise_seed = 0;
 };
 
 struct SearchReport {

@@ -36,6 +36,7 @@ Searcher<W>::Searcher(const GameState<W>& root, TranspositionTable& tt, const Se
   pos_.reserve_history(size_t(MAX_PLY) * (2 * MAX_PLAYERS + 1));
   state_.reserve(size_t(MAX_PLY) * (MAX_PLAYERS + 1));
   state_.leave_repetitions_to_caller();
+  while (limits_.nodes && check_mask_ > 0 && (check_mask_ + 1) * 64 > limits_.nodes) check_mask_ >>= 1;
   start_ = SearchClock::now();
 }
 
@@ -131,7 +132,7 @@ bool Searcher<W>::delivers_mate(const Position<W>& end) const {
 
 template <int W>
 void Searcher<W>::check_limits() {
-  const uint64_t all_nodes = shared_nodes_.fetch_add(1024, std::memory_order_relaxed) + 1024;
+  const uint64_t all_nodes = shared_nodes_.fetch_add(check_mask_ + 1, std::memory_order_relaxed) + check_mask_ + 1;
   if (stop_.load(std::memory_order_relaxed)) stopped_ = true;
   if (limits_.nodes && all_nodes >= limits_.nodes) stopped_ = true;
   if (limits_.seconds > 0 && std::chrono::duration<double>(SearchClock::now() - start_).count() >= limits_.seconds)

@@ -110,7 +110,19 @@ class Searcher {
     Values v = placement_values(pos_);
     if (counts_points_)
       for (int p = 0; p < pos_.players(); ++p) v[p] += POINT_VALUE * state_.facts().points[p];
+    if (limits_.noise > 0) add_noise(v);
     return v;
+  }
+  void add_noise(Values& v) const {
+    const uint64_t span = 2 * uint64_t(limits_.noise) + 1;
+    for (int p = 0; p < pos_.players(); ++p) {
+      // splitmix64 of the position, the seed and the player: a fixed pseudo-random offset.
+      uint64_t z = pos_.key() ^ limits_.noise_seed ^ (uint64_t(p + 1) * 0x9E3779B97F4A7C15ull);
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      z ^= z >> 31;
+      v[p] += int(z % span) - limits_.noise;
+    }
   }
   void add_positional(Values& v) const {
     const Values positional = positional_values(pos_, eval_);
@@ -207,7 +219,7 @@ class Searcher {
   bool visit(int ply) {
     pv_length_[ply] = ply;
     seldepth_ = std::max(seldepth_, ply);
-    if ((++nodes_ & 1023) == 0) check_limits();
+    if ((++nodes_ & check_mask_) == 0) check_limits();
     return !stopped_;
   }
   // Whether the position occurred before since the last capture or pawn move.
@@ -265,6 +277,9 @@ class Searcher {
   int in_at_root_ = 0;
   SearchClock::time_point start_;
   uint64_t nodes_ = 0;
+  // The limits are checked every check_mask_ + 1 nodes: 1024, or fewer under a small node
+  // limit (a weak strength level's), which would otherwise be overshot many times over.
+  uint64_t check_mask_ = 1023;
   int seldepth_ = 0;  // the deepest ply visited in the current iteration, quiescence included
   bool stopped_ = false;
   MoveOrder<W> order_;

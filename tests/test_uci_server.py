@@ -17,6 +17,7 @@ from polychess.formats.fen4 import write_fen4
 from polychess.protocol.games import GAME_KINDS, game_kind
 from polychess.protocol.server import UciServer, mover_clock, parse_go
 from polychess.protocol.timeman import think_time
+from polychess.strength import LEVELS
 from positions import cross_position, position
 
 chess = pytest.importorskip("chess")
@@ -156,7 +157,8 @@ def test_handshake_options_and_their_errors(session):
     lines = s.until("uciok")
     assert lines[0].startswith("id name polychess")
     names = [line.split("name ", 1)[1].split(" type")[0] for line in lines if line.startswith("option")]
-    assert names == ["Hash", "Threads", "Algorithm", "UCI_Variant", "Move Overhead", "Ponder", "Clear Hash"]
+    strength = ["Skill Level"] + (["UCI_LimitStrength", "UCI_Elo"] if any(lv.elo for lv in LEVELS) else [])
+    assert names == ["Hash", "Threads", "Algorithm", "UCI_Variant", "Move Overhead", "Ponder", "Clear Hash", *strength]
     s.send("setoption name Hash value 8", "setoption name Threads value 2", "setoption name Algorithm value maxn",
            "setoption name Move Overhead value 10", "setoption name Clear Hash", "isready")
     assert s.until("readyok") == ["readyok"]

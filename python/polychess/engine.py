@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import random
 import reprlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from polychess import _core
 from polychess.board import Board, Colour, Move
 from polychess.game import Game
 from polychess.rules import rules_of
+from polychess.strength import MAX_LEVEL, Level, level_for_elo, level_of
 
 __all__ = ["Engine", "SearchResult", "ALGORITHMS", "DEFAULT_ALGORITHM", "default_algorithm", "max_hash_mb"]
 
@@ -86,16 +88,35 @@ class Engine:
     :data:`ALGORITHMS`; ``None`` picks the default for each game searched
     (:func:`default_algorithm`). One search runs at a time per engine;
     :meth:`stop` ends it from another thread. The GIL is released while searching.
+
+    ``level`` (1 to :data:`polychess.strength.MAX_LEVEL`, the full engine and the default) or
+    ``elo`` (the level whose Elo, measured against Stockfish in standard chess, is nearest)
+    weakens it: see :mod:`polychess.strength`. ``seed`` fixes a weakened engine's noise
+    (by default every engine draws its own).
     """
 
-    def __init__(self, algorithm: str | None = None, hash_mb: int = 64, threads: int = 1) -> None:
+    def __init__(self, algorithm: str | None = None, hash_mb: int = 64, threads: int = 1, *,
+                 level: int | None = None, elo: float | None = None, seed: int | None = None) -> None:
         if algorithm is not None and algorithm not in ALGORITHMS:
             raise ValueError(f"unknown algorithm {algorithm!r} (available: {', '.join(ALGORITHMS)})")
+        if level is not None and elo is not None:
+            raise ValueError("give a level or an elo, not both")
         self.algorithm = algorithm
         self.hash_mb = whole_number("hash_mb", hash_mb, 0, max_hash_mb(),
                                      why_most=" (half of this machine's memory)")
         self.threads = whole_number("threads", threads, 1, MAX_THREADS)
+        self.strength = level_for_elo(elo) if elo is not None else level_of(MAX_LEVEL if level is None else level)
+        self.seed = random.getrandbits(64) if seed is None else whole_number("seed", seed, 0, 2**64 - 1)
         self._engine = _core.Engine(self.hash_mb)
+
+    @property
+    def level(self) -> int:
+        """The strength level (:mod:`polychess.strength`); setting it takes effect from the next search."""
+        return self.strength.number
+
+    @level.setter
+    def level(self, number: int) -> None:
+        self.strength = level_of(number)
 
     def search(self, position: Board | Game, depth: int | None = None, nodes: int | None = None,
                time: float | None = None, info: Callable[[SearchResult], None] | None = None) -> SearchResult:
@@ -107,6 +128,7 @@ class Engine:
         """
         board = _board_of(position)
         depth, nodes, time = _search_limits(depth, nodes, time)
+        nodes = _capped(nodes, self.strength)
         callback = None
         if info is not None:
             callback = lambda report: info(_result(board, report))  # noqa: E731
@@ -118,7 +140,8 @@ class Engine:
                                 0.0, [])
         else:  # a bare board is searched by its game's declared rules (polychess.rules)
             state = _core.GameState(board._core.copy(), rules_of(board).to_core())
-        report = self._engine.search(state, depth, nodes, time, callback, algorithm, self.threads)
+        report = self._engine.search(state, depth, nodes, time, callback, algorithm, self.threads,
+                                     self.strength.noise, self.seed)
         return _result(board, report)
 
     def play(self, game: Game, depth: int | None = None, nodes: int | None = None,
@@ -179,6 +202,13 @@ def _search_limits(depth: object, nodes: object, time: object) -> tuple[int, int
             raise ValueError(f"time must be a positive, finite number of seconds (at most {_core.MAX_SECONDS:g}), "
                              f"got {reprlib.repr(time)}")
     return depth_plies, node_count, seconds
+
+
+def _capped(nodes: int, strength: Level) -> int:
+    """The node limit (0: none) within the level's cap."""
+    if strength.nodes is None:
+        return nodes
+    return strength.nodes if nodes == 0 else min(nodes, strength.nodes)
 
 
 def _board_of(position: Board | Game) -> Board:

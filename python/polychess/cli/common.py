@@ -17,6 +17,7 @@ from polychess.engine import Engine, SearchResult
 from polychess.errors import InvalidPositionError
 from polychess.game import Game
 from polychess.options import OptionError, option
+from polychess.strength import MAX_LEVEL, level_for_elo, level_of
 
 __all__ = [
     "DEFAULT_NODES",
@@ -30,6 +31,7 @@ __all__ = [
     "colour_arg",
     "game_from_args",
     "parse_engine_spec",
+    "strength_level",
     "use_color",
 ]
 
@@ -162,19 +164,22 @@ class Budget:
 
 @dataclass(frozen=True)
 class EngineSpec:
-    """An engine seat: its budget and transposition-table size."""
+    """An engine seat: its budget, transposition-table size and strength level
+    (:mod:`polychess.strength`; None: full strength)."""
 
     budget: Budget
     hash_mb: int = 16
+    level: int | None = None
 
     def make(self) -> Engine:
-        return Engine(hash_mb=self.hash_mb)
+        return Engine(hash_mb=self.hash_mb, level=self.level)
 
     def search(self, engine: Engine, game: Game) -> SearchResult:
         return engine.search(game, depth=self.budget.depth, nodes=self.budget.nodes, time=self.budget.time)
 
     def describe(self) -> str:
-        return f"engine:{self.budget.describe()}"
+        level = "" if self.level is None else f",level={self.level}"
+        return f"engine:{self.budget.describe()}{level}"
 
 
 def add_budget_options(parser: argparse.ArgumentParser) -> None:
@@ -184,18 +189,33 @@ def add_budget_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--time", type=positive_float, metavar="SECONDS", help="search this long")
     group.add_argument("--hash", type=positive_int, default=16, metavar="MB",
                        help="transposition table size per engine (default 16)")
+    strength = group.add_mutually_exclusive_group()
+    strength.add_argument("--level", type=int, metavar="N",
+                          help=f"strength level 1 (weakest) to {MAX_LEVEL} (full, the default)")
+    strength.add_argument("--elo", type=float, metavar="ELO",
+                          help="the strength level nearest this Elo (measured against Stockfish)")
+
+
+def strength_level(level: object, elo: object) -> int | None:
+    """The level a ``level`` or ``elo`` setting names (None: neither), or a UsageError."""
+    try:
+        if elo is not None:
+            return level_for_elo(elo).number
+        return None if level is None else level_of(level).number
+    except ValueError as error:
+        raise UsageError(str(error)) from None
 
 
 def budget_from_args(args: argparse.Namespace) -> EngineSpec:
     budget = Budget(args.nodes, args.depth, args.time)
     if budget == Budget():
         budget = Budget(nodes=DEFAULT_NODES)
-    return EngineSpec(budget, args.hash)
+    return EngineSpec(budget, args.hash, strength_level(args.level, args.elo))
 
 
 def parse_engine_spec(text: str, default: EngineSpec) -> EngineSpec:
-    """``engine`` or ``engine:nodes=20000,depth=3,time=1.5,hash=16`` (as bench/baselines.py
-    writes players). A spec that gives any of nodes, depth or time replaces the default
+    """``engine`` or ``engine:nodes=20000,depth=3,time=1.5,hash=16,level=5`` (or ``elo=``
+    instead of ``level=``). A spec that gives any of nodes, depth or time replaces the default
     budget as a whole: ``engine:depth=2`` means depth 2 and nothing else."""
     name, _, rest = text.partition(":")
     if name.strip() != "engine":
@@ -203,18 +223,24 @@ def parse_engine_spec(text: str, default: EngineSpec) -> EngineSpec:
     values: dict[str, str] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, sep, value = item.partition("=")
-        if not sep or key not in ("nodes", "depth", "time", "hash"):
-            raise UsageError(f"bad engine setting {item!r} in {text!r} (known: nodes=N, depth=N, time=S, hash=MB)")
+        if not sep or key not in ("nodes", "depth", "time", "hash", "level", "elo"):
+            raise UsageError(f"bad engine setting {item!r} in {text!r} "
+                             "(known: nodes=N, depth=N, time=S, hash=MB, level=N, elo=E)")
         values[key] = value
     try:
         nodes = positive_int(values["nodes"]) if "nodes" in values else None
         depth = positive_int(values["depth"]) if "depth" in values else None
         seconds = positive_float(values["time"]) if "time" in values else None
         hash_mb = positive_int(values["hash"]) if "hash" in values else default.hash_mb
+        level = positive_int(values["level"]) if "level" in values else None
+        elo = positive_float(values["elo"]) if "elo" in values else None
     except argparse.ArgumentTypeError as error:
         raise UsageError(f"{text!r}: {error}") from None
+    if level is not None and elo is not None:
+        raise UsageError(f"{text!r}: give a level or an elo, not both")
     budget = Budget(nodes, depth, seconds)
-    return EngineSpec(default.budget if budget == Budget() else budget, hash_mb)
+    strength = strength_level(level, elo) if level is not None or elo is not None else default.level
+    return EngineSpec(default.budget if budget == Budget() else budget, hash_mb, strength)
 
 
 # -- seats ----------------------------------------------------------------------------------

@@ -67,7 +67,7 @@ Seats: with no seat option you play the first seat and the engine plays the othe
   --humans all           Every seat human (--humans none: engines only).
   --seat red=engine:nodes=20000,depth=4
                          One seat: human, engine or engine:SETTINGS (nodes, depth,
-                         time, hash), applied after --humans or --engines.
+                         time, hash, level or elo), applied after --humans or --engines.
 
 During the game:
 """
@@ -102,7 +102,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     seats.add_argument("--humans", metavar="COLOURS", help="the human seats (comma-separated, all, none)")
     seats.add_argument("--engines", metavar="COLOURS", help="the engine seats (comma-separated, all, none)")
     seats.add_argument("--seat", action="append", default=[], metavar="COLOUR=PLAYER",
-                       help="human, engine or engine:nodes=N,depth=N,time=S,hash=MB (repeatable)")
+                       help="human, engine or engine:nodes=N,depth=N,time=S,hash=MB,level=N (repeatable)")
     add_budget_options(parser)
     view = parser.add_argument_group("display")
     view.add_argument("--orientation", type=colour_arg, metavar="COLOUR",

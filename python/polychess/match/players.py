@@ -26,6 +26,7 @@ from polychess.engine import ALGORITHMS, Engine, SearchResult
 from polychess.game import Game
 from polychess.protocol.client import DIALECTS, UciEngine
 from polychess.protocol.timeman import NEW_ITERATION_SHARE, think_time
+from polychess.strength import level_for_elo, level_of
 
 __all__ = [
     "PIECE_VALUES",
@@ -135,14 +136,16 @@ class GreedyPlayer(RandomPlayer):
 class EnginePlayer(Player):
     """Our engine's best move under a budget per move (nodes, depth, time), or on the game's
     clock when the game has one and no time per move is set; keeps its own transposition
-    table, so one instance should play one seat of one game. Counts the nodes it searched."""
+    table, so one instance should play one seat of one game. Counts the nodes it searched.
+    ``level``/``elo``/``seed`` weaken it (:mod:`polychess.strength`)."""
 
     def __init__(self, nodes: int | None = None, depth: int | None = None, time: float | None = None,
-                 hash_mb: int = 16, algorithm: str | None = None, threads: int = 1) -> None:
+                 hash_mb: int = 16, algorithm: str | None = None, threads: int = 1, *,
+                 level: int | None = None, elo: float | None = None, seed: int | None = None) -> None:
         self.nodes = nodes
         self.depth = depth
         self.time = time
-        self.engine = Engine(algorithm, hash_mb=hash_mb, threads=threads)
+        self.engine = Engine(algorithm, hash_mb=hash_mb, threads=threads, level=level, elo=elo, seed=seed)
         self.nodes_searched = 0
         self.searches = 0
 
@@ -234,11 +237,14 @@ class PlayerSpec:
         whole = {"nodes": None if nodes is None else int(nodes), "depth": None if depth is None else int(depth)}
         if self.kind == "uci":
             return UciPlayer(self.command, time=time, dialect=self.dialect, options=self.engine_options, **whole)
+        level = self.options.get("level")
         return EnginePlayer(time=time, hash_mb=int(self.options.get("hash", 16)), algorithm=self.algorithm,
-                            threads=int(self.options.get("threads", 1)), **whole)
+                            threads=int(self.options.get("threads", 1)), level=None if level is None else int(level),
+                            elo=self.options.get("elo"), seed=rng.getrandbits(64), **whole)
 
 
-_ENGINE_OPTIONS = {"nodes": int, "depth": int, "time": float, "hash": int, "threads": int}
+_ENGINE_OPTIONS = {"nodes": int, "depth": int, "time": float, "hash": int, "threads": int, "level": int,
+                   "elo": float}
 _UCI_OPTIONS = {"nodes": int, "depth": int, "time": float}
 
 
@@ -247,8 +253,9 @@ def parse_player(text: str) -> PlayerSpec:
 
     - ``random`` or ``greedy``;
     - ``engine[:KEY=VALUE,...]`` with ``nodes``, ``depth``, ``time`` (seconds per move; without
-      any, the game's clock), ``hash`` (MB, default 16), ``threads`` (default 1) and ``algo``
-      (``brs``, ``paranoid`` or ``maxn``; the engine's default if absent);
+      any, the game's clock), ``hash`` (MB, default 16), ``threads`` (default 1), ``algo``
+      (``brs``, ``paranoid`` or ``maxn``; the engine's default if absent) and ``level`` or
+      ``elo`` (a strength level, :mod:`polychess.strength`);
     - ``uci:COMMAND[,KEY=VALUE,...]``: an engine program (COMMAND may hold arguments, not
       commas) with ``nodes``, ``depth``, ``time``, ``dialect`` (``auto``, ``uci``, ``titan``...)
       and ``option.NAME=VALUE`` for its UCI options.
@@ -273,8 +280,15 @@ def parse_player(text: str) -> PlayerSpec:
             algorithm = value
             continue
         if key not in _ENGINE_OPTIONS:
-            raise ValueError(f"bad engine option {item!r} in {text!r} (nodes=, depth=, time=, hash=, threads=, algo=)")
+            raise ValueError(f"bad engine option {item!r} in {text!r} "
+                             "(nodes=, depth=, time=, hash=, threads=, algo=, level=, elo=)")
         options[key] = _number(key, value, item, _ENGINE_OPTIONS[key])
+    if "level" in options and "elo" in options:
+        raise ValueError(f"give an engine a level or an elo, not both: {text!r}")
+    if "level" in options:
+        level_of(int(options["level"]))
+    if "elo" in options:
+        level_for_elo(options["elo"])
     return PlayerSpec(text, "engine", options, algorithm)
 
 

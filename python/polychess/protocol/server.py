@@ -27,6 +27,7 @@ from polychess.game import Game
 from polychess.protocol.bench import run_bench
 from polychess.protocol.games import GAME_KINDS, GameKind, PositionError, read_position
 from polychess.protocol.timeman import NEW_ITERATION_SHARE, TimeBudget, think_time
+from polychess.strength import LEVELS, MAX_LEVEL, level_for_elo
 
 __all__ = ["UciServer", "game_result", "serve"]
 
@@ -262,6 +263,10 @@ class UciServer:
         self.hash_mb = DEFAULT_HASH_MB
         self.overhead = DEFAULT_OVERHEAD_MS / 1000.0
         self.engine = Engine(hash_mb=self.hash_mb)
+        # Strength, as Stockfish offers it: a skill level, or an Elo when UCI_LimitStrength is on.
+        self.skill_level = MAX_LEVEL
+        self.limit_strength = False
+        self.uci_elo = _ELO_RANGE[1] if _ELO_RANGE else 0
         self.game: Game | None = kind.new_game()
         self.position_error = ""
         self.search: _Search | None = None
@@ -324,6 +329,10 @@ class UciServer:
             _Option("Move Overhead", f"type spin default {DEFAULT_OVERHEAD_MS} min 0 max 5000"),
             _Option("Ponder", "type check default false"),
             _Option("Clear Hash", "type button"),
+            _Option("Skill Level", f"type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}"),
+            *([_Option("UCI_LimitStrength", "type check default false"),
+               _Option("UCI_Elo", f"type spin default {self.uci_elo} min {_ELO_RANGE[0]} max {_ELO_RANGE[1]}")]
+              if _ELO_RANGE else []),
         ]
 
     def isready(self, words: list[str]) -> None:
@@ -354,7 +363,8 @@ class UciServer:
     def _set(self, name: str, value: str) -> None:
         if name == "hash":
             self.hash_mb = _whole(value, 0, max_hash_mb())
-            self.engine = Engine(self.engine.algorithm, hash_mb=self.hash_mb, threads=self.engine.threads)
+            self.engine = Engine(self.engine.algorithm, hash_mb=self.hash_mb, threads=self.engine.threads,
+                                 level=self.engine.level)
         elif name == "threads":
             self.engine.threads = _whole(value, 1, MAX_THREADS)
         elif name == "algorithm":
@@ -371,12 +381,23 @@ class UciServer:
         elif name == "move overhead":
             self.overhead = _whole(value, 0, 5000) / 1000.0
         elif name == "ponder":
-            if value.lower() not in ("true", "false"):
-                raise ValueError(f"expected true or false, got {value!r}")
+            _check(value)
         elif name == "clear hash":
             self.engine.clear()
+        elif name == "skill level":
+            self.skill_level = _whole(value, 1, MAX_LEVEL)
+            self._apply_strength()
+        elif name == "uci_limitstrength" and _ELO_RANGE:
+            self.limit_strength = _check(value)
+            self._apply_strength()
+        elif name == "uci_elo" and _ELO_RANGE:
+            self.uci_elo = _whole(value, *_ELO_RANGE)
+            self._apply_strength()
         else:
             raise ValueError(f"no such option (the options are {', '.join(o.name for o in self.options())})")
+
+    def _apply_strength(self) -> None:
+        self.engine.level = level_for_elo(self.uci_elo).number if self.limit_strength else self.skill_level
 
     def position(self, words: list[str]) -> None:
         try:
@@ -477,6 +498,17 @@ def _uci_variant(name: str) -> str:
     """The game's name as ``UCI_Variant`` gives it: standard chess is ``chess``, as GUIs and
     python-chess call it."""
     return "chess" if name == "standard" else name
+
+
+def _check(text: str) -> bool:
+    if text.lower() not in ("true", "false"):
+        raise ValueError(f"expected true or false, got {text!r}")
+    return text.lower() == "true"
+
+
+# The Elo range UCI_Elo offers: the levels' measured labels (none measured: no such option).
+_MEASURED_ELO = [level.elo for level in LEVELS if level.elo is not None]
+_ELO_RANGE = (min(_MEASURED_ELO), max(_MEASURED_ELO)) if _MEASURED_ELO else None
 
 
 def _whole(text: str, least: int, most: int) -> int:

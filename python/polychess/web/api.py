@@ -10,8 +10,9 @@ from polychess.board import VARIANTS, Board, Colour
 from polychess.formats.pgn4 import read_pgn4
 from polychess.formats.record import read_record
 from polychess.game import Game
+from polychess.strength import LEVELS
 from polychess.web.errors import ApiError
-from polychess.web.options import MAX_ENGINE_NODES, MAX_ENGINE_TIME, parse_game_options, parse_seat_options
+from polychess.web.options import MAX_ENGINE_NODES, MAX_ENGINE_TIME, SEAT_FIELDS, parse_game_options, parse_seat_options
 from polychess.web.session import EnginePool, Session
 from polychess.web.store import Store
 from polychess.web.view import state
@@ -24,11 +25,14 @@ _CELL_CHARS = 8  # longer than any cell name ("n14", "H12")
 
 
 def meta() -> Json:
-    """What the "new game" form offers: each variant's seats, and the engine's limits."""
+    """What the "new game" form offers: each variant's seats, the engine's limits and its
+    strength levels (with their measured Elo, or null)."""
     variants: Json = {}
     for variant in VARIANTS:
         variants[variant] = {"colours": [c.value for c in Board(variant).colours]}
-    return {"variants": variants, "max_engine_nodes": MAX_ENGINE_NODES, "max_engine_time": MAX_ENGINE_TIME}
+    levels = [{"level": level.number, "elo": level.elo} for level in LEVELS]
+    return {"variants": variants, "max_engine_nodes": MAX_ENGINE_NODES, "max_engine_time": MAX_ENGINE_TIME,
+            "levels": levels}
 
 
 def new_game(store: Store, data: Mapping[str, object]) -> tuple[int, Json]:
@@ -99,14 +103,15 @@ def engine(store: Store, engines: EnginePool, game_id: str, data: Mapping[str, o
 
 
 def set_seats(store: Store, game_id: str, data: Mapping[str, object], query: Mapping[str, str]) -> tuple[int, Json]:
-    """Changes who plays which seat: {"engines": ["red"], "engine_nodes": ..., "engine_time": ...};
-    a field left out keeps its value."""
+    """Changes who plays which seat: {"engines": ["red"], "engine_nodes": ..., "engine_time": ...,
+    "engine_level": ...}; a field left out keeps its value."""
     session = store.get(game_id)
-    _refuse_unknown(data, ("engines", "engine_nodes", "engine_time"))
+    _refuse_unknown(data, SEAT_FIELDS)
     with session.lock:
         current = session.seats
         merged: dict[str, object] = {"engines": sorted(c.value for c in current.engines),
-                                     "engine_nodes": current.engine_nodes, "engine_time": current.engine_time}
+                                     "engine_nodes": current.engine_nodes, "engine_time": current.engine_time,
+                                     "engine_level": current.engine_level}
         merged.update(data)
         session.seats = parse_seat_options(merged, session.game.seats)
     return 200, state(session, orientation=_cell_param(query, "orientation"))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from polychess.board import Board, Colour
 from polychess.options import OptionError, validate_options
+from polychess.strength import MAX_LEVEL
 from polychess.web.errors import ApiError
 
 __all__ = ["GameOptions", "SeatOptions", "parse_game_options", "parse_seat_options"]
@@ -27,7 +28,7 @@ MAX_TIME_CONTROL = 24 * 3600.0
 MAX_INCREMENT = 3600.0
 MAX_MOVE_LIMIT = 100_000
 
-_SEAT_FIELDS = ("engines", "engine_nodes", "engine_time")
+SEAT_FIELDS = ("engines", "engine_nodes", "engine_time", "engine_level")
 # The game options the form offers, by their names in polychess.options.
 _GAME_FIELDS = ("variant", "mode", "setup", "neutrality", "first_mate_wins", "players", "time_control",
                 "increment", "hourglass", "move_limit")
@@ -36,11 +37,13 @@ _CAPS = {"time_control": (1.0, MAX_TIME_CONTROL), "increment": (0.0, MAX_INCREME
 
 @dataclass(frozen=True)
 class SeatOptions:
-    """Which seats the engine plays, and how long it may think per move."""
+    """Which seats the engine plays, how long it may think per move and how strong it plays
+    (a level of polychess.strength)."""
 
     engines: frozenset[Colour] = frozenset()
     engine_nodes: int = DEFAULT_ENGINE_NODES
     engine_time: float = DEFAULT_ENGINE_TIME
+    engine_level: int = MAX_LEVEL
 
 
 @dataclass(frozen=True)
@@ -54,7 +57,7 @@ class GameOptions:
 
 def parse_game_options(data: Mapping[str, object]) -> GameOptions:
     """The options of a new game; raises :class:`ApiError` (400) naming the bad field."""
-    _refuse_unknown(data, _GAME_FIELDS + _SEAT_FIELDS)
+    _refuse_unknown(data, _GAME_FIELDS + SEAT_FIELDS)
     try:
         options = validate_options({name: data[name] for name in _GAME_FIELDS if name in data}, bounds=_CAPS)
     except OptionError as error:
@@ -64,7 +67,7 @@ def parse_game_options(data: Mapping[str, object]) -> GameOptions:
 
 
 def parse_seat_options(data: Mapping[str, object], colours: tuple[Colour, ...]) -> SeatOptions:
-    """The engine seats (a list of colour names) and the engine's budget per move."""
+    """The engine seats (a list of colour names), the engine's budget per move and its level."""
     engines = data.get("engines", [])
     if not isinstance(engines, list) or not all(isinstance(e, str) for e in engines):
         raise ApiError(400, "engines must be a list of colour names")
@@ -74,8 +77,9 @@ def parse_seat_options(data: Mapping[str, object], colours: tuple[Colour, ...]) 
             raise ApiError(400, f"engines: no seat {name!r} in this game (seats: {', '.join(names)})")
     nodes = _number(data, "engine_nodes", DEFAULT_ENGINE_NODES, 1, MAX_ENGINE_NODES, integer=True)
     seconds = _number(data, "engine_time", DEFAULT_ENGINE_TIME, 0.01, MAX_ENGINE_TIME)
-    assert nodes is not None and seconds is not None
-    return SeatOptions(frozenset(Colour(e) for e in engines), int(nodes), seconds)
+    level = _number(data, "engine_level", MAX_LEVEL, 1, MAX_LEVEL, integer=True)
+    assert nodes is not None and seconds is not None and level is not None
+    return SeatOptions(frozenset(Colour(e) for e in engines), int(nodes), seconds, int(level))
 
 
 def _refuse_unknown(data: Mapping[str, object], known: tuple[str, ...]) -> None:

@@ -23,7 +23,7 @@ path                                        method  what
 ``/api/games/<id>``                         GET     the game's state (``?selected=E2`` adds dots)
 ``/api/games/<id>/move``                    POST    a human's move: {"move": "E2E4"} or {"from", "to", "promotion"}
 ``/api/games/<id>/engine``                  POST    the engine plays the seat to move
-``/api/games/<id>/seats``                   POST    who plays which seat: {"engines": ["red"], "engine_nodes": N}
+``/api/games/<id>/seats``                   POST    who plays which seat: {"engines": ["red"], "engine_level": N}
 ``/api/games/<id>/resign``                  POST    {"player": "red"} resigns
 ``/api/games/<id>/record``                  GET     the game record, as a download
 ==========================================  ======  ==============================================

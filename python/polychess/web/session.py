@@ -187,7 +187,8 @@ class Session:
                     # the game may have moved on, and the clock has run.
                     self._require_engine_turn()
                     game, board, ply = self.game, self.game.board, self.game.ply
-                    nodes, budget = self.seats.engine_nodes, self._time_budget()
+                    nodes, budget, level = self.seats.engine_nodes, self._time_budget(), self.seats.engine_level
+                engine.level = level  # the pool's engines serve every game, at each game's level
                 # The game, not its board: free-for-all points so far count in the search.
                 result = engine.search(game, nodes=nodes, time=budget)
             with self.lock:

@@ -358,10 +358,21 @@ function updateNewGameForm(seats = true) {
   });
 }
 
+// The strength levels the server offers, weakest first, labelled with their measured Elo.
+function fillLevels() {
+  const select = $("new-game-form").elements.engine_level;
+  select.replaceChildren();
+  for (const { level, elo } of meta.levels) {
+    const last = level === meta.levels.length;
+    const label = `Level ${level}` + (last ? " (full strength)" : "") + (elo ? `, about ${elo} Elo` : "");
+    select.append(new Option(label, String(level), last, last));
+  }
+}
+
 function newGameRequest() {
   const form = $("new-game-form").elements;
   const variant = formVariant();
-  const body = { variant, engines: [], engine_nodes: Number(form.engine_nodes.value) };
+  const body = { variant, engines: [], engine_level: Number(form.engine_level.value) };
   if (variant === "four-player") {
     body.mode = form.mode.value;
     body.setup = form.setup.value;
@@ -449,6 +460,7 @@ async function start() {
     report(error);
     return;
   }
+  fillLevels();
   const match = location.hash.match(/^#game=([A-Za-z0-9_-]+)$/);
   if (match) {
     try {
