@@ -27,6 +27,7 @@ void bind_board(pybind11::module_& m);
 void bind_topology(pybind11::module_& m);
 void bind_search(pybind11::module_& m);
 void bind_game(pybind11::module_& m);
+void bind_actions(pybind11::module_& m);
 
 // The one shared Move object for (variant, from, to, promotion): legal-move lists hand out
 // these cached objects instead of building new ones, which keeps iteration cheap.

@@ -19,4 +19,5 @@ PYBIND11_MODULE(_core, m) {
   polychess::bind_topology(m);
   polychess::bind_search(m);
   polychess::bind_game(m);
+  polychess::bind_actions(m);
 }

@@ -81,6 +81,18 @@ class Cross final : public Geometry {
 
   bool is_dark(int cell) const override { return (grid().file[cell] + grid().rank[cell]) % 2 == 0; }
 
+  // A quarter turn per seat: Blue (left, pawns toward higher files) onto Red (bottom, pawns
+  // toward higher ranks), Yellow (top) by a half turn, Green (right) by three quarters.
+  int turned(int cell, int seat) const override {
+    int f = grid().file[cell], r = grid().rank[cell];
+    for (int k = 0; k < seat; ++k) {
+      const int next_f = SIZE - 1 - r, next_r = f;
+      f = next_f;
+      r = next_r;
+    }
+    return at(f, r);
+  }
+
   Dir pawn_forward(int colour, int) const override {
     static constexpr Dir FORWARD[4] = {F, R, B, L};
     return FORWARD[colour];

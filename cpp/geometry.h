@@ -50,6 +50,11 @@ class Geometry {
   // The cells row by row as position strings list them: first row first, each row in order.
   virtual std::vector<std::vector<int>> rows() const = 0;
   virtual std::vector<std::pair<int, Piece>> start_position() const = 0;
+
+  // The cell as seat 0 would see it if the board were turned so that `seat` sat in seat 0's
+  // place: the board's symmetry (the hexagon's 120-degree rotations, the cross's quarter turns,
+  // the mirror of standard chess's ranks) that takes colour `seat`'s army onto colour 0's.
+  virtual int turned(int cell, int seat) const = 0;
 };
 
 // The 96-cell hexagonal board of three-player chess (rules §1.1-1.3).

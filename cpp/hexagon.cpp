@@ -53,6 +53,8 @@ class Hexagon final : public Geometry {
 
   bool is_dark(int cell) const override { return (row_of(cell) + column_of(cell)) % 2 == 0; }
 
+  int turned(int cell, int seat) const override { return (cell + 32 * (SECTORS - seat)) % (32 * SECTORS); }
+
   Dir pawn_forward(int colour, int cell) const override { return sector_of(cell) == colour ? F : B; }
   bool is_double_step_start(int colour, int cell) const override {
     return sector_of(cell) == colour && row_of(cell) == 1;

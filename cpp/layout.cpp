@@ -140,6 +140,47 @@ int Layout::cell_index(const std::string& name) const {
   return NO_CELL;
 }
 
+namespace {
+
+// Every seat's view of the board, checked to be a symmetry: a one-to-one map of the cells that
+// carries the seat's army, its pawns' moves and every piece's moves onto seat 0's.
+std::vector<std::vector<int>> seat_frames(const Layout& lay) {
+  const Geometry& g = *lay.geometry;
+  const int n = lay.cell_count;
+  std::vector<std::vector<int>> frames(lay.colour_count, std::vector<int>(n));
+  auto sorted_turn = [&](const CellList& cells, const std::vector<int>& frame) {
+    CellList out;
+    for (int c : cells) out.push_back(frame[c]);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  auto sorted = [](CellList cells) {
+    std::sort(cells.begin(), cells.end());
+    return cells;
+  };
+  for (int seat = 0; seat < lay.colour_count; ++seat) {
+    std::vector<int>& frame = frames[seat];
+    std::vector<bool> hit(n, false);
+    for (int cell = 0; cell < n; ++cell) {
+      frame[cell] = g.turned(cell, seat);
+      if (frame[cell] < 0 || frame[cell] >= n || hit[frame[cell]]) throw std::logic_error("seat frame not one-to-one");
+      hit[frame[cell]] = true;
+    }
+    for (int cell = 0; cell < n; ++cell) {
+      const int to = frame[cell];
+      const int push = lay.pawn_push[seat][cell];
+      if ((push == NO_CELL ? NO_CELL : frame[push]) != lay.pawn_push[0][to] ||
+          sorted_turn(lay.pawn_captures[seat][cell], frame) != sorted(lay.pawn_captures[0][to]) ||
+          sorted_turn(lay.knight_targets[cell], frame) != sorted(lay.knight_targets[to]) ||
+          sorted_turn(lay.king_targets[cell], frame) != sorted(lay.king_targets[to]))
+        throw std::logic_error("seat frame is not a symmetry of the board");
+    }
+  }
+  return frames;
+}
+
+}  // namespace
+
 Layout build_layout(const Geometry& g) {
   Layout lay;
   lay.geometry = &g;
@@ -217,6 +258,7 @@ Layout build_layout(const Geometry& g) {
     if (int(line.cells.size()) > MAX_LINE_LENGTH) throw std::logic_error("line too long");
   check_lines(lay);
   lay.rows = g.rows();
+  lay.turned = seat_frames(lay);
   return lay;
 }
 

@@ -46,6 +46,8 @@ struct Layout {
 
   std::vector<Line> lines;
   std::vector<CellList> rows;
+  // [seat][cell] -> the cell in seat 0's frame (Geometry::turned), for every colour's seat.
+  std::vector<std::vector<int>> turned;
 
   int cell_index(const std::string& name) const;  // NO_CELL if unknown (case-insensitive)
 };
