@@ -108,8 +108,8 @@ def calibrate(args: argparse.Namespace, binary: str) -> int:
     for level in reversed(LEVELS):
         ours = f"engine:level={level.number},time={args.time:g},hash={args.hash}"
         above = entries.get(level.number + 1, {})
-        on_ladder = guess >= LADDER[0] or not isinstance(above.get("elo"), int)
-        anchor = min(LADDER[1], max(LADDER[0], round(guess / 50) * 50)) if on_ladder else above["elo"]
+        on_ladder = guess >= LADDER[0] or not isinstance(above.get("measured_elo"), int)
+        anchor = min(LADDER[1], max(LADDER[0], round(guess / 50) * 50)) if on_ladder else above["measured_elo"]
         assert isinstance(anchor, int)
         while True:
             opponent = (stockfish_spec(binary, anchor, args.time) if on_ladder else
