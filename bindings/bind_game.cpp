@@ -3,6 +3,7 @@
 
 #include "bindings.h"
 #include "game.h"
+#include "observation.h"
 
 namespace py = pybind11;
 
@@ -167,6 +168,30 @@ void bind_game(py::module_& m) {
             return out;
           },
           py::arg("first") = 0, "(player, reason, by or None, ply) of every elimination from `first` on.")
+      .def_property_readonly(
+          "observation_shape",
+          [](const PyGame& g) {
+            const ObservationShape s = observation_shape(g.variant(), g.game->rules().ranking == Ranking::POINTS);
+            return std::vector<int>{s.planes, s.rows, s.cols};
+          },
+          "The shape of the observations (planes, rows, columns; docs/rl.md).")
+      .def(
+          "write_observation",
+          [](const PyGame& g, py::buffer out) {
+            const ObservationShape s = observation_shape(g.variant(), g.game->rules().ranking == Ranking::POINTS);
+            py::buffer_info info = out.request(true);
+            bool contiguous = true;  // in C order: each axis steps over the whole of the axes after it
+            ssize_t step = sizeof(float);
+            for (ssize_t axis = info.ndim - 1; axis >= 0; --axis) {
+              contiguous = contiguous && (info.shape[axis] == 1 || info.strides[axis] == step);
+              step *= info.shape[axis];
+            }
+            if (info.format != py::format_descriptor<float>::format() || info.size != s.size() || !contiguous)
+              throw std::invalid_argument("the observation must be a writable, contiguous float32 array of " +
+                                          std::to_string(s.size()) + " items");
+            g.game->observe(static_cast<float*>(info.ptr));
+          },
+          py::arg("out"), "Writes the observation of the player to move into `out` (float32).")
       .def("returns",
            [](const PyGame& g) {
              const auto r = g.game->returns();

@@ -93,6 +93,10 @@ class Cross final : public Geometry {
     return at(f, r);
   }
 
+  // The 14x14 square the cross is cut from (its corners hold no cell).
+  std::pair<int, int> grid_size() const override { return {SIZE, SIZE}; }
+  int grid_index(int cell) const override { return grid().rank[cell] * SIZE + grid().file[cell]; }
+
   Dir pawn_forward(int colour, int) const override {
     static constexpr Dir FORWARD[4] = {F, R, B, L};
     return FORWARD[colour];

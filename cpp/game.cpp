@@ -5,6 +5,7 @@
 
 #include "errors.h"
 #include "notation.h"
+#include "observation.h"
 
 namespace polychess {
 namespace {
@@ -32,6 +33,7 @@ class GameOf final : public Game {
   size_t step_count() const override { return state_.step_count(); }
   const GameStep& step(size_t i) const override { return state_.step(i); }
   const std::string& start_text() const override { return state_.start_text(); }
+  void observe(float* out) const override { write_observation(state_, out); }
   SearchReport search(TranspositionTable& tt, const SearchLimits& limits, const std::atomic<bool>& stop,
                       const IterationCallback& on_iteration) const override {
     return polychess::search(state_, tt, limits, stop, on_iteration);

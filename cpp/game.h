@@ -32,6 +32,8 @@ class Game {
   virtual size_t step_count() const = 0;
   virtual const GameStep& step(size_t i) const = 0;
   virtual const std::string& start_text() const = 0;
+  // The observation of the player to move (observation.h), into room for shape.size() floats.
+  virtual void observe(float* out) const = 0;
   // Searches the game's position for the player to move, inside a copy of the game (search.h).
   virtual SearchReport search(TranspositionTable& tt, const SearchLimits& limits, const std::atomic<bool>& stop,
                               const IterationCallback& on_iteration) const = 0;

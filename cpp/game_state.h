@@ -81,6 +81,14 @@ class GameState {
   int current_player() const { return pos_->turn(); }
   bool is_terminal() const { return facts_.termination != Termination::NONE; }
   const GameFacts& facts() const { return facts_; }
+  // How often the position stands in the repetition history since the last capture or pawn
+  // move, itself included (1 the first time; 0 where repetitions are not counted).
+  int occurrences() const {
+    int n = 0;
+    const uint64_t key = pos_->key();
+    for (size_t i = facts_.since_irreversible; i < counted_positions_.size(); ++i) n += counted_positions_[i] == key;
+    return n;
+  }
   const std::vector<EliminationRecord>& eliminations() const { return eliminations_; }
   size_t step_count() const { return saved_.size(); }
   const GameStep& step(size_t i) const { return saved_[i].step; }

@@ -55,6 +55,11 @@ class Geometry {
   // place: the board's symmetry (the hexagon's 120-degree rotations, the cross's quarter turns,
   // the mirror of standard chess's ranks) that takes colour `seat`'s army onto colour 0's.
   virtual int turned(int cell, int seat) const = 0;
+
+  // A grid the cells lie in, for pictures of the board as arrays (docs/rl.md): its rows and
+  // columns, and each cell's index row * columns + column.
+  virtual std::pair<int, int> grid_size() const = 0;
+  virtual int grid_index(int cell) const = 0;
 };
 
 // The 96-cell hexagonal board of three-player chess (rules §1.1-1.3).

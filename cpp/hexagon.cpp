@@ -55,6 +55,10 @@ class Hexagon final : public Geometry {
 
   int turned(int cell, int seat) const override { return (cell + 32 * (SECTORS - seat)) % (32 * SECTORS); }
 
+  // The sectors' 4x8 halves stacked: rows 4s to 4s + 3 are sector s, back rank first.
+  std::pair<int, int> grid_size() const override { return {4 * SECTORS, 8}; }
+  int grid_index(int cell) const override { return cell; }
+
   Dir pawn_forward(int colour, int cell) const override { return sector_of(cell) == colour ? F : B; }
   bool is_double_step_start(int colour, int cell) const override {
     return sector_of(cell) == colour && row_of(cell) == 1;

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 namespace polychess {
 namespace {
@@ -259,6 +260,14 @@ Layout build_layout(const Geometry& g) {
   check_lines(lay);
   lay.rows = g.rows();
   lay.turned = seat_frames(lay);
+  std::tie(lay.grid_rows, lay.grid_cols) = g.grid_size();
+  std::vector<bool> used(size_t(lay.grid_rows) * lay.grid_cols, false);
+  for (int cell = 0; cell < n; ++cell) {
+    const int index = g.grid_index(cell);
+    if (index < 0 || index >= int(used.size()) || used[index]) throw std::logic_error("grid index not one-to-one");
+    used[index] = true;
+    lay.grid_index.push_back(index);
+  }
   return lay;
 }
 

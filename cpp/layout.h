@@ -48,6 +48,8 @@ struct Layout {
   std::vector<CellList> rows;
   // [seat][cell] -> the cell in seat 0's frame (Geometry::turned), for every colour's seat.
   std::vector<std::vector<int>> turned;
+  int grid_rows = 0, grid_cols = 0;  // Geometry::grid_size
+  std::vector<int> grid_index;       // [cell] -> row * grid_cols + column
 
   int cell_index(const std::string& name) const;  // NO_CELL if unknown (case-insensitive)
 };

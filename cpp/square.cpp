@@ -34,6 +34,9 @@ class Square final : public Geometry {
   // Black's view is White's with the ranks mirrored (files stay: the queens face each other).
   int turned(int cell, int seat) const override { return seat == 0 ? cell : cell ^ 56; }
 
+  std::pair<int, int> grid_size() const override { return {8, 8}; }
+  int grid_index(int cell) const override { return cell; }
+
   Dir pawn_forward(int colour, int) const override { return colour == 0 ? F : B; }
   bool is_double_step_start(int colour, int cell) const override { return cell / 8 == (colour == 0 ? 1 : 6); }
   bool is_promotion_cell(int colour, int cell) const override { return cell / 8 == (colour == 0 ? 7 : 0); }
