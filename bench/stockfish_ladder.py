@@ -27,6 +27,7 @@ import sys
 from pathlib import Path
 
 from compare import find_stockfish, install_stockfish
+from polychess.cli.common import clock_arg
 from polychess.match import backends
 from polychess.match.openings import read_openings, shipped_openings
 from polychess.match.players import parse_player
@@ -67,8 +68,8 @@ def stockfish_version(binary: str) -> str:
 def run_match_command(args: argparse.Namespace, binary: str) -> int:
     clock = None
     if args.tc is not None:
-        base, _, increment = args.tc.partition("+")
-        clock = (float(base), float(increment or 0))
+        base, increment = clock_arg(args.tc, "--tc")
+        clock = (float(base), float(increment))  # type: ignore[arg-type]
     level = "" if args.level is None else f",level={args.level}"
     ours = f"engine:hash={args.hash}{level}" + ("" if clock else f",time={args.time:g}")
     theirs = stockfish_spec(binary, args.elo, None if clock else args.time)

@@ -57,10 +57,10 @@ ActionSpace build(const Variant& v) {
   const Layout& lay = v.layout;
   ActionSpace s;
   s.cells = lay.cell_count;
-  s.frame = lay.turned;
+  s.frame = &lay.turned;
   s.board.assign(lay.colour_count, std::vector<int>(s.cells));
   for (int seat = 0; seat < lay.colour_count; ++seat)
-    for (int cell = 0; cell < s.cells; ++cell) s.board[seat][s.frame[seat][cell]] = cell;
+    for (int cell = 0; cell < s.cells; ++cell) s.board[seat][lay.turned[seat][cell]] = cell;
   s.queen = v.promotion_kinds.front();
   const Pairs pairs = board_pairs(lay);
   const auto all = in_every_frame(pairs.all, lay);
@@ -98,7 +98,8 @@ const ActionSpace& action_space(const Variant& v) {
 }
 
 int encode_action(const ActionSpace& s, int seat, Move m) {
-  const int from = s.frame[seat][move_from(m)], to = s.frame[seat][move_to(m)];
+  const std::vector<int>& frame = (*s.frame)[seat];
+  const int from = frame[move_from(m)], to = frame[move_to(m)];
   const size_t pair = size_t(from) * s.cells + to;
   const Kind promotion = move_promotion(m);
   if (promotion == NO_KIND || promotion == s.queen) return s.plain[pair];

@@ -22,13 +22,13 @@ namespace polychess {
 struct ActionSpace {
   int cells = 0;
   int size = 0;
-  std::vector<int16_t> from, to;        // [code] in seat 0's frame
-  std::vector<int8_t> promotion;        // [code] the under-promotion's kind, NO_KIND for a plain code
-  std::vector<int32_t> plain;           // [from * cells + to] in seat 0's frame: the pair's code, -1 if none
-  std::vector<int32_t> under;           // [from * cells + to]: its knight under-promotion (bishop, rook follow), -1
-  std::vector<std::vector<int>> frame;  // [seat][cell] -> seat 0's frame (the layout's)
-  std::vector<std::vector<int>> board;  // [seat][frame cell] -> cell: the inverse
-  Kind queen = QUEEN;                   // what a plain code promotes to
+  std::vector<int16_t> from, to;  // [code] in seat 0's frame
+  std::vector<int8_t> promotion;  // [code] the under-promotion's kind, NO_KIND for a plain code
+  std::vector<int32_t> plain;     // [from * cells + to] in seat 0's frame: the pair's code, -1 if none
+  std::vector<int32_t> under;     // [from * cells + to]: its knight under-promotion (bishop, rook follow), -1
+  const std::vector<std::vector<int>>* frame = nullptr;  // [seat][cell] -> seat 0's frame: Layout::turned
+  std::vector<std::vector<int>> board;                   // [seat][frame cell] -> cell: the inverse
+  Kind queen = QUEEN;                                    // what a plain code promotes to
 };
 
 // The variant's action space, built once.
