@@ -71,6 +71,15 @@ void bind_actions(py::module_& m) {
           },
           py::arg("board"), py::arg("code"), "The legal move of the board with this code.")
       .def(
+          "is_legal",
+          [](const PyActionSpace& s, const PyBoard& b, int code) {
+            s.check_board(b);
+            Move moves[MAX_MOVES];
+            const int n = b.board->legal_moves(moves);
+            return decode_action(*s.space, s.seat(b), code, moves, n) != MOVE_NONE;
+          },
+          py::arg("board"), py::arg("code"), "Whether the code is a legal move of the board.")
+      .def(
           "legal_actions",
           [](const PyActionSpace& s, const PyBoard& b) {
             s.check_board(b);
@@ -86,11 +95,8 @@ void bind_actions(py::module_& m) {
           "write_mask",
           [](const PyActionSpace& s, const PyBoard& b, py::buffer out) {
             s.check_board(b);
-            py::buffer_info info = out.request(true);
-            if (info.ndim != 1 || info.itemsize != 1 || info.shape[0] != s.space->size || info.strides[0] != 1)
-              throw std::invalid_argument("the mask must be a writable, contiguous one-byte array of " +
-                                          std::to_string(s.space->size) + " items");
-            auto* mask = static_cast<uint8_t*>(info.ptr);
+            auto* mask = static_cast<uint8_t*>(
+                buffer_items(out, size_t(s.space->size), {"B", "b", "?"}, "one-byte", "the mask"));
             std::memset(mask, 0, size_t(s.space->size));
             Move moves[MAX_MOVES];
             const int n = b.board->legal_moves(moves);

@@ -177,21 +177,25 @@ void bind_game(py::module_& m) {
           "The shape of the observations (planes, rows, columns; docs/rl.md).")
       .def(
           "write_observation",
-          [](const PyGame& g, py::buffer out) {
+          [](const PyGame& g, py::buffer out, int viewer) {
             const ObservationShape s = observation_shape(g.variant(), g.game->rules().ranking == Ranking::POINTS);
-            py::buffer_info info = out.request(true);
-            bool contiguous = true;  // in C order: each axis steps over the whole of the axes after it
-            ssize_t step = sizeof(float);
-            for (ssize_t axis = info.ndim - 1; axis >= 0; --axis) {
-              contiguous = contiguous && (info.shape[axis] == 1 || info.strides[axis] == step);
-              step *= info.shape[axis];
-            }
-            if (info.format != py::format_descriptor<float>::format() || info.size != s.size() || !contiguous)
-              throw std::invalid_argument("the observation must be a writable, contiguous float32 array of " +
-                                          std::to_string(s.size()) + " items");
-            g.game->observe(static_cast<float*>(info.ptr));
+            if (viewer < 0) viewer = g.game->current_player();
+            g.player_index(viewer);
+            if (out.request().format == "B")
+              g.game->observe(viewer, static_cast<uint8_t*>(
+                                          buffer_items(out, size_t(s.size()), {"B"}, "uint8", "the observation")));
+            else
+              g.game->observe(viewer, static_cast<float*>(buffer_items(out, size_t(s.size()), {"f"}, "float32 or uint8",
+                                                                       "the observation")));
           },
-          py::arg("out"), "Writes the observation of the player to move into `out` (float32).")
+          py::arg("out"), py::arg("viewer") = -1,
+          "Writes the observation of `viewer` (default: the player to move) into `out`, a float32 or uint8 array.")
+      .def_property_readonly(
+          "settled_players", [](const PyGame& g) { return g.game->settled_players(); },
+          "The players whose place is fixed, a bit each (out with a place, or the game over).")
+      .def(
+          "return_of", [](const PyGame& g, int player) { return g.game->return_of(g.player_index(player)); },
+          py::arg("player"), "A settled player's return (+1 sole first down to -1 sole last).")
       .def("returns",
            [](const PyGame& g) {
              const auto r = g.game->returns();

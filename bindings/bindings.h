@@ -28,6 +28,7 @@ void bind_topology(pybind11::module_& m);
 void bind_search(pybind11::module_& m);
 void bind_game(pybind11::module_& m);
 void bind_actions(pybind11::module_& m);
+void bind_batch(pybind11::module_& m);
 
 // The one shared Move object for (variant, from, to, promotion): legal-move lists hand out
 // these cached objects instead of building new ones, which keeps iteration cheap.
@@ -98,6 +99,32 @@ struct PyGame {
     return player;
   }
 };
+
+// The memory of a buffer (a numpy array, say) that the core fills (`writable`) or reads:
+// C-contiguous, of `count` items whose buffer format is one of `formats` (struct module codes,
+// such as "f" for float32). Anything else is a std::invalid_argument naming `what` and what it
+// must be.
+inline void* buffer_items(const pybind11::buffer& buffer, size_t count, std::initializer_list<const char*> formats,
+                          const char* item_name, const std::string& what, bool writable = true) {
+  pybind11::buffer_info info;
+  try {
+    info = buffer.request(writable);
+  } catch (const pybind11::error_already_set&) {
+    throw std::invalid_argument(what + (writable ? " must be a writable array" : " must be an array"));
+  }
+  bool contiguous = true;  // in C order: each axis steps over the whole of the axes after it
+  pybind11::ssize_t step = info.itemsize;
+  for (pybind11::ssize_t axis = info.ndim - 1; axis >= 0; --axis) {
+    contiguous = contiguous && (info.shape[axis] == 1 || info.strides[axis] == step);
+    step *= info.shape[axis];
+  }
+  bool format = false;
+  for (const char* f : formats) format = format || info.format == f;
+  if (!format || size_t(info.size) != count || !contiguous)
+    throw std::invalid_argument(what + (writable ? " must be a writable, contiguous " : " must be a contiguous ") +
+                                item_name + " array of " + std::to_string(count) + " items");
+  return info.ptr;
+}
 
 // A text argument from Python, converted by the caster below: a str that is valid Unicode.
 // pybind11's own std::string conversion answers a lone surrogate ("\ud800") with a TypeError

@@ -20,4 +20,5 @@ PYBIND11_MODULE(_core, m) {
   polychess::bind_search(m);
   polychess::bind_game(m);
   polychess::bind_actions(m);
+  polychess::bind_batch(m);
 }

@@ -33,7 +33,11 @@ class GameOf final : public Game {
   size_t step_count() const override { return state_.step_count(); }
   const GameStep& step(size_t i) const override { return state_.step(i); }
   const std::string& start_text() const override { return state_.start_text(); }
-  void observe(float* out) const override { write_observation(state_, out); }
+  uint32_t settled_players() const override { return state_.settled_players(); }
+  double return_of(int player) const override { return state_.return_of(player); }
+  void observe(int viewer, float* out) const override { write_observation(state_, viewer, out); }
+  void observe(int viewer, uint8_t* out) const override { write_observation(state_, viewer, out); }
+  std::unique_ptr<GameBatch> batch(const BatchOptions& options) const override { return make_batch(state_, options); }
   SearchReport search(TranspositionTable& tt, const SearchLimits& limits, const std::atomic<bool>& stop,
                       const IterationCallback& on_iteration) const override {
     return polychess::search(state_, tt, limits, stop, on_iteration);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "game_batch.h"
 #include "game_state.h"
 #include "search.h"
 #include "variant.h"
@@ -29,11 +30,16 @@ class Game {
   virtual const GameFacts& facts() const = 0;
   virtual const std::vector<EliminationRecord>& eliminations() const = 0;
   virtual std::array<double, MAX_PLAYERS> returns() const = 0;
+  virtual uint32_t settled_players() const = 0;    // GameState::settled_players
+  virtual double return_of(int player) const = 0;  // a settled player's return
   virtual size_t step_count() const = 0;
   virtual const GameStep& step(size_t i) const = 0;
   virtual const std::string& start_text() const = 0;
-  // The observation of the player to move (observation.h), into room for shape.size() floats.
-  virtual void observe(float* out) const = 0;
+  // The observation of `viewer` (observation.h), into room for shape.size() values.
+  virtual void observe(int viewer, float* out) const = 0;
+  virtual void observe(int viewer, uint8_t* out) const = 0;
+  // Copies of the game as it stands, stepped together (game_batch.h).
+  virtual std::unique_ptr<GameBatch> batch(const BatchOptions& options) const = 0;
   // Searches the game's position for the player to move, inside a copy of the game (search.h).
   virtual SearchReport search(TranspositionTable& tt, const SearchLimits& limits, const std::atomic<bool>& stop,
                               const IterationCallback& on_iteration) const = 0;

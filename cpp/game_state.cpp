@@ -144,9 +144,8 @@ template <int W>
 std::array<double, MAX_PLAYERS> GameState<W>::returns() const {
   std::array<double, MAX_PLAYERS> r{};
   if (!is_terminal()) return r;
-  const int n = seat_count();
   for (int p = 0; p < players(); ++p)
-    if (is_seat(p)) r[p] = n > 1 ? 1.0 - 2.0 * (facts_.places[p] - 1) / (n - 1) : 0.0;
+    if (is_seat(p)) r[p] = return_of(p);
   return r;
 }
 

@@ -135,8 +135,22 @@ class GameState {
     return drawn;
   }
 
-  // Per seat: +1 for a sole first place down to -1 for a sole last place, linear in the place.
+  // Per seat: +1 for a sole first place down to -1 for a sole last place, linear in the place
+  // (0 for everyone while the game runs).
   std::array<double, MAX_PLAYERS> returns() const;
+  // The seats whose place is fixed, a bit each: the players out with a place so far (a
+  // free-for-all ranks its players out only at the end), every seat once the game is over.
+  uint32_t settled_players() const {
+    uint32_t settled = 0;
+    for (int p = 0; p < players(); ++p)
+      if (is_seat(p) && (is_terminal() || facts_.places[p] != 0)) settled |= 1u << p;
+    return settled;
+  }
+  // A settled player's return, as returns() will give it at the end.
+  double return_of(int player) const {
+    const int n = seat_count();
+    return n > 1 ? 1.0 - 2.0 * (facts_.places[player] - 1) / (n - 1) : 0.0;
+  }
 
  private:
   struct Saved {

@@ -5,24 +5,13 @@
 #include "board.h"
 #include "game_state.h"
 #include "placement.h"
+#include "random.h"
 
 namespace polychess {
 namespace {
 
-// SplitMix64: a small, fast generator whose streams are fixed by their seed.
-struct Random {
-  uint64_t state;
-  uint64_t next() {
-    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  int below(int n) { return int((unsigned __int128)next() * unsigned(n) >> 64); }
-};
-
 template <int W>
-int pick(const Position<W>& pos, const Move* moves, int n, Policy policy, Random& rng) {
+int pick(const Position<W>& pos, const Move* moves, int n, Policy policy, SplitMix& rng) {
   if (policy == Policy::GREEDY) {
     int best_value = 0, ties = 0, chosen = -1;
     for (int i = 0; i < n; ++i) {
@@ -47,7 +36,7 @@ void play_range(const Position<W>& start, const GameState<W>& prototype, const P
   Position<W> pos = start;
   GameState<W> game(pos, prototype);
   for (int g = first; g < last; ++g) {
-    Random rng{options.seed ^ (uint64_t(g) * 0xD1B54A32D192ED03ull)};
+    SplitMix rng{options.seed ^ (uint64_t(g) * 0xD1B54A32D192ED03ull)};
     rng.next();
     PlayoutResult& r = results[g];
     while (!game.is_terminal() && (options.max_plies == 0 || game.facts().ply < options.max_plies)) {

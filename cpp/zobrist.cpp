@@ -1,22 +1,13 @@
 #include "zobrist.h"
 
+#include "random.h"
+
 namespace polychess {
 namespace {
 
-// splitmix64: a fixed seed keeps keys, and so hashes, identical from run to run.
-struct SplitMix {
-  uint64_t state = 0x9E3779B97F4A7C15ull;
-  constexpr uint64_t next() {
-    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-};
-
 constexpr ZobristKeys build() {
   ZobristKeys k{};
-  SplitMix rng;
+  SplitMix rng;  // its fixed seed keeps keys, and so hashes, identical from run to run
   for (auto& by_kind : k.piece)
     for (auto& by_cell : by_kind)
       for (auto& key : by_cell) key = rng.next();

@@ -1,0 +1,116 @@
+// Batches of games for the vector environment (cpp/game_batch.h): polychess._core.GameBatch.
+// Every call that steps or writes releases the GIL; the arrays are the caller's (numpy).
+#include <pybind11/stl.h>
+
+#include "bindings.h"
+#include "game.h"
+
+namespace py = pybind11;
+
+namespace polychess {
+namespace {
+
+struct PyGameBatch {
+  std::unique_ptr<GameBatch> batch;
+
+  size_t games() const { return size_t(batch->options().games); }
+
+  // The outputs the caller passed (None: not written), checked against the batch's sizes.
+  BatchOutputs outputs(const py::object& observations, const py::object& masks, const py::object& to_play,
+                       const py::object& rewards, const py::object& terminated, const py::object& truncated) const {
+    BatchOutputs out;
+    const size_t n = games();
+    if (!observations.is_none()) {
+      const py::buffer buffer = observations.cast<py::buffer>();
+      const size_t count = n * size_t(batch->shape().size());
+      if (buffer.request().format == "B")
+        out.observations_uint8 = static_cast<uint8_t*>(buffer_items(buffer, count, {"B"}, "uint8", "observations"));
+      else
+        out.observations = static_cast<float*>(buffer_items(buffer, count, {"f"}, "float32 or uint8", "observations"));
+    }
+    if (!masks.is_none())
+      out.masks = static_cast<int8_t*>(buffer_items(masks.cast<py::buffer>(), n * size_t(batch->actions().size),
+                                                    {"b", "B", "?"}, "one-byte", "action masks"));
+    if (!to_play.is_none())
+      out.to_play = static_cast<int32_t*>(buffer_items(to_play.cast<py::buffer>(), n, {"i"}, "int32", "to_play"));
+    if (!rewards.is_none())
+      out.rewards = static_cast<float*>(
+          buffer_items(rewards.cast<py::buffer>(), n * size_t(batch->players()), {"f"}, "float32", "rewards"));
+    if (!terminated.is_none())
+      out.terminated = static_cast<uint8_t*>(
+          buffer_items(terminated.cast<py::buffer>(), n, {"?", "B", "b"}, "one-byte", "terminated"));
+    if (!truncated.is_none())
+      out.truncated = static_cast<uint8_t*>(
+          buffer_items(truncated.cast<py::buffer>(), n, {"?", "B", "b"}, "one-byte", "truncated"));
+    return out;
+  }
+};
+
+}  // namespace
+
+void bind_batch(py::module_& m) {
+  py::class_<PyGameBatch>(m, "GameBatch", "Copies of a game stepped together (low-level; see polychess.rl.vector_env).")
+      .def(py::init([](const PyGame& game, int games, uint32_t max_plies, int threads, uint64_t seed) {
+             if (games < 1) throw std::invalid_argument("num_envs must be at least 1, got " + std::to_string(games));
+             if (threads < 1) throw std::invalid_argument("threads must be at least 1, got " + std::to_string(threads));
+             BatchOptions options;
+             options.games = games;
+             options.max_plies = max_plies;
+             options.threads = threads;
+             options.seed = seed;
+             return PyGameBatch{game.game->batch(options)};
+           }),
+           py::arg("game"), py::arg("games"), py::arg("max_plies") = 0, py::arg("threads") = 1, py::arg("seed") = 0)
+      .def_property_readonly("games", &PyGameBatch::games)
+      .def_property_readonly("players", [](const PyGameBatch& b) { return b.batch->players(); })
+      .def_property_readonly("action_count", [](const PyGameBatch& b) { return b.batch->actions().size; })
+      .def_property_readonly("observation_shape",
+                             [](const PyGameBatch& b) {
+                               const ObservationShape s = b.batch->shape();
+                               return std::vector<int>{s.planes, s.rows, s.cols};
+                             })
+      .def(
+          "reset",
+          [](PyGameBatch& b, py::object observations, py::object masks, py::object to_play) {
+            const BatchOutputs out = b.outputs(observations, masks, to_play, py::none(), py::none(), py::none());
+            py::gil_scoped_release release;
+            b.batch->reset(out);
+          },
+          py::arg("observations"), py::arg("masks"), py::arg("to_play"),
+          "Every game back to its start; writes the observations, masks and players to move.")
+      .def(
+          "step",
+          [](PyGameBatch& b, py::buffer actions, py::object observations, py::object masks, py::object to_play,
+             py::object rewards, py::object terminated, py::object truncated) {
+            // The actions are copied before the GIL goes, so the caller's array may change meanwhile.
+            const auto* given = static_cast<const int32_t*>(
+                buffer_items(actions, b.games(), {"i"}, "int32", "actions", /*writable=*/false));
+            std::vector<int32_t> codes(given, given + b.games());
+            const BatchOutputs out = b.outputs(observations, masks, to_play, rewards, terminated, truncated);
+            py::gil_scoped_release release;
+            b.batch->step(codes.data(), out);
+          },
+          py::arg("actions"), py::arg("observations"), py::arg("masks"), py::arg("to_play"), py::arg("rewards"),
+          py::arg("terminated"), py::arg("truncated"),
+          "One move per game; games that end start again. Raises IllegalMoveError naming the first game whose "
+          "action is illegal, before any game moves.")
+      .def(
+          "random_actions",
+          [](PyGameBatch& b, py::buffer out) {
+            auto* codes = static_cast<int32_t*>(buffer_items(out, b.games(), {"i"}, "int32", "the actions"));
+            py::gil_scoped_release release;
+            b.batch->random_actions(codes);
+          },
+          py::arg("out"), "A uniformly drawn legal action per game.")
+      .def(
+          "reseed", [](PyGameBatch& b, uint64_t seed) { b.batch->reseed(seed); }, py::arg("seed"))
+      .def(
+          "position_text",
+          [](const PyGameBatch& b, int game) {
+            if (game < 0 || size_t(game) >= b.games()) throw py::index_error("no game " + std::to_string(game));
+            return b.batch->position_text(game);
+          },
+          py::arg("game"));
+}
+
+}  // namespace polychess
