@@ -1255,3 +1255,26 @@ def test_str_is_the_text_board_and_repr_names_the_game():
     game.push("h2h3")
     assert str(game) == str(game.board)
     assert repr(game) == "<Game 'four-player', mode='ffa', move_limit=100 ply=1 blue to move>"
+
+
+def test_copy_is_an_independent_game():
+    clock = FakeTime()
+    game = Game("three-player", time_control=60, time_source=clock)
+    game.push("E2E4")
+    clock.set(5)
+    game.push("N11N9")
+    copied = game.copy()
+    assert snapshot(copied) == snapshot(game) and copied.history == game.history
+    assert copied.clock is not game.clock and copied.clock.remaining_now(W) == game.clock.remaining_now(W)
+    copied.push(next(iter(copied.legal_moves)))
+    assert game.ply == 2 and copied.ply == 3 and game.turn == B
+    assert copied.board.fen() != game.board.fen()
+    copied.pop()
+    copied.pop()
+    assert copied.history == ["E2E4"] and game.history == ["E2E4", "N11N9"]
+    assert game.clock.remaining_now(B) == 60 and game.clock.remaining_now(R) == 55
+    assert game.pop() == "N11N9" and snapshot(game) == snapshot(copied)
+    assert game.clock.remaining_now(R) == copied.clock.remaining_now(R)
+    import copy
+
+    assert copy.deepcopy(game).history == copy.copy(game).history == ["E2E4"]

@@ -40,7 +40,7 @@ def test_every_legal_move_has_one_code_and_decodes_back(variant: str, mode: str 
         assert [space.decode(board, code) for code in codes] == moves
         assert space.legal_actions(board) == sorted(codes)
         mask = space.mask(board)
-        assert mask.dtype == numpy.uint8 and mask.shape == (space.size,)
+        assert mask.dtype == numpy.int8 and mask.shape == (space.size,)
         assert set(numpy.flatnonzero(mask)) == set(codes)
 
 

@@ -92,3 +92,41 @@ def test_bad_buffers_are_refused() -> None:
     assert observe(game, out) is out and out.max() == 1.0
     with pytest.raises(TypeError):
         observe(Board("three-player"))  # type: ignore[arg-type]
+
+
+def test_any_player_sees_from_his_own_seat() -> None:
+    game = Game("three-player")
+    game.push("E2E4")  # Red to move; White's view is the one of the player who just moved
+    white = observe(game, player="white")
+    assert not numpy.array_equal(white, observe(game))
+    assert numpy.array_equal(observe(game, player="red"), observe(game))
+    # White's own pawn on E4 is on his fourth row, in his frame (the same cell as at his turn).
+    start = observe(Game("three-player"))
+    assert white[1].sum() == 8 and white[1][3].sum() == 1 and start[1][3].sum() == 0
+    with pytest.raises(ValueError, match="does not play"):
+        observe(game, player="blue")
+
+
+def test_uint8_planes_hold_the_counts() -> None:
+    game = Game("standard")
+    for move in ("g1f3", "g8f6", "f3g1", "f6g8", "g1f3"):
+        game.push(move)
+    floats, counts = observe(game), observe(game, dtype="uint8")
+    assert counts.dtype == numpy.uint8 and counts.shape == floats.shape
+    colours, kinds, players = 2, 6, 2
+    repetition = 1 + colours * kinds + colours * players + 3 * players + 2 * colours + 1
+    # The 0/1 planes are the same; the counting planes hold the counts themselves.
+    assert numpy.array_equal(counts[:repetition], floats[:repetition].astype(numpy.uint8))
+    assert counts[repetition].max() == 1 and floats[repetition].max() == pytest.approx(0.5)  # stood once before
+    assert counts[repetition + 1].max() == 5 and floats[repetition + 1].max() == pytest.approx(5 / 100)  # quiet plies
+    out = numpy.zeros(floats.shape, dtype=numpy.uint8)
+    assert observe(game, out) is out and numpy.array_equal(out, counts)
+    with pytest.raises(ValueError, match="dtype"):
+        observe(game, dtype="int64")
+
+
+def test_points_count_in_uint8_up_to_255() -> None:
+    game = Game("four-player", mode="ffa", points={"red": 300, "blue": 7, "yellow": 0, "green": 0})
+    planes = observe(game, dtype="uint8")
+    assert [planes[-4 + p].max() for p in range(4)] == [255, 7, 0, 0]
+    assert observe(game)[-4].max() == pytest.approx(3.0)  # the float plane is not capped

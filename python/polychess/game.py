@@ -248,6 +248,26 @@ class Game:
         arguments = {**self.options.arguments(), "first_player": first}
         return Game(self.variant, time_source=self._time_source, **arguments)  # type: ignore[arg-type]
 
+    def copy(self) -> Game:
+        """An independent copy of the game as it stands: position, history, outcome and clock
+        (which goes on with the same time source)."""
+        other = Game.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other._state = self._state.clone()
+        # The copy's game plays on the copy's board.
+        other._board = board = Board.__new__(Board)
+        board._core, board._colours, board._layout = other._state.board, self._board._colours, self._board._layout
+        other.clock = None if self.clock is None else self.clock.copy()
+        other._history = list(self._history)
+        other._steps = [s if s.clock is None else _Step(s.history, s.clock.copy()) for s in self._steps]
+        other._eliminations = list(self._eliminations)
+        return other
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Game:
+        return self.copy()
+
     def outcome(self) -> Outcome | None:
         """The outcome, or None while the game runs."""
         return self._outcome

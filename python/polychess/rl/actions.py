@@ -40,6 +40,13 @@ class ActionSpace:
         game = " ".join(filter(None, (self.variant, self.mode, self.setup)))
         return f"ActionSpace({game!r}, size={self.size})"
 
+    # Immutable: a copy is the same space.
+    def __copy__(self) -> ActionSpace:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> ActionSpace:
+        return self
+
     def encode(self, board: Board, move: Move | str) -> int:
         """The code of a legal move of ``board`` (an IllegalMoveError if it is not legal)."""
         chosen = board.parse_move(move) if isinstance(move, str) else move
@@ -49,18 +56,22 @@ class ActionSpace:
         """The legal move of ``board`` with this code (an IllegalMoveError if none has it)."""
         return self._core.decode(self._board(board)._core, code)
 
+    def is_legal(self, board: Board, code: int) -> bool:
+        """Whether the code is a legal move of ``board`` (any whole number may be asked)."""
+        return bool(self._core.is_legal(self._board(board)._core, code)) if -2**31 <= code < 2**31 else False
+
     def legal_actions(self, board: Board) -> list[int]:
         """The codes of the board's legal moves, in increasing order."""
         return list(self._core.legal_actions(self._board(board)._core))
 
     def mask(self, board: Board) -> Any:
-        """A numpy array of ``size`` bytes: 1 at the codes of the legal moves (needs numpy,
-        ``pip install 'polychess[rl]'``)."""
+        """A numpy int8 array of ``size`` items (the type Gymnasium's masks have): 1 at the
+        codes of the legal moves (needs numpy, ``pip install 'polychess[rl]'``)."""
         try:
             import numpy
         except ImportError:  # pragma: no cover - numpy comes with the rl and test extras
             raise ImportError("ActionSpace.mask needs numpy: pip install 'polychess[rl]'") from None
-        out = numpy.zeros(self.size, dtype=numpy.uint8)
+        out = numpy.zeros(self.size, dtype=numpy.int8)
         self._core.write_mask(self._board(board)._core, out)
         return out
 

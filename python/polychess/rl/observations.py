@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from polychess.board import Colour
 from polychess.game import Game
 
 __all__ = ["observation_shape", "observe"]
@@ -23,14 +24,23 @@ def observation_shape(game: Game) -> tuple[int, int, int]:
     return planes, rows, cols
 
 
-def observe(game: Game, out: Any = None) -> Any:
-    """The observation of the player to move, a float32 array of ``observation_shape(game)``;
-    written into ``out`` when it is given (a C-contiguous float32 array of that size)."""
+def observe(game: Game, out: Any = None, *, player: Colour | str | None = None, dtype: str = "float32") -> Any:
+    """The observation of ``player`` (default: the player to move), an array of
+    ``observation_shape(game)``: float32, or uint8 with ``dtype="uint8"`` (docs/rl.md). Written
+    into ``out`` when it is given (a C-contiguous float32 or uint8 array of that size)."""
     if not isinstance(game, Game):
         raise TypeError(f"expected a polychess.Game, got {type(game).__name__}")
+    viewer = -1
+    if player is not None:
+        colour = Colour(player)
+        if colour not in game.colours:
+            raise ValueError(f"{colour.value} does not play {game.variant}")
+        viewer = game.colours.index(colour)
     if out is None:
         import numpy
 
-        out = numpy.empty(observation_shape(game), dtype=numpy.float32)
-    game._state.write_observation(out)
+        if dtype not in ("float32", "uint8"):
+            raise ValueError(f"dtype must be 'float32' or 'uint8', got {dtype!r}")
+        out = numpy.empty(observation_shape(game), dtype=dtype)
+    game._state.write_observation(out, viewer)
     return out
