@@ -157,6 +157,19 @@ def test_render_as_text_and_svg() -> None:
         env("three-player", render_mode="rgb")
 
 
+def test_render_as_pixels() -> None:
+    pytest.importorskip("PIL")
+    from polychess.cli.show import ConverterMissing
+
+    environment = env("three-player", render_mode="rgb_array")
+    try:
+        pixels = environment.render()
+    except ConverterMissing:
+        pytest.skip("no SVG to PNG converter (rsvg-convert or cairosvg) installed")
+    assert pixels.dtype == numpy.uint8 and pixels.ndim == 3 and pixels.shape[2] == 3
+    assert pixels.shape[0] > 100 and len(numpy.unique(pixels.reshape(-1, 3), axis=0)) > 4  # a picture, not a blank
+
+
 def test_bad_options_name_themselves() -> None:
     with pytest.raises(OptionError, match="clock"):
         env("three-player", time_control=60)

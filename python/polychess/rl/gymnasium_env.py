@@ -99,7 +99,7 @@ class GymEnv(gymnasium.Env[Any, Any]):
             self.render()
         return self.table.observe(self.seat), reward, terminated, self.table.truncated, self._info(illegal)
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
         return self.table.render(self.render_mode)
 
     def _play_opponents(self) -> float:

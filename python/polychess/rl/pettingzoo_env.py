@@ -53,7 +53,7 @@ class _Environment:
             for i, agent in enumerate(self.possible_agents):
                 self._action_spaces[agent].seed(seed + i)
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
         return self.table.render(self.render_mode)
 
     def close(self) -> None:

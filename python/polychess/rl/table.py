@@ -21,7 +21,7 @@ from polychess.rl.actions import ActionSpace
 __all__ = ["OBSERVATION_DTYPES", "RENDER_MODES", "Table", "start_game"]
 
 OBSERVATION_DTYPES = ("float32", "uint8")
-RENDER_MODES = ("ansi", "human", "svg")
+RENDER_MODES = ("ansi", "human", "svg", "rgb_array")
 # Game options that make no sense without a clock on the wall.
 _CLOCK_OPTIONS = ("time_control", "increment", "hourglass", "time_source")
 
@@ -63,6 +63,27 @@ def _whole(code: Any) -> int:
     if isinstance(code, (bool, numpy.bool_)) or not isinstance(code, (int, numpy.integer)):
         raise TypeError(f"an action is a whole number (an action code), got {code!r}")
     return int(code)
+
+
+def _pixels(picture: str) -> numpy.ndarray:
+    """SVG text as RGB pixels: converted to PNG as ``polychess show`` converts it (rsvg-convert
+    or cairosvg), read by Pillow."""
+    import io
+    import os
+    import tempfile
+
+    from polychess.cli.show import svg_to_png
+
+    try:
+        from PIL import Image
+    except ImportError:
+        raise ImportError("render_mode='rgb_array' needs Pillow: pip install pillow") from None
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "board.png")
+        svg_to_png(picture, path)
+        with open(path, "rb") as png:
+            data = png.read()
+    return numpy.asarray(Image.open(io.BytesIO(data)).convert("RGB"))
 
 
 class Table:
@@ -139,15 +160,19 @@ class Table:
             self.space._core.write_mask(self.game._board._core, mask)
         return {"observation": planes, "action_mask": mask}
 
-    def render(self, render_mode: str | None) -> str | None:
-        """'ansi': the text board; 'svg': the picture as SVG text; 'human': the text board, printed."""
+    def render(self, render_mode: str | None) -> Any:
+        """'ansi': the text board; 'human': the text board, printed; 'svg': the picture as SVG
+        text; 'rgb_array': the picture as an (height, width, 3) uint8 array."""
         if render_mode is None:
-            warnings.warn("render() without a render_mode: pass render_mode='ansi', 'svg' or 'human'", stacklevel=3)
+            warnings.warn(f"render() without a render_mode: pass render_mode= one of {', '.join(RENDER_MODES)}",
+                          stacklevel=3)
             return None
-        if render_mode == "svg":
+        if render_mode in ("svg", "rgb_array"):
             from polychess import svg  # svg imports the game module
 
-            return svg.board(self.game._board)
+            stack = self.game._board._core.move_stack()
+            picture = svg.board(self.game._board, lastmove=stack[-1] if stack else None)
+            return picture if render_mode == "svg" else _pixels(picture)
         if render_mode == "human":
             print(self.game)
             return None
