@@ -207,3 +207,168 @@ def _unfilter(kind: int, line: bytearray, previous: bytearray, bpp: int) -> None
             pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
             predictor = left if pa <= pb and pa <= pc else up if pb <= pc else corner
             line[i] = (line[i] + predictor) & 0xFF
+
+
+# -- playing together, each in their own window --------------------------------------------
+
+
+def _open_window(driver: Any, link: str, cells: int = 96) -> str:
+    driver.switch_to.new_window("window")
+    driver.get(link)
+    _wait(driver, lambda d: len(_css(d, "#board .cell")) == cells, f"the board of {link} was not drawn")
+    return str(driver.current_window_handle)
+
+
+def _play_in(driver: Any, window: str, origin: str, target: str) -> None:
+    driver.switch_to.window(window)
+    _wait(driver, lambda d: d.execute_script("return myTurn()"), f"{origin}{target}: not this window's turn")
+    _click_cell(driver, origin)
+    _wait(driver, lambda d: _css(d, "#board .dot"), f"no dots after clicking {origin}")
+    _click_cell(driver, target)
+
+
+def _everyone_sees(driver: Any, windows: dict[str, str], moves: int, text: str | None = None) -> None:
+    for role, window in windows.items():
+        driver.switch_to.window(window)
+        _wait(driver, lambda d: _move_count(d) == moves, f"{role}'s window does not show move {moves}")
+        if text is not None:
+            _wait(driver, lambda d: text in _css(d, "#log")[0].text + _css(d, "#status")[0].text,
+                  f"{role}'s window does not say {text!r}")
+
+
+def test_three_people_in_their_own_windows_play_to_a_mate_and_a_transfer(server: WebServer, browser: Any) -> None:
+    """A game by invitation from test_game's MATE_TWICE position: each seat's link in its own
+    window moves only that seat, every window (and a spectator's) sees each move live, Black is
+    mated and his army passes to White, then White mates Red."""
+    import json as json_module
+    import urllib.request
+
+    from polychess import Game
+    from polychess.formats import write_record
+    from positions import position
+    from test_game import MATE_TWICE
+
+    record = write_record(Game("three-player", start=position(MATE_TWICE)))
+    request = urllib.request.Request(server.url + "api/records", method="POST",
+                                     data=json_module.dumps({"record": record, "invite": True}).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=WAIT) as response:
+        links = json_module.loads(response.read())["invitations"]
+    assert set(links) == {"white", "red", "black", "spectator"}
+    first = browser.current_window_handle
+    windows = {role: _open_window(browser, link) for role, link in links.items()}
+    for role, window in windows.items():
+        browser.switch_to.window(window)
+        assert _css(browser, "#you")[0].text == ("You are watching." if role == "spectator"
+                                                 else f"You play {role.capitalize()}.")
+    # Red's window cannot move White's pieces: no legal moves are offered to it.
+    browser.switch_to.window(windows["red"])
+    assert not browser.execute_script("return myTurn()")
+    _click_cell(browser, "B3")
+    assert not _css(browser, "#board .dot")
+
+    _play_in(browser, windows["white"], "B3", "H3")
+    _everyone_sees(browser, windows, 1)
+    _play_in(browser, windows["red"], "G1", "G2")
+    _everyone_sees(browser, windows, 2, "Black is checkmated by White; Black's army passes to White.")
+    browser.switch_to.window(windows["black"])
+    assert "out" in _css(browser, '#seats tr[data-colour="black"]')[0].text
+    _play_in(browser, windows["white"], "A3", "A4")
+    _play_in(browser, windows["red"], "G2", "G3")
+    _play_in(browser, windows["white"], "K10", "K12")  # the inherited rook mates Red
+    _everyone_sees(browser, windows, 5, "1st White")
+    for window in windows.values():
+        browser.switch_to.window(window)
+        browser.close()
+    browser.switch_to.window(first)
+
+
+def _invite(url: str, body: dict[str, Any]) -> dict[str, str]:
+    import json as json_module
+    import urllib.request
+
+    request = urllib.request.Request(url + "api/games", method="POST", data=json_module.dumps(
+        {"invite": True, **body}).encode(), headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=WAIT) as response:
+        links: dict[str, str] = json_module.loads(response.read())["invitations"]
+    return links
+
+
+def _close_all(driver: Any, windows: dict[str, str], first: str) -> None:
+    for window in windows.values():
+        driver.switch_to.window(window)
+        driver.close()
+    driver.switch_to.window(first)
+
+
+def test_four_people_in_their_own_windows(server: WebServer, browser: Any) -> None:
+    links = _invite(server.url, {"variant": "four-player", "mode": "ffa"})
+    first = browser.current_window_handle
+    windows = {role: _open_window(browser, link, 160) for role, link in links.items() if role != "spectator"}
+    for count, (role, origin, target) in enumerate((("red", "h2", "h3"), ("blue", "b8", "c8"),
+                                                     ("yellow", "g13", "g12"), ("green", "m8", "l8")), start=1):
+        _play_in(browser, windows[role], origin, target)
+        _everyone_sees(browser, windows, count)
+    _close_all(browser, windows, first)
+
+
+def test_the_windows_reconnect_after_a_restart_and_play_on(browser: Any, tmp_path: Path) -> None:
+    """The server stops mid-game and starts again on the same database and port: every window
+    reconnects by itself and the game goes on, history and clocks kept."""
+    import threading
+
+    from polychess.web import make_server
+
+    database = str(tmp_path / "games.sqlite3")
+    web = make_server("127.0.0.1", 0, database=database)
+    port = web.server_address[1]
+    thread = threading.Thread(target=web.serve_forever, daemon=True)
+    thread.start()
+    links = _invite(web.url, {"variant": "three-player", "time_control": 600})
+    first = browser.current_window_handle
+    windows = {role: _open_window(browser, link) for role, link in links.items()}
+    _play_in(browser, windows["white"], "E2", "E4")
+    _everyone_sees(browser, windows, 1)
+    web.shutdown()
+    web.server_close()
+    thread.join(5)
+
+    again = make_server("127.0.0.1", port, database=database)
+    thread = threading.Thread(target=again.serve_forever, daemon=True)
+    thread.start()
+    try:
+        _play_in(browser, windows["red"], "N11", "N9")  # Red's window has reconnected: it is his turn
+        _everyone_sees(browser, windows, 2)
+        browser.switch_to.window(windows["spectator"])
+        clock = _css(browser, '#seats tr[data-colour="white"] .clock')[0].text
+        assert clock.startswith("9:") or clock.startswith("10:"), clock  # White's ten minutes, barely used
+        _close_all(browser, windows, first)
+    finally:
+        again.shutdown()
+        again.server_close()
+        thread.join(5)
+
+
+def test_the_host_makes_a_game_together_from_the_form(server: WebServer, browser: Any) -> None:
+    browser.get(server.url)
+    _wait(browser, lambda d: d.execute_script("return document.getElementById('new-game').open"),
+          "the new-game form did not open")
+    for radio in _css(browser, "#seat-choices input[value=human]"):
+        radio.click()  # every seat a person's
+    _css(browser, "input[name=invite]")[0].click()
+    _css(browser, "#new-game-start")[0].click()
+    _wait(browser, lambda d: d.execute_script("return document.getElementById('invitations').open"),
+          "the invitations were not shown")
+    rows = {row.get_attribute("data-role"): row for row in _css(browser, "#invitation-links li")}
+    assert sorted(rows) == ["black", "red", "spectator", "white"] and "(you)" in rows["white"].text
+    red_link = rows["red"].find_element("css selector", "input").get_attribute("value")
+    _css(browser, "#invitations-close")[0].click()
+    assert _css(browser, "#you")[0].text == "You play White."
+    host = browser.current_window_handle
+    _play_in(browser, host, "E2", "E4")
+    red = _open_window(browser, red_link)
+    _wait(browser, lambda d: _move_count(d) == 1 and d.execute_script("return myTurn()"), "Red cannot move")
+    assert _css(browser, "#you")[0].text == "You play Red."
+    browser.close()
+    browser.switch_to.window(host)
+    assert red != host

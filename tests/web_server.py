@@ -11,8 +11,8 @@ from polychess.web.server import WebServer
 
 
 @contextmanager
-def running_server() -> Iterator[WebServer]:
-    web = make_server("127.0.0.1", 0)
+def running_server(database: str | None = None) -> Iterator[WebServer]:
+    web = make_server("127.0.0.1", 0, database=database)
     thread = threading.Thread(target=web.serve_forever, daemon=True)
     thread.start()
     try:

@@ -1,10 +1,15 @@
 """The JSON API, apart from HTTP: each function takes the store, the game id from the path
 and the request's JSON object, and returns (status, JSON object). Every refusal is an
-:class:`ApiError`; the HTTP layer (server.py) turns it into a status and {"error": ...}."""
+:class:`ApiError`; the HTTP layer (server.py) turns it into a status and {"error": ...}.
+
+A game created with ``"invite": true`` is played by invitation: its creation answer carries
+one link per human seat and one for spectators, and every later request about it must carry
+one of its secrets (``token``). Only a seat's secret moves, resigns, offers or answers for
+that seat; a spectator's only watches. A hot-seat game (no invitations) takes no token."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from polychess.board import VARIANTS, Board, Colour
 from polychess.formats.pgn4 import read_pgn4
@@ -12,12 +17,21 @@ from polychess.formats.record import read_record
 from polychess.game import Game
 from polychess.strength import LEVELS
 from polychess.web.errors import ApiError
-from polychess.web.options import MAX_ENGINE_NODES, MAX_ENGINE_TIME, SEAT_FIELDS, parse_game_options, parse_seat_options
-from polychess.web.session import EnginePool, Session
+from polychess.web.invitations import SPECTATOR, Invitations
+from polychess.web.options import (
+    MAX_ENGINE_NODES,
+    MAX_ENGINE_TIME,
+    SEAT_FIELDS,
+    SeatOptions,
+    parse_game_options,
+    parse_seat_options,
+)
+from polychess.web.session import OFFER_KINDS, EnginePool, Session
 from polychess.web.store import Store
 from polychess.web.view import state
 
-__all__ = ["meta", "new_game", "load_record", "get_game", "move", "engine", "set_seats", "resign", "record"]
+__all__ = ["meta", "new_game", "load_record", "get_game", "move", "engine", "set_seats", "resign", "record",
+           "offer", "answer", "authorize"]
 
 Json = dict[str, object]
 MAX_RECORD_CHARS = 500_000
@@ -35,33 +49,66 @@ def meta() -> Json:
             "levels": levels}
 
 
-def new_game(store: Store, data: Mapping[str, object]) -> tuple[int, Json]:
-    options = parse_game_options(data)
+def new_game(store: Store, data: Mapping[str, object], base_url: str = "/") -> tuple[int, Json]:
+    """A new game; with ``"invite": true`` one played by invitation, whose answer lists the
+    invitation links (``base_url`` followed by ``#game=<id>&token=<secret>``) for every human
+    seat and for spectators. The links are shown this once: the server keeps only digests."""
+    invite = _invite(data)
+    options = parse_game_options({k: v for k, v in data.items() if k != "invite"})
     try:
         game = Game(options.variant, **options.game_kwargs)  # type: ignore[arg-type]
     except ValueError as error:
         raise ApiError(400, str(error)) from None
-    session = Session(game, options.seats)
+    return _start(store, game, options.seats, invite, base_url, lambda invitations: Session(
+        game, options.seats, invitations=invitations))
+
+
+def _invite(data: Mapping[str, object]) -> bool:
+    invite = data.get("invite", False)
+    if not isinstance(invite, bool):
+        raise ApiError(400, f"invite must be true or false, got {invite!r}"[:200])
+    return invite
+
+
+def _start(store: Store, game: Game, seats: SeatOptions, invite: bool, base_url: str,
+           make: Callable[[Invitations | None], Session]) -> tuple[int, Json]:
+    """Stores a new session (by invitation: with a secret per human seat and spectators) and
+    answers its state, with the invitation links."""
+    tokens: dict[str, str] = {}
+    invitations = None
+    if invite:
+        humans = [c.value for c in game.seats if c not in seats.engines]
+        if not humans:
+            raise ApiError(400, "invite: every seat is an engine's; nobody to invite")
+        invitations, tokens = Invitations.create(humans)
+    session = make(invitations)
     store.add(session)
-    return 201, state(session)
+    answer = state(session)
+    if invite:
+        answer["invitations"] = {role: f"{base_url}#game={session.id}&token={token}" for role, token in tokens.items()}
+    return 201, answer
 
 
-def load_record(store: Store, data: Mapping[str, object]) -> tuple[int, Json]:
-    """A game from a record (polychess's own format, or chess.com's PGN4 for four-player)."""
+def load_record(store: Store, data: Mapping[str, object], base_url: str = "/") -> tuple[int, Json]:
+    """A game from a record (polychess's own format, or chess.com's PGN4 for four-player), to
+    go on with at one screen or, with ``"invite": true``, by invitation (as new_game)."""
     text = data.get("record")
     if not isinstance(text, str) or not text.strip():
         raise ApiError(400, "record must be the text of a game record")
     if len(text) > MAX_RECORD_CHARS:
         raise ApiError(413, f"the record is longer than {MAX_RECORD_CHARS} characters")
-    seat_data = {k: v for k, v in data.items() if k != "record"}
+    invite = _invite(data)
+    seat_data = {k: v for k, v in data.items() if k not in ("record", "invite")}
     game = _read_any_record(text)
     seats = parse_seat_options(seat_data, game.colours)
-    try:
-        session = Session.from_game(game, seats)
-    except ValueError as error:  # a game polychess reads but cannot write back
-        raise ApiError(400, f"cannot replay the record: {error}") from None
-    store.add(session)
-    return 201, state(session)
+
+    def make(invitations: Invitations | None) -> Session:
+        try:
+            return Session.from_game(game, seats, invitations)
+        except ValueError as error:  # a game polychess reads but cannot write back
+            raise ApiError(400, f"cannot replay the record: {error}") from None
+
+    return _start(store, game, seats, invite, base_url, make)
 
 
 def _read_any_record(text: str) -> Game:
@@ -77,35 +124,67 @@ def _read_any_record(text: str) -> Game:
     raise ApiError(400, f"cannot read the record: {first_error}")
 
 
-def get_game(store: Store, game_id: str, query: Mapping[str, str]) -> tuple[int, Json]:
+def authorize(session: Session, token: str | None) -> str | None:
+    """The role a request's secret gives in the game: a seat's colour name or "spectator";
+    None in a hot-seat game, where nobody needs one. A missing or wrong secret is a 403."""
+    if session.invitations is None:
+        return None
+    role = session.invitations.role_of(token)
+    if role is None:
+        raise ApiError(403, "this game is played by invitation: open it with your invitation link"
+                            if not token else "this secret is not one of this game's invitations")
+    return role
+
+
+def _seat_of(session: Session, role: str | None, acting: str) -> Colour | None:
+    """The seat a request acts for: its role's, which must be a seat (a spectator only
+    watches); None in a hot-seat game."""
+    if role is None:
+        return None
+    if role == SPECTATOR:
+        raise ApiError(403, f"a spectator cannot {acting}")
+    return Colour(role)
+
+
+def get_game(store: Store, game_id: str, query: Mapping[str, str], token: str | None = None) -> tuple[int, Json]:
     session = store.get(game_id)
-    return 200, state(session, _cell_param(query, "selected"), _cell_param(query, "orientation"))
+    role = authorize(session, token)
+    return 200, state(session, _cell_param(query, "selected"), _orientation(query, role), role)
 
 
-def move(store: Store, game_id: str, data: Mapping[str, object], query: Mapping[str, str]) -> tuple[int, Json]:
+def move(store: Store, game_id: str, data: Mapping[str, object], query: Mapping[str, str],
+         token: str | None = None) -> tuple[int, Json]:
     """A human's move: {"move": "E2E4"} or {"from": "E2", "to": "E4", "promotion": "Q"}."""
     session = store.get(game_id)
+    role = authorize(session, token)
+    seat = _seat_of(session, role, "move")
     _refuse_unknown(data, ("move", "from", "to", "promotion"))
     text, origin, target, promotion = (_short_string(data, key) for key in ("move", "from", "to", "promotion"))
     if text is None and (origin is None or target is None):
         raise ApiError(400, "give either move (move text) or from and to (cell names)")
-    session.play(text, origin, target, promotion)
-    return 200, state(session, orientation=_cell_param(query, "orientation"))
+    session.play(text, origin, target, promotion, seat)
+    return 200, state(session, orientation=_orientation(query, role), viewer=role)
 
 
 def engine(store: Store, engines: EnginePool, game_id: str, data: Mapping[str, object],
-           query: Mapping[str, str]) -> tuple[int, Json]:
-    """An engine from the server's pool plays the seat to move."""
+           query: Mapping[str, str], token: str | None = None) -> tuple[int, Json]:
+    """An engine from the server's pool plays the seat to move (any seat's page may ask)."""
     session = store.get(game_id)
+    role = authorize(session, token)
+    _seat_of(session, role, "start the engine")
     _refuse_unknown(data, ())
     session.play_engine(engines)
-    return 200, state(session, orientation=_cell_param(query, "orientation"))
+    return 200, state(session, orientation=_orientation(query, role), viewer=role)
 
 
-def set_seats(store: Store, game_id: str, data: Mapping[str, object], query: Mapping[str, str]) -> tuple[int, Json]:
+def set_seats(store: Store, game_id: str, data: Mapping[str, object], query: Mapping[str, str],
+              token: str | None = None) -> tuple[int, Json]:
     """Changes who plays which seat: {"engines": ["red"], "engine_nodes": ..., "engine_time": ...,
-    "engine_level": ...}; a field left out keeps its value."""
+    "engine_level": ...}; a field left out keeps its value. Not in a game played by invitation,
+    whose seats are its players'."""
     session = store.get(game_id)
+    if authorize(session, token) is not None:
+        raise ApiError(403, "the seats of a game played by invitation are fixed")
     _refuse_unknown(data, SEAT_FIELDS)
     with session.lock:
         current = session.seats
@@ -114,28 +193,75 @@ def set_seats(store: Store, game_id: str, data: Mapping[str, object], query: Map
                                      "engine_level": current.engine_level}
         merged.update(data)
         session.seats = parse_seat_options(merged, session.game.seats)
+        session.touch()
     return 200, state(session, orientation=_cell_param(query, "orientation"))
 
 
-def resign(store: Store, game_id: str, data: Mapping[str, object], query: Mapping[str, str]) -> tuple[int, Json]:
-    """{"player": "red"} resigns (a human seat); without it, the player to move."""
+def resign(store: Store, game_id: str, data: Mapping[str, object], query: Mapping[str, str],
+           token: str | None = None) -> tuple[int, Json]:
+    """{"player": "red"} resigns (a human seat); without it, the player to move (in a game
+    played by invitation: the seat of the request's secret, which may resign only itself)."""
     session = store.get(game_id)
+    role = authorize(session, token)
+    seat = _seat_of(session, role, "resign")
     _refuse_unknown(data, ("player",))
     name = _short_string(data, "player")
     if name is None:
-        player = session.game.turn
+        player = seat or session.game.turn
     elif name in [c.value for c in session.game.colours]:
         player = Colour(name)
     else:
         raise ApiError(400, f"player: no seat {name!r} in this game")
+    if seat is not None and player != seat:
+        raise ApiError(403, f"{seat}'s invitation cannot resign for {player}")
     session.resign(player)
-    return 200, state(session, orientation=_cell_param(query, "orientation"))
+    return 200, state(session, orientation=_orientation(query, role), viewer=role)
 
 
-def record(store: Store, game_id: str) -> tuple[str, str]:
+def offer(store: Store, game_id: str, data: Mapping[str, object], query: Mapping[str, str],
+          token: str | None = None) -> tuple[int, Json]:
+    """{"kind": "draw"} offers a draw, {"kind": "takeback"} asks to take back one's last move
+    (and every move after it); every other human still in the game must accept."""
+    session = store.get(game_id)
+    role = authorize(session, token)
+    seat = _seat_of(session, role, "make offers")
+    _refuse_unknown(data, ("kind",))
+    kind = data.get("kind")
+    if kind not in OFFER_KINDS:
+        raise ApiError(400, f"kind must be one of {', '.join(OFFER_KINDS)}, got {kind!r}"[:200])
+    if seat is None:
+        raise ApiError(409, "offers are for games played by invitation; at one screen, just agree")
+    session.make_offer(str(kind), seat)
+    return 200, state(session, orientation=_orientation(query, role), viewer=role)
+
+
+def answer(store: Store, game_id: str, data: Mapping[str, object], query: Mapping[str, str],
+           token: str | None = None) -> tuple[int, Json]:
+    """{"accept": true} or {"accept": false}: the answer of the request's seat to the offer."""
+    session = store.get(game_id)
+    role = authorize(session, token)
+    seat = _seat_of(session, role, "answer offers")
+    _refuse_unknown(data, ("accept",))
+    accept = data.get("accept")
+    if not isinstance(accept, bool):
+        raise ApiError(400, f"accept must be true or false, got {accept!r}"[:200])
+    if seat is None:
+        raise ApiError(409, "offers are for games played by invitation")
+    session.answer_offer(seat, accept)
+    return 200, state(session, orientation=_orientation(query, role), viewer=role)
+
+
+def record(store: Store, game_id: str, token: str | None = None) -> tuple[str, str]:
     """The game record and a file name for it."""
     session = store.get(game_id)
+    authorize(session, token)
     return session.record(), f"polychess-{session.game.variant}-{session.id}.txt"
+
+
+def _orientation(query: Mapping[str, str], role: str | None) -> str | None:
+    """The seat at the bottom of the board: as asked, else the seat of the request's secret."""
+    asked = _cell_param(query, "orientation")
+    return asked or (role if role not in (None, SPECTATOR) else None)
 
 
 def _refuse_unknown(data: Mapping[str, object], known: tuple[str, ...]) -> None:

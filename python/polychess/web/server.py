@@ -25,11 +25,22 @@ path                                        method  what
 ``/api/games/<id>/engine``                  POST    the engine plays the seat to move
 ``/api/games/<id>/seats``                   POST    who plays which seat: {"engines": ["red"], "engine_level": N}
 ``/api/games/<id>/resign``                  POST    {"player": "red"} resigns
+``/api/games/<id>/offer``                   POST    {"kind": "draw" | "takeback"} (games by invitation)
+``/api/games/<id>/answer``                  POST    {"accept": true | false} to the pending offer
+``/api/games/<id>/events``                  GET     live updates: the state at every change (server-sent events)
 ``/api/games/<id>/record``                  GET     the game record, as a download
 ==========================================  ======  ==============================================
 
 Every answer about a game is its whole state (see view.py); ``?orientation=red`` turns the
-board to a seat.
+board to a seat. A game played by invitation (api.py) takes its secret in the
+``X-Polychess-Token`` header, or as ``?token=`` on ``/events`` (a browser's EventSource sends
+no headers); the server never writes a secret to its log.
+
+Live updates are server-sent events: ``event: state``, the version as the event's id, the
+whole state as its data, sent at once and at every change, with a comment every
+``HEARTBEAT`` seconds. A page that reconnects gets the current state first, so it resumes
+where the game is. The number of listeners is bounded per game and in all (503 beyond); while
+listening, the server also notices a clock running out.
 """
 
 from __future__ import annotations
@@ -39,18 +50,21 @@ import json
 import logging
 import re
 import socket
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 from urllib.parse import parse_qsl, urlsplit
 
 from polychess.web import api
 from polychess.web.errors import ApiError
-from polychess.web.session import EnginePool
+from polychess.web.session import EnginePool, Session
+from polychess.web.storage import GameStorage
 from polychess.web.store import MAX_GAMES, Store
+from polychess.web.view import state
 
 __all__ = ["WebServer", "make_server", "serve", "MAX_BODY"]
 
@@ -60,6 +74,16 @@ MAX_BODY = 1 << 20  # a long record is some tens of kilobytes
 BODY_SECONDS = 10.0  # for the whole body; a megabyte takes well under a second on a LAN
 # The API's bodies are two levels deep ({"engines": [...]}); far deeper nesting is an attack.
 MAX_JSON_DEPTH = 16
+# Open connections in all (each holds a thread); one more is answered 503 and closed.
+MAX_CONNECTIONS = 512
+# Live-update listeners: each holds a thread and a connection.
+MAX_LISTENERS = 256
+MAX_LISTENERS_PER_GAME = 32
+HEARTBEAT = 15.0  # seconds between keep-alive comments on an idle event stream
+CLOCK_CHECK = 1.0  # seconds between a listener's looks at the clock
+RENDER_REUSE = 0.25  # seconds for which one drawing of a state serves every page woken with it
+TOKEN_HEADER = "X-Polychess-Token"
+_TOKEN_IN_PATH = re.compile(r"(token=)[^&\s]*")
 STATIC = Path(__file__).parent / "static"
 _STATIC_TYPES = {
     "index.html": "text/html; charset=utf-8",
@@ -83,18 +107,77 @@ class WebServer(ThreadingHTTPServer):
     # than the standard library's 5 are waiting. Linux caps it at net.core.somaxconn.
     request_queue_size = 1024
 
-    def __init__(self, address: tuple[str, int], capacity: int = MAX_GAMES) -> None:
+    def __init__(self, address: tuple[str, int], capacity: int = MAX_GAMES, storage: GameStorage | None = None,
+                 public_host: str | None = None) -> None:
         super().__init__(address, RequestHandler)
-        self.store = Store(capacity)
+        self.store = Store(capacity, storage)
         self.engines = EnginePool()
         host, port = self.server_address[:2]
         self.own_address = OwnAddress.of(address[0], host if isinstance(host, str) else host.decode(), port)
+        # The address the invitation links name: the one the server was asked to listen on,
+        # or for every address (0.0.0.0) this machine's address on its network.
+        self.public_host = public_host or _public_host(address[0], host if isinstance(host, str) else host.decode())
+        self.closing = threading.Event()
+        self.listeners: dict[str, int] = {}
+        self.listeners_lock = threading.Lock()
+        self._connections: set[socket.socket] = set()
+        self._connections_lock = threading.Lock()
 
     @property
     def url(self) -> str:
         host, port = self.server_address[:2]
         host = host if isinstance(host, str) else host.decode()
         return f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
+
+    @property
+    def public_url(self) -> str:
+        """The server's address as the invitation links give it."""
+        host = self.public_host
+        return f"http://{'[' + host + ']' if ':' in host else host}:{self.server_address[1]}/"
+
+    def shutdown(self) -> None:
+        self.closing.set()  # the event streams end, so their threads do not outlive the server
+        super().shutdown()
+
+    def server_close(self) -> None:
+        """Stops listening and ends every open connection: a closed server serves nobody, not
+        even a browser's kept-alive connection (which would reach a stale copy of its games)."""
+        self.closing.set()
+        super().server_close()
+        with self._connections_lock:
+            for connection in self._connections:
+                try:
+                    connection.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+        if self.store.storage is not None:
+            self.store.save_all()
+            self.store.storage.close()
+
+    def verify_request(self, request: Any, client_address: Any) -> bool:
+        """Takes a connection only while fewer than MAX_CONNECTIONS are open; else tells it so."""
+        with self._connections_lock:
+            if len(self._connections) < MAX_CONNECTIONS:
+                return True
+        body = json.dumps({"error": f"the server has {MAX_CONNECTIONS} connections open; try again shortly"})
+        try:
+            request.sendall(f"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+                            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n{body}".encode())
+        except OSError:
+            pass
+        return False
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self._connections_lock:  # counted before its thread starts, so a burst is counted too
+            self._connections.add(request)
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            with self._connections_lock:
+                self._connections.discard(request)
 
 
 @dataclass(frozen=True)
@@ -203,6 +286,11 @@ class RequestHandler(BaseHTTPRequestHandler):
     def query(self) -> dict[str, str]:
         return dict(parse_qsl(urlsplit(self.path).query))
 
+    @property
+    def token(self) -> str | None:
+        """The game secret the request carries: in its header, or (event streams) its query."""
+        return self.headers.get(TOKEN_HEADER) or self.query.get("token")
+
     # -- reading --------------------------------------------------------------------------
 
     def read_json(self) -> Json:
@@ -299,7 +387,8 @@ class RequestHandler(BaseHTTPRequestHandler):
             self.close_connection = True
 
     def log_message(self, format: str, *args: object) -> None:
-        log.info("%s %s", self.address_string(), format % args)
+        # A request line may carry a game's secret (?token=, on event streams): never logged.
+        log.info("%s %s", self.address_string(), _TOKEN_IN_PATH.sub(r"\1…", format % args))
 
 
 
@@ -321,35 +410,122 @@ def _meta(handler: RequestHandler, params: dict[str, str]) -> None:
 
 
 def _new_game(handler: RequestHandler, params: dict[str, str]) -> None:
-    handler.send_json(*api.new_game(handler.store, handler.read_json()))
+    _send_new(handler, *api.new_game(handler.store, handler.read_json(), _public_url(handler)))
 
 
 def _load(handler: RequestHandler, params: dict[str, str]) -> None:
-    handler.send_json(*api.load_record(handler.store, handler.read_json()))
+    _send_new(handler, *api.load_record(handler.store, handler.read_json(), _public_url(handler)))
+
+
+def _public_url(handler: RequestHandler) -> str:
+    return cast(WebServer, handler.server).public_url
+
+
+def _send_new(handler: RequestHandler, status: int, answer: dict[str, object]) -> None:
+    """The answer about a new game; its invitation links also go to the console, for the host."""
+    if "invitations" in answer:
+        links = cast(dict[str, str], answer["invitations"])
+        print(f"polychess: game {answer['id']}, invitation links:\n"
+              + "\n".join(f"  {role}: {link}" for role, link in links.items()), flush=True)
+    handler.send_json(status, answer)
 
 
 def _get_game(handler: RequestHandler, params: dict[str, str]) -> None:
-    handler.send_json(*api.get_game(handler.store, params["id"], handler.query))
+    handler.send_json(*api.get_game(handler.store, params["id"], handler.query, handler.token))
 
 
 def _move(handler: RequestHandler, params: dict[str, str]) -> None:
-    handler.send_json(*api.move(handler.store, params["id"], handler.read_json(), handler.query))
+    handler.send_json(*api.move(handler.store, params["id"], handler.read_json(), handler.query, handler.token))
 
 
 def _engine(handler: RequestHandler, params: dict[str, str]) -> None:
-    handler.send_json(*api.engine(handler.store, handler.engines, params["id"], handler.read_json(), handler.query))
+    handler.send_json(*api.engine(handler.store, handler.engines, params["id"], handler.read_json(), handler.query,
+                                  handler.token))
 
 
 def _resign(handler: RequestHandler, params: dict[str, str]) -> None:
-    handler.send_json(*api.resign(handler.store, params["id"], handler.read_json(), handler.query))
+    handler.send_json(*api.resign(handler.store, params["id"], handler.read_json(), handler.query, handler.token))
 
 
 def _seats(handler: RequestHandler, params: dict[str, str]) -> None:
-    handler.send_json(*api.set_seats(handler.store, params["id"], handler.read_json(), handler.query))
+    handler.send_json(*api.set_seats(handler.store, params["id"], handler.read_json(), handler.query, handler.token))
+
+
+def _offer(handler: RequestHandler, params: dict[str, str]) -> None:
+    handler.send_json(*api.offer(handler.store, params["id"], handler.read_json(), handler.query, handler.token))
+
+
+def _answer(handler: RequestHandler, params: dict[str, str]) -> None:
+    handler.send_json(*api.answer(handler.store, params["id"], handler.read_json(), handler.query, handler.token))
+
+
+def _events(handler: RequestHandler, params: dict[str, str]) -> None:
+    """The game's state now and at every change, as server-sent events, until the client goes
+    or the server closes."""
+    server = cast(WebServer, handler.server)
+    session = handler.store.get(params["id"])
+    role = api.authorize(session, handler.token)
+    orientation = api._orientation(handler.query, role)
+    with server.listeners_lock:
+        everyone = sum(server.listeners.values())
+        here = server.listeners.get(session.id, 0)
+        if everyone >= MAX_LISTENERS or here >= MAX_LISTENERS_PER_GAME:
+            raise ApiError(503, f"too many live pages ({MAX_LISTENERS_PER_GAME} a game, {MAX_LISTENERS} in all); "
+                                "try again later")
+        server.listeners[session.id] = here + 1
+    try:
+        handler.close_connection = True
+        handler.send_response(200)
+        handler.send_header("Content-Type", "text/event-stream; charset=utf-8")
+        handler.send_header("Cache-Control", "no-store")
+        handler.send_header("X-Content-Type-Options", "nosniff")
+        handler.send_header("Content-Security-Policy", _CSP)
+        handler.end_headers()
+        if handler.command == "HEAD":
+            return
+        sent, quiet_since = -1, time.monotonic()
+        while not server.closing.is_set():
+            with session.lock:
+                session.check_clock()
+                if session.version == sent:
+                    session.changed.wait(CLOCK_CHECK)
+                    data = None
+                else:
+                    sent = session.version
+                    data = _rendered(session, orientation, role)
+            if data is not None:
+                handler.wfile.write(f"id: {sent}\nevent: state\ndata: {data}\n\n".encode())
+                quiet_since = time.monotonic()
+            elif time.monotonic() - quiet_since >= HEARTBEAT:
+                handler.wfile.write(b": still here\n\n")
+                quiet_since = time.monotonic()
+            handler.wfile.flush()
+    except OSError:  # the page went away
+        pass
+    finally:
+        with server.listeners_lock:
+            server.listeners[session.id] -= 1
+            if not server.listeners[session.id]:
+                del server.listeners[session.id]
+
+
+def _rendered(session: Session, orientation: str | None, role: str | None) -> str:
+    """The state as JSON for one kind of page (its seat and orientation), drawn once for all the
+    pages of that kind that a change wakes at once (fifty spectators get one drawing). Kept for
+    an instant only: the clocks in it must be the clocks now. Under the session's lock."""
+    cache = session.rendered
+    now = time.monotonic()
+    if cache.get("version") != session.version or now - float(cache.get("at", 0.0)) > RENDER_REUSE:  # type: ignore[arg-type]
+        cache.clear()
+        cache.update(version=session.version, at=now)
+    key = f"{orientation}/{role}"
+    if key not in cache:
+        cache[key] = json.dumps(state(session, orientation=orientation, viewer=role))
+    return str(cache[key])
 
 
 def _record(handler: RequestHandler, params: dict[str, str]) -> None:
-    text, filename = api.record(handler.store, params["id"])
+    text, filename = api.record(handler.store, params["id"], handler.token)
     handler.send_body(200, text.encode(), "text/plain; charset=utf-8",
                       {"Content-Disposition": f'attachment; filename="{filename}"'})
 
@@ -365,6 +541,9 @@ _ROUTES: list[tuple[re.Pattern[str], dict[str, Handler]]] = [
     (re.compile(_GAME + r"/engine"), {"POST": _engine}),
     (re.compile(_GAME + r"/seats"), {"POST": _seats}),
     (re.compile(_GAME + r"/resign"), {"POST": _resign}),
+    (re.compile(_GAME + r"/offer"), {"POST": _offer}),
+    (re.compile(_GAME + r"/answer"), {"POST": _answer}),
+    (re.compile(_GAME + r"/events"), {"GET": _events}),
     (re.compile(_GAME + r"/record"), {"GET": _record}),
 ]
 
@@ -435,18 +614,48 @@ def _is_loopback(name: str) -> bool:
     return _is_ip(name) and ipaddress.ip_address(name).is_loopback
 
 
+def _public_host(requested: str, bound: str) -> str:
+    """The address others reach a server on: for every address (0.0.0.0, ::), the address of
+    the interface this machine sends on (found without sending anything), else as asked."""
+    if bound not in ("0.0.0.0", "::", ""):
+        return requested.strip("[]") or bound
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # a documentation address: a UDP connect sends nothing
+            return str(probe.getsockname()[0])
+    except OSError:
+        return socket.gethostname()
+
+
 # -- running ------------------------------------------------------------------------------
 
-def make_server(host: str = "127.0.0.1", port: int = 8000, capacity: int = MAX_GAMES) -> WebServer:
-    """A server bound to host:port (port 0: any free port; see ``server.url``), not yet serving."""
-    return WebServer((host, port), capacity)
+def make_server(host: str = "127.0.0.1", port: int = 8000, capacity: int = MAX_GAMES,
+                database: str | Path | None = None) -> WebServer:
+    """A server bound to host:port (port 0: any free port; see ``server.url``), not yet serving;
+    with ``database`` (a file path) it keeps its games in that SQLite file."""
+    from polychess.web.storage import SqliteStorage
+
+    storage = SqliteStorage(database) if database is not None else None
+    try:
+        return WebServer((host, port), capacity, storage)
+    except BaseException:
+        if storage is not None:
+            storage.close()
+        raise
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Serves the web app until interrupted (Ctrl-C)."""
+def serve(host: str = "127.0.0.1", port: int = 8000, database: str | Path | None = None) -> None:
+    """Serves the web app until interrupted (Ctrl-C), keeping the games in ``database``."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
-    server = make_server(host, port)
+    server = make_server(host, port, database=database)
     print(f"polychess: play at {server.url} (Ctrl-C to stop)", flush=True)
+    if database is not None:
+        print(f"polychess: games are kept in {database}", flush=True)
+    bound = str(server.server_address[0])
+    if not _is_loopback(bound):
+        print(f"polychess: WARNING: listening on {bound}, not only on this machine: anyone who can reach "
+              f"it can open the page (moving needs an invitation link). Links name {server.public_url}",
+              flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -6,6 +6,11 @@ so every change happens under the session's lock. The engine searches a copy of 
 without holding that lock, so that the page stays responsive while it thinks; its move is
 played only if the game has not moved on meanwhile.
 
+A game played by invitation (:mod:`polychess.web.invitations`) knows which seats are whose;
+draw offers and takebacks then need the consent of every other human still in the game.
+Every change raises the session's ``version`` and wakes whoever waits on ``changed`` (the
+pages' live updates), then calls ``on_change`` (the store saves the game).
+
 The games do not own engines: an engine's transposition table is megabytes, and a server
 keeps up to a hundred games, so they borrow one from the server's :class:`EnginePool`.
 """
@@ -16,19 +21,22 @@ import os
 import secrets
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from polychess.board import Colour, Move
+from polychess.board import Colour, Move, Status
 from polychess.engine import Engine
 from polychess.errors import IllegalMoveError, InvalidMoveError
 from polychess.formats.record import read_record, write_record
 from polychess.game import Game, TimeForfeitError
 from polychess.web.errors import ApiError
+from polychess.web.invitations import Invitations
 from polychess.web.options import SeatOptions
 
-__all__ = ["Session", "Entry", "EnginePool", "ENGINE_NAME", "HUMAN_NAME"]
+__all__ = ["Session", "Entry", "EnginePool", "Offer", "ENGINE_NAME", "HUMAN_NAME", "OFFER_KINDS"]
+
+OFFER_KINDS = ("draw", "takeback")
 
 ENGINE_NAME = "polychess engine"
 HUMAN_NAME = "Human"
@@ -121,23 +129,48 @@ class Entry:
     text: str
 
 
+@dataclass
+class Offer:
+    """A draw offer or a takeback request waiting for the other humans' consent."""
+
+    kind: str  # one of OFFER_KINDS
+    by: Colour
+    waiting_for: set[Colour] = field(default_factory=set)
+
+
 class Session:
     """A game in play; ``id`` names it in URLs."""
 
-    def __init__(self, game: Game, seats: SeatOptions, entries: list[Entry] | None = None) -> None:
-        self.id = secrets.token_urlsafe(9)
+    def __init__(self, game: Game, seats: SeatOptions, entries: list[Entry] | None = None,
+                 invitations: Invitations | None = None, game_id: str | None = None) -> None:
+        self.id = game_id or secrets.token_urlsafe(9)
         self.game = game
         self.seats = seats
         self.entries: list[Entry] = entries if entries is not None else []
+        self.invitations = invitations
+        self.offer: Offer | None = None
         self.lock = threading.RLock()
+        self.changed = threading.Condition(self.lock)
+        self.version = 0
+        self.on_change: Callable[[Session], None] | None = None
+        self.rendered: dict[str, object] = {}  # the live updates' JSON of the current version (server.py)
         # Engine requests for this game run one at a time: a double click must not start two
         # searches of one position.
         self._engine_turn = threading.Lock()
 
     @classmethod
-    def from_game(cls, game: Game, seats: SeatOptions) -> Session:
-        """A session for a game that was played elsewhere (a loaded record)."""
-        return cls(game, seats, _entries_of(game))
+    def from_game(cls, game: Game, seats: SeatOptions, invitations: Invitations | None = None,
+                  game_id: str | None = None) -> Session:
+        """A session for a game that was played elsewhere (a loaded record, a stored game)."""
+        return cls(game, seats, _entries_of(game), invitations, game_id)
+
+    def touch(self) -> None:
+        """Marks a change: a new version for the waiting pages, and a save."""
+        with self.lock:
+            self.version += 1
+            self.changed.notify_all()
+            if self.on_change is not None:
+                self.on_change(self)
 
     # -- reading --------------------------------------------------------------------------
 
@@ -163,16 +196,22 @@ class Session:
         with self.lock:
             if not self.game.is_over() and self.game.clock is not None:
                 number = self.game.fullmove_number
-                self.game.flag()
-                self._sync(None, number)
+                if self.game.flag():
+                    self._sync(None, number)
+                    self.offer = None
+                    self.touch()
 
-    def play(self, move_text: str | None, origin: str | None, target: str | None, promotion: str | None) -> Move:
-        """Plays a human's move, given as move text or as cells (and a promotion letter)."""
+    def play(self, move_text: str | None, origin: str | None, target: str | None, promotion: str | None,
+             seat: Colour | None = None) -> Move:
+        """Plays a human's move, given as move text or as cells (and a promotion letter); with
+        ``seat`` (a game played by invitation) only if that seat is to move."""
         with self.lock:
             self.check_clock()
             self._require_running()
             if self.is_engine(self.game.turn):
                 raise ApiError(409, f"it is {self.game.turn}'s turn, and the engine plays {self.game.turn}")
+            if seat is not None and seat != self.game.turn:
+                raise ApiError(403, f"it is {self.game.turn}'s turn: {seat}'s invitation moves only {seat}")
             move = self._parse(move_text) if move_text is not None else self._find(origin, target, promotion)
             return self._push(move)
 
@@ -211,6 +250,80 @@ class Session:
             except ValueError as error:  # already out
                 raise ApiError(409, str(error)) from None
             self._sync(None, number)
+            self._settle_offer()
+            self.touch()
+
+    # -- offers (games played by invitation) ----------------------------------------------
+
+    def humans_in(self) -> list[Colour]:
+        """The invited seats whose players are still in the game (frozen ones included)."""
+        if self.invitations is None:
+            return []
+        return [c for c in self.game.seats if c.value in self.invitations.seats and self.game.status(c) != Status.OUT]
+
+    def make_offer(self, kind: str, by: Colour) -> None:
+        """A draw offer or a takeback request (of ``by``'s last move and all after it) by a
+        human in the game; it takes effect once every other human in the game accepts, at once
+        if there is none."""
+        with self.lock:
+            self._require_running()
+            if self.invitations is None:
+                raise ApiError(409, "offers are for games played by invitation; at one screen, just agree")
+            if by not in self.humans_in():
+                raise ApiError(409, f"{by} is not a human still in the game")
+            if self.offer is not None:
+                raise ApiError(409, f"{self.offer.by} has already offered a {self.offer.kind}; answer it first")
+            if kind == "takeback" and self._last_move_of(by) is None:
+                raise ApiError(409, f"{by} has made no move to take back")
+            self.offer = Offer(kind, by, set(self.humans_in()) - {by})
+            self._settle_offer()
+            self.touch()
+
+    def answer_offer(self, by: Colour, accept: bool) -> None:
+        with self.lock:
+            offer = self.offer
+            if offer is None:
+                raise ApiError(409, "there is no offer to answer")
+            if by not in offer.waiting_for:
+                raise ApiError(409, f"{by} is not asked: the offer waits for "
+                                    f"{', '.join(sorted(c.value for c in offer.waiting_for)) or 'nobody'}")
+            if accept:
+                offer.waiting_for.discard(by)
+                self._settle_offer()
+            else:
+                self.offer = None
+            self.touch()
+
+    def _settle_offer(self) -> None:
+        """Carries out an offer everyone still asked has accepted; drops one whose offerer has
+        left. A player who leaves is no longer asked."""
+        offer = self.offer
+        if offer is None:
+            return
+        humans = set(self.humans_in())
+        if offer.by not in humans or self.game.is_over():
+            self.offer = None
+            return
+        offer.waiting_for &= humans
+        if offer.waiting_for:
+            return
+        self.offer = None
+        if offer.kind == "draw":
+            self.game.agree_draw()
+            self._sync(None, self.game.fullmove_number)
+        else:
+            keep = self._last_move_of(offer.by)
+            assert keep is not None
+            while len(self.game.history) > keep:
+                self.game.pop()
+            del self.entries[keep:]
+
+    def _last_move_of(self, player: Colour) -> int | None:
+        """The index in the history of the player's last move."""
+        for index in range(len(self.entries) - 1, -1, -1):
+            if self.entries[index].player == player:
+                return index
+        return None
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -260,10 +373,14 @@ class Session:
             self.game.push(move)
         except TimeForfeitError as error:
             self._sync(None, number)
+            self.offer = None
+            self.touch()
             raise ApiError(409, str(error)) from None
         except IllegalMoveError as error:
             raise ApiError(400, str(error)) from None
         self._sync(player, number)
+        self.offer = None  # the position it was about has changed
+        self.touch()
         return move
 
     def _sync(self, mover: Colour | None, number: int) -> None:

@@ -16,18 +16,26 @@ BOARD_SIZE = 640
 _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 
 
-def state(session: Session, selected: str | None = None, orientation: str | None = None) -> dict[str, object]:
-    """The whole page state; ``selected`` (a cell) adds dots on its piece's targets."""
+def state(session: Session, selected: str | None = None, orientation: str | None = None,
+          viewer: str | None = None) -> dict[str, object]:
+    """The whole page state; ``selected`` (a cell) adds dots on its piece's targets. In a game
+    played by invitation ``viewer`` is the role of the page's secret (a seat, or "spectator"):
+    only the page of the seat to move gets its legal moves."""
     with session.lock:
         session.check_clock()
         game = session.game
         board = game.board
         human = session.human_to_move()
-        legal = _legal_moves(board) if human else {}
+        mine = human and (session.invitations is None or viewer == game.turn.value)
+        legal = _legal_moves(board) if mine else {}
         if selected is not None and selected not in legal:
             selected = None
         return {
             "id": session.id,
+            "version": session.version,
+            "invited": session.invitations is not None,
+            "viewer": viewer,
+            "offer": _offer(session),
             "variant": game.variant,
             "mode": game.mode,
             "setup": game.setup,
@@ -78,6 +86,13 @@ def _legal_moves(board: Board) -> dict[str, list[dict[str, str | None]]]:
         moves.setdefault(move.from_cell, []).append(
             {"to": move.to_cell, "promotion": move.promotion, "move": str(move)})
     return moves
+
+
+def _offer(session: Session) -> dict[str, object] | None:
+    offer = session.offer
+    if offer is None:
+        return None
+    return {"kind": offer.kind, "by": offer.by.value, "waiting_for": sorted(c.value for c in offer.waiting_for)}
 
 
 def _options(game: Game) -> dict[str, object]:

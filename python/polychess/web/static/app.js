@@ -13,11 +13,15 @@ let receivedAt = 0;     // when `game` arrived, for the running clock
 let selected = null;    // the cell of the piece the player picked
 let engineLoop = 0;     // bumped to stop a running engine loop (new game, load)
 let refreshing = false;
+let token = null;       // this page's invitation secret, in a game played by invitation
+let invitations = null; // the links of the game this page created (shown once by the server)
+let events = null;      // the live-update stream (EventSource) of a game played by invitation
 
 // -- talking to the server ----------------------------------------------------------------
 
 async function api(method, path, body) {
   const options = { method, headers: {} };
+  if (token) options.headers["X-Polychess-Token"] = token;
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
@@ -53,15 +57,19 @@ async function refresh(cell = null) {
 
 // -- showing the state --------------------------------------------------------------------
 
-function show(state) {
+// `live`: a state pushed by the server (listen()), which may arrive after the answer to this
+// page's own request, and must neither go back nor drop the piece the player has picked.
+function show(state, live = false) {
   const newGame = !game || game.id !== state.id;
+  if (live && !newGame && state.version <= game.version) return;
   game = state;
   receivedAt = performance.now();
   selected = state.selected;
   $("board").innerHTML = state.svg;
   if (newGame) {
     fillOrientation();
-    history.replaceState(null, "", `#game=${state.id}`);
+    history.replaceState(null, "", `#game=${state.id}` + (token ? `&token=${token}` : ""));
+    listen();
   }
   showStatus();
   showSeats();
@@ -71,8 +79,109 @@ function show(state) {
   save.href = `/api/games/${encodeURIComponent(state.id)}/record`;
   save.classList.remove("disabled");
   save.removeAttribute("aria-disabled");
-  $("resign-button").disabled = !state.human_to_move;
-  $("resign-button").textContent = state.human_to_move ? `Resign (${NAMES[state.turn]})` : "Resign";
+  showTogether();
+}
+
+// -- games played by invitation -------------------------------------------------------------
+
+function mySeat() {
+  return game && game.invited && game.viewer !== "spectator" ? game.viewer : null;
+}
+
+function myTurn() {
+  return game && game.human_to_move && (!game.invited || game.viewer === game.turn);
+}
+
+function showTogether() {
+  const seat = mySeat();
+  const inGame = seat && !game.outcome && game.seats.some((s) => s.colour === seat && s.status !== "out");
+  const resigner = game.invited ? (inGame ? seat : null) : (game.human_to_move ? game.turn : null);
+  $("resign-button").disabled = !resigner;
+  $("resign-button").textContent = resigner ? `Resign (${NAMES[resigner]})` : "Resign";
+  $("you").hidden = !game.invited;
+  $("you").textContent = seat ? `You play ${NAMES[seat]}.` : "You are watching.";
+  for (const id of ["draw-button", "takeback-button"]) {
+    $(id).hidden = !game.invited || !seat;
+    $(id).disabled = !inGame || game.offer !== null;
+  }
+  $("takeback-button").disabled ||= !game.moves.some((m) => m.player === seat);
+  $("invitations-button").hidden = !(invitations && invitations.id === game.id);
+  const offer = game.offer;
+  $("offer").hidden = offer === null;
+  if (offer) {
+    const what = offer.kind === "draw" ? "offers a draw" : "asks to take back their last move";
+    const waiting = offer.waiting_for.map((c) => NAMES[c]).join(", ");
+    $("offer-text").textContent = `${NAMES[offer.by]} ${what}; waiting for ${waiting}.`;
+    const asked = offer.waiting_for.includes(seat);
+    $("offer-accept").hidden = !asked;
+    $("offer-decline").hidden = !asked;
+  }
+}
+
+// Every page of a game played by invitation follows it live; the browser reconnects by
+// itself after a drop (or a restart of the server), and the first event is the state now.
+function listen() {
+  if (events) events.close();
+  events = null;
+  if (!game.invited || !token) return;
+  events = new EventSource(`/api/games/${encodeURIComponent(game.id)}/events?token=${encodeURIComponent(token)}`);
+  events.addEventListener("state", (event) => {
+    const state = JSON.parse(event.data);
+    if (game && state.id === game.id) {
+      show(state, true);
+      if (mySeat()) runEngines();
+    }
+  });
+}
+
+async function offer(kind) {
+  try {
+    show(await api("POST", gamePath("/offer"), { kind }));
+  } catch (error) {
+    report(error);
+  }
+}
+
+async function answer(accept) {
+  try {
+    show(await api("POST", gamePath("/answer"), { accept }));
+  } catch (error) {
+    report(error);
+  }
+}
+
+function showInvitations() {
+  const list = $("invitation-links");
+  list.replaceChildren();
+  for (const [role, link] of Object.entries(invitations.links)) {
+    const item = document.createElement("li");
+    item.dataset.role = role;
+    const label = document.createElement("span");
+    label.textContent = role === "spectator" ? "Spectators" : NAMES[role] + (role === invitations.mine ? " (you)" : "");
+    const field = document.createElement("input");
+    field.readOnly = true;
+    field.value = link;
+    field.size = 60;
+    field.addEventListener("focus", () => field.select());
+    item.append(label, " ", field);
+    list.append(item);
+  }
+  $("invitations").showModal();
+}
+
+// A game this page has just created: by invitation, this page plays the first invited seat
+// and keeps the links for the others.
+async function showNew(state) {
+  invitations = null;
+  if (!state.invitations) {
+    show(state);
+    return;
+  }
+  const mine = Object.keys(state.invitations).find((role) => role !== "spectator");
+  invitations = { id: state.id, links: state.invitations, mine };
+  token = new URLSearchParams(new URL(state.invitations[mine]).hash.slice(1)).get("token");
+  game = null;
+  show(await api("GET", `/api/games/${encodeURIComponent(state.id)}`));
 }
 
 function showStatus() {
@@ -121,7 +230,7 @@ function showSeats() {
     for (const [value, label] of [["human", "Human"], ["engine", "Engine"]]) {
       select.add(new Option(label, value, false, (value === "engine") === seat.engine));
     }
-    select.disabled = game.outcome !== null;
+    select.disabled = game.outcome !== null || game.invited; // a game by invitation keeps its seats
     select.addEventListener("change", () => changeSeat(seat.colour, select.value === "engine"));
     player.append(select);
 
@@ -226,7 +335,7 @@ function cellAt(x, y) {
 }
 
 async function onBoardClick(event) {
-  if (!game || !game.human_to_move || !$("promotion").hidden) return;
+  if (!myTurn() || !$("promotion").hidden) return;
   const cell = cellAt(event.clientX, event.clientY);
   if (cell === null) return;
   const targets = selected ? (game.legal[selected] || []).filter((m) => m.to === cell) : [];
@@ -280,13 +389,16 @@ function choosePromotion(choices) {
 // Engine seats move one request at a time until a human is to move (or the game ends).
 async function runEngines() {
   const loop = ++engineLoop;
+  if (game && game.invited && !mySeat()) return; // a spectator's page only watches
   while (game && game.engine_to_move && loop === engineLoop) {
     await new Promise((resolve) => setTimeout(resolve, ENGINE_PAUSE_MS));
     if (loop !== engineLoop) return;
     try {
       show(await api("POST", gamePath("/engine"), {}));
     } catch (error) {
-      if (error.status === 409) {
+      if (error.status === 409 && game.invited) {
+        return; // another player's page had the engine move: the live update shows it
+      } else if (error.status === 409) {
         await refresh(); // someone else moved meanwhile (another tab): carry on from there
       } else if (error.status === 503) {
         continue; // the server's engines were all busy with other games: ask again
@@ -309,10 +421,11 @@ async function changeSeat(colour, engine) {
 }
 
 async function resign() {
-  if (!game || !game.human_to_move) return;
-  if (!confirm(`${NAMES[game.turn]} resigns?`)) return;
+  const player = game && (game.invited ? mySeat() : game.human_to_move && game.turn);
+  if (!player) return;
+  if (!confirm(`${NAMES[player]} resigns?`)) return;
   try {
-    show(await api("POST", gamePath("/resign"), { player: game.turn }));
+    show(await api("POST", gamePath("/resign"), { player }));
     await runEngines();
   } catch (error) {
     report(error);
@@ -385,6 +498,7 @@ function newGameRequest() {
   for (const input of $("seat-choices").querySelectorAll("input:checked")) {
     if (input.value === "engine") body.engines.push(input.name.slice("seat-".length));
   }
+  if (form.invite.checked) body.invite = true;
   if (form.clocks.checked) {
     body.time_control = Number(form.minutes.value) * 60;
     body.increment = Number(form.increment.value);
@@ -397,8 +511,10 @@ async function startNewGame(event) {
   event.preventDefault();
   try {
     engineLoop++;
-    show(await api("POST", "/api/games", newGameRequest()));
+    token = null;
+    await showNew(await api("POST", "/api/games", newGameRequest()));
     $("new-game").close();
+    if (invitations) showInvitations();
     await runEngines();
   } catch (error) {
     report(error);
@@ -409,8 +525,13 @@ async function loadRecord(event) {
   event.preventDefault();
   try {
     engineLoop++;
-    show(await api("POST", "/api/records", { record: $("record-text").value }));
+    token = null;
+    const body = { record: $("record-text").value };
+    if ($("record-invite").checked) body.invite = true;
+    await showNew(await api("POST", "/api/records", body));
     $("load-record").close();
+    if (invitations) showInvitations();
+    await runEngines();
   } catch (error) {
     report(error);
   }
@@ -451,6 +572,11 @@ async function start() {
   $("load-record-form").addEventListener("submit", loadRecord);
   $("record-file").addEventListener("change", readRecordFile);
   $("resign-button").addEventListener("click", resign);
+  $("draw-button").addEventListener("click", () => offer("draw"));
+  $("takeback-button").addEventListener("click", () => offer("takeback"));
+  $("offer-accept").addEventListener("click", () => answer(true));
+  $("offer-decline").addEventListener("click", () => answer(false));
+  $("invitations-button").addEventListener("click", showInvitations);
   $("orientation").addEventListener("change", () => refresh(selected).catch(report));
   $("save-record").addEventListener("click", (event) => { if (!game) event.preventDefault(); });
   setInterval(tickClocks, 250);
@@ -461,14 +587,20 @@ async function start() {
     return;
   }
   fillLevels();
-  const match = location.hash.match(/^#game=([A-Za-z0-9_-]+)$/);
-  if (match) {
+  // An invitation link, or a page reloaded: #game=<id>, and &token=<secret> for a game played
+  // by invitation (a fragment: the browser sends it to nobody, not even in a Referer).
+  const link = new URLSearchParams(location.hash.slice(1));
+  const id = link.get("game");
+  if (id && /^[A-Za-z0-9_-]{1,32}$/.test(id)) {
+    token = link.get("token");
     try {
-      show(await api("GET", `/api/games/${match[1]}`));
+      show(await api("GET", `/api/games/${id}`));
       await runEngines();
       return;
     } catch (error) {
-      history.replaceState(null, "", location.pathname); // the server no longer has it
+      report(error);
+      if (error.status === 404) history.replaceState(null, "", location.pathname); // the server no longer has it
+      if (error.status === 403) return; // a wrong link: say so, and offer nothing else
     }
   }
   updateNewGameForm();
