@@ -132,6 +132,8 @@ def test_aec_refuses_illegal_actions_unchanged() -> None:
     before = environment.game.board.fen()
     with pytest.raises(IllegalMoveError):
         environment.step(0)
+    with pytest.raises(IllegalMoveError, match="the codes are 0 to 3005"):
+        environment.step(2**40)
     with pytest.raises(TypeError):
         environment.step("E2E4")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="None"):

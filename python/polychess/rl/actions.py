@@ -23,6 +23,7 @@ from typing import Any
 
 from polychess import _core
 from polychess.board import Board, Move
+from polychess.errors import IllegalMoveError
 
 __all__ = ["ActionSpace"]
 
@@ -54,7 +55,10 @@ class ActionSpace:
 
     def decode(self, board: Board, code: int) -> Move:
         """The legal move of ``board`` with this code (an IllegalMoveError if none has it)."""
-        return self._core.decode(self._board(board)._core, code)
+        board = self._board(board)
+        if not 0 <= code < self.size:
+            raise IllegalMoveError(f"no action {code}: the codes are 0 to {self.size - 1}")
+        return self._core.decode(board._core, code)
 
     def is_legal(self, board: Board, code: int) -> bool:
         """Whether the code is a legal move of ``board`` (any whole number may be asked)."""
