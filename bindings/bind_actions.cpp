@@ -3,7 +3,6 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
-#include <cstring>
 
 #include "actions.h"
 #include "bindings.h"
@@ -24,6 +23,13 @@ struct PyActionSpace {
                                   ")");
   }
   int seat(const PyBoard& b) const { return b.board->meta().turn; }
+  // The board's legal move with this code, MOVE_NONE if none has it.
+  Move find(const PyBoard& b, int code) const {
+    check_board(b);
+    Move moves[MAX_MOVES];
+    const int n = b.board->legal_moves(moves);
+    return decode_action(*space, seat(b), code, moves, n);
+  }
 };
 
 }  // namespace
@@ -58,10 +64,7 @@ void bind_actions(py::module_& m) {
       .def(
           "decode",
           [](const PyActionSpace& s, const PyBoard& b, int code) {
-            s.check_board(b);
-            Move moves[MAX_MOVES];
-            const int n = b.board->legal_moves(moves);
-            const Move m = decode_action(*s.space, s.seat(b), code, moves, n);
+            const Move m = s.find(b, code);
             if (m == MOVE_NONE)
               throw IllegalMove("action " + std::to_string(code) + " is not a legal move here" +
                                 (code < 0 || code >= s.space->size
@@ -71,13 +74,7 @@ void bind_actions(py::module_& m) {
           },
           py::arg("board"), py::arg("code"), "The legal move of the board with this code.")
       .def(
-          "is_legal",
-          [](const PyActionSpace& s, const PyBoard& b, int code) {
-            s.check_board(b);
-            Move moves[MAX_MOVES];
-            const int n = b.board->legal_moves(moves);
-            return decode_action(*s.space, s.seat(b), code, moves, n) != MOVE_NONE;
-          },
+          "is_legal", [](const PyActionSpace& s, const PyBoard& b, int code) { return s.find(b, code) != MOVE_NONE; },
           py::arg("board"), py::arg("code"), "Whether the code is a legal move of the board.")
       .def(
           "legal_actions",
@@ -95,12 +92,11 @@ void bind_actions(py::module_& m) {
           "write_mask",
           [](const PyActionSpace& s, const PyBoard& b, py::buffer out) {
             s.check_board(b);
-            auto* mask = static_cast<uint8_t*>(
-                buffer_items(out, size_t(s.space->size), {"B", "b", "?"}, "one-byte", "the mask"));
-            std::memset(mask, 0, size_t(s.space->size));
+            auto* mask =
+                static_cast<int8_t*>(buffer_items(out, size_t(s.space->size), {"B", "b", "?"}, "one-byte", "the mask"));
             Move moves[MAX_MOVES];
             const int n = b.board->legal_moves(moves);
-            for (int i = 0; i < n; ++i) mask[encode_action(*s.space, s.seat(b), moves[i])] = 1;
+            write_action_mask(*s.space, s.seat(b), moves, n, mask);
           },
           py::arg("board"), py::arg("out"), "Sets out[code] to 1 for every legal move, 0 elsewhere.");
 }

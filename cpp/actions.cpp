@@ -1,6 +1,7 @@
 #include "actions.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -108,6 +109,11 @@ int encode_action(const ActionSpace& s, int seat, Move m) {
   for (int code = first; code < s.size && s.from[code] == from && s.to[code] == to; ++code)
     if (s.promotion[code] == promotion) return code;
   return -1;
+}
+
+void write_action_mask(const ActionSpace& s, int seat, const Move* moves, int count, int8_t* mask) {
+  std::memset(mask, 0, size_t(s.size));
+  for (int i = 0; i < count; ++i) mask[encode_action(s, seat, moves[i])] = 1;
 }
 
 Move decode_action(const ActionSpace& s, int seat, int code, const Move* moves, int count) {

@@ -38,6 +38,10 @@ const ActionSpace& action_space(const Variant& v);
 // has no code for (none is legal).
 int encode_action(const ActionSpace& space, int seat, Move m);
 
+// Writes the mask of `moves` (a position's legal moves, its mover at `seat`) into `mask`
+// (space.size bytes): 1 at their codes, 0 elsewhere.
+void write_action_mask(const ActionSpace& space, int seat, const Move* moves, int count, int8_t* mask);
+
 // The move among `moves` (a position's legal moves, its mover at `seat`) that has `code`;
 // MOVE_NONE if none has it.
 Move decode_action(const ActionSpace& space, int seat, int code, const Move* moves, int count);

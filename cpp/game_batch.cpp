@@ -122,11 +122,9 @@ class GameBatchOf final : public GameBatch {
     if (out.observations_uint8) write_observation(state, mover, out.observations_uint8 + size * i);
     if (out.to_play) out.to_play[i] = mover;
     if (out.masks) {
-      int8_t* mask = out.masks + size_t(space_.size) * i;
-      std::memset(mask, 0, size_t(space_.size));
       int n = 0;
       const Move* legal = state.judged_moves(n);
-      for (int k = 0; k < n; ++k) mask[encode_action(space_, mover, legal[k])] = 1;
+      write_action_mask(space_, mover, legal, n, out.masks + size_t(space_.size) * i);
     }
   }
 

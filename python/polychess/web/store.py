@@ -41,9 +41,7 @@ class Store:
             session.on_change = self._save
             self._save(session)
         with self._lock:
-            self._sessions[session.id] = session
-            while len(self._sessions) > self.capacity:
-                self._sessions.popitem(last=False)
+            self._keep(session)
 
     def get(self, game_id: str) -> Session:
         """The session, now the most recently used; unknown ids raise ApiError(404)."""
@@ -62,19 +60,25 @@ class Store:
             if session is None:
                 session = restore(stored)
                 session.on_change = self._save
-                self._sessions[game_id] = session
-                while len(self._sessions) > self.capacity:
-                    self._sessions.popitem(last=False)
+                self._keep(session)
             return session
+
+    def _keep(self, session: Session) -> None:
+        """Keeps the session in memory, dropping the least recently used beyond the capacity
+        (under the lock)."""
+        self._sessions[session.id] = session
+        while len(self._sessions) > self.capacity:
+            self._sessions.popitem(last=False)
 
     def save_all(self) -> None:
         """Saves every game in memory now (a server shutting down: the clocks as they stand)."""
         with self._lock:
             sessions = list(self._sessions.values())
+        if self.storage is None:
+            return
         for session in sessions:
             with session.lock:
-                if self.storage is not None:
-                    self._save(session)
+                self._save(session)
 
     def __len__(self) -> int:
         with self._lock:
