@@ -3,6 +3,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <climits>
 
 #include "actions.h"
 #include "bindings.h"
@@ -12,6 +13,39 @@ namespace py = pybind11;
 
 namespace polychess {
 namespace {
+
+// A Python value as a message shows it: its repr in ASCII, cut when it is long.
+std::string shown(py::handle value) {
+  const auto text = py::reinterpret_steal<py::object>(PyObject_ASCII(value.ptr()));
+  if (!text) {  // its repr failed (an int of more digits than Python writes, say)
+    PyErr_Clear();
+    return std::string("a value of type ") + Py_TYPE(value.ptr())->tp_name;
+  }
+  const std::string whole = text.cast<std::string>();
+  return whole.size() > 60 ? whole.substr(0, 60) + "..." : whole;
+}
+
+// A number given from Python as an action code: any whole number (an int, or one of numpy's
+// integers, which have __index__; not a bool), as a 64-bit number. Those beyond 64 bits
+// saturate, which keeps them out of range. Anything else is an IllegalMove naming the codes.
+long long whole_number(const ActionSpace& space, py::handle value) {
+  py::object number;
+  if (!PyBool_Check(value.ptr())) number = py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
+  if (!number) {
+    PyErr_Clear();  // PyNumber_Index's TypeError: the value is no whole number
+    throw IllegalMove(not_an_action(space, shown(value)));
+  }
+  int overflow = 0;
+  const long long whole = PyLong_AsLongLongAndOverflow(number.ptr(), &overflow);
+  return overflow > 0 ? LLONG_MAX : overflow < 0 ? LLONG_MIN : whole;
+}
+
+// The action code a Python value stands for; an IllegalMove naming the codes if it is none.
+int action_code(const ActionSpace& space, py::handle value) {
+  const long long whole = whole_number(space, value);
+  if (!is_action_code(space, whole)) throw IllegalMove(not_an_action(space, shown(value)));
+  return int(whole);
+}
 
 struct PyActionSpace {
   const Variant* variant;
@@ -23,12 +57,13 @@ struct PyActionSpace {
                                   ")");
   }
   int seat(const PyBoard& b) const { return b.board->meta().turn; }
-  // The board's legal move with this code, MOVE_NONE if none has it.
-  Move find(const PyBoard& b, int code) const {
+  // The board's legal move with this code, MOVE_NONE if none has it (also for a number that is no code).
+  Move find(const PyBoard& b, long long code) const {
     check_board(b);
+    if (!is_action_code(*space, code)) return MOVE_NONE;
     Move moves[MAX_MOVES];
     const int n = b.board->legal_moves(moves);
-    return decode_action(*space, seat(b), code, moves, n);
+    return decode_action(*space, seat(b), int(code), moves, n);
   }
 };
 
@@ -44,10 +79,8 @@ void bind_actions(py::module_& m) {
       .def_property_readonly("size", [](const PyActionSpace& s) { return s.space->size; })
       .def(
           "action",
-          [](const PyActionSpace& s, int code) {
-            if (code < 0 || code >= s.space->size)
-              throw py::index_error("no action " + std::to_string(code) + " (0 to " +
-                                    std::to_string(s.space->size - 1) + ")");
+          [](const PyActionSpace& s, py::handle value) {
+            const int code = action_code(*s.space, value);
             const Kind k = Kind(s.space->promotion[code]);
             const Move m = k == NO_KIND ? make_move(s.space->from[code], s.space->to[code])
                                         : make_promotion(s.space->from[code], s.space->to[code], k);
@@ -63,19 +96,21 @@ void bind_actions(py::module_& m) {
           py::arg("board"), py::arg("move"), "The code of a legal move of the board.")
       .def(
           "decode",
-          [](const PyActionSpace& s, const PyBoard& b, int code) {
+          [](const PyActionSpace& s, const PyBoard& b, py::handle value) {
+            const int code = action_code(*s.space, value);
             const Move m = s.find(b, code);
-            if (m == MOVE_NONE)
-              throw IllegalMove("action " + std::to_string(code) + " is not a legal move here" +
-                                (code < 0 || code >= s.space->size
-                                     ? " (the codes are 0 to " + std::to_string(s.space->size - 1) + ")"
-                                     : ""));
+            if (m == MOVE_NONE) throw IllegalMove("action " + std::to_string(code) + " is not a legal move here");
             return move_object(*s.variant, m);
           },
           py::arg("board"), py::arg("code"), "The legal move of the board with this code.")
       .def(
-          "is_legal", [](const PyActionSpace& s, const PyBoard& b, int code) { return s.find(b, code) != MOVE_NONE; },
-          py::arg("board"), py::arg("code"), "Whether the code is a legal move of the board.")
+          "is_legal",
+          [](const PyActionSpace& s, const PyBoard& b, py::handle value) {
+            return s.find(b, whole_number(*s.space, value)) != MOVE_NONE;
+          },
+          py::arg("board"), py::arg("code"),
+          "Whether the code is a legal move of the board (any whole number may be asked; anything else raises "
+          "IllegalMoveError).")
       .def(
           "legal_actions",
           [](const PyActionSpace& s, const PyBoard& b) {

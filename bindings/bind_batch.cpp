@@ -2,6 +2,11 @@
 // Every call that steps or writes releases the GIL; the arrays are the caller's (numpy).
 #include <pybind11/stl.h>
 
+#include <cctype>
+#include <string_view>
+#include <vector>
+
+#include "actions.h"
 #include "bindings.h"
 #include "game.h"
 
@@ -10,10 +15,48 @@ namespace py = pybind11;
 namespace polychess {
 namespace {
 
+// Copies a step's actions, whole numbers of type Int, into `codes`, each checked to be an action
+// code (a wider number must not wrap around onto one).
+template <class Int>
+void copy_codes(const void* items, const ActionSpace& space, std::vector<int32_t>& codes) {
+  const Int* actions = static_cast<const Int*>(items);
+  for (size_t i = 0; i < codes.size(); ++i) {
+    if (!is_action_code(space, actions[i]))
+      throw IllegalMove("game " + std::to_string(i) + ": " + not_an_action(space, std::to_string(actions[i])));
+    codes[i] = int32_t(actions[i]);
+  }
+}
+
 struct PyGameBatch {
   std::unique_ptr<GameBatch> batch;
+  std::vector<int32_t> codes;  // a step's actions, copied before the GIL goes (the caller's array may change)
 
   size_t games() const { return size_t(batch->options().games); }
+
+  // Reads a step's actions into `codes`: an array of any of numpy's integer types (struct
+  // formats b, h, i, l, q and their unsigned capitals), one action code per game.
+  void read_actions(const py::buffer& actions) {
+    const ActionSpace& space = batch->actions();
+    const py::buffer_info info = actions.request();
+    const std::string& format = info.format;
+    if (format.size() != 1 || std::string_view("bBhHiIlLqQ").find(format[0]) == std::string_view::npos)
+      throw IllegalMove("the actions must be an array of whole numbers, not of buffer format '" + format + "' (" +
+                        action_codes_text(space) + ")");
+    const void* items = buffer_items(actions, games(), {format.c_str()}, "integer", "actions", /*writable=*/false);
+    const bool is_signed = std::islower(static_cast<unsigned char>(format[0]));
+    switch (info.itemsize) {
+      case 1:
+        return is_signed ? copy_codes<int8_t>(items, space, codes) : copy_codes<uint8_t>(items, space, codes);
+      case 2:
+        return is_signed ? copy_codes<int16_t>(items, space, codes) : copy_codes<uint16_t>(items, space, codes);
+      case 4:
+        return is_signed ? copy_codes<int32_t>(items, space, codes) : copy_codes<uint32_t>(items, space, codes);
+      case 8:
+        return is_signed ? copy_codes<int64_t>(items, space, codes) : copy_codes<uint64_t>(items, space, codes);
+      default:
+        throw std::invalid_argument("actions: whole numbers of " + std::to_string(info.itemsize) + " bytes");
+    }
+  }
 
   // The outputs the caller passed (None: not written), checked against the batch's sizes.
   BatchOutputs outputs(const py::object& observations, const py::object& masks, const py::object& to_play,
@@ -58,7 +101,7 @@ void bind_batch(py::module_& m) {
              options.max_plies = max_plies;
              options.threads = threads;
              options.seed = seed;
-             return PyGameBatch{game.game->batch(options)};
+             return PyGameBatch{game.game->batch(options), std::vector<int32_t>(size_t(games))};
            }),
            py::arg("game"), py::arg("games"), py::arg("max_plies") = 0, py::arg("threads") = 1, py::arg("seed") = 0)
       .def_property_readonly("games", &PyGameBatch::games)
@@ -82,18 +125,16 @@ void bind_batch(py::module_& m) {
           "step",
           [](PyGameBatch& b, py::buffer actions, py::object observations, py::object masks, py::object to_play,
              py::object rewards, py::object terminated, py::object truncated) {
-            // The actions are copied before the GIL goes, so the caller's array may change meanwhile.
-            const auto* given = static_cast<const int32_t*>(
-                buffer_items(actions, b.games(), {"i"}, "int32", "actions", /*writable=*/false));
-            std::vector<int32_t> codes(given, given + b.games());
+            b.read_actions(actions);
             const BatchOutputs out = b.outputs(observations, masks, to_play, rewards, terminated, truncated);
             py::gil_scoped_release release;
-            b.batch->step(codes.data(), out);
+            b.batch->step(b.codes.data(), out);
           },
           py::arg("actions"), py::arg("observations"), py::arg("masks"), py::arg("to_play"), py::arg("rewards"),
           py::arg("terminated"), py::arg("truncated"),
-          "One move per game; games that end start again. Raises IllegalMoveError naming the first game whose "
-          "action is illegal, before any game moves.")
+          "One move per game (actions: an array of whole numbers of any integer type); games that end start "
+          "again. Raises IllegalMoveError naming the first game whose action is no code or illegal, before any "
+          "game moves.")
       .def(
           "random_actions",
           [](PyGameBatch& b, py::buffer out) {

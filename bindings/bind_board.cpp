@@ -16,6 +16,14 @@ void check_depth(int depth) {
   if (depth > 64) throw std::invalid_argument("depth " + std::to_string(depth) + " is too large");
 }
 
+// Set by another thread to end a count early: the count runs without the GIL, so it reads an
+// atomic, not a Python object.
+struct StopFlag {
+  std::atomic<bool> raised{false};
+};
+
+const std::atomic<bool>* raised_of(const StopFlag* stop) { return stop ? &stop->raised : nullptr; }
+
 }  // namespace
 
 void bind_board(py::module_& m) {
@@ -23,6 +31,11 @@ void bind_board(py::module_& m) {
       .value("ACTIVE", ACTIVE)
       .value("FROZEN", FROZEN)
       .value("OUT", OUT);
+
+  py::class_<StopFlag>(m, "StopFlag", "Set from another thread to end a count (perft, divide) early.")
+      .def(py::init<>())
+      .def("set", [](StopFlag& f) { f.raised = true; })
+      .def("is_set", [](const StopFlag& f) { return f.raised.load(); });
 
   py::class_<PyBoard>(m, "Board", "A position with its history (low-level; see polychess.Board).")
       .def(py::init([](const NameText& variant, std::optional<PositionText> fen, bool neutrality, const NameText& mode,
@@ -53,8 +66,9 @@ void bind_board(py::module_& m) {
           "The legal captures and promotions (what the search's quiescence looks at).")
       .def("count_legal_moves", [](const PyBoard& b) { return b.board->count_legal_moves(); })
       .def("is_legal",
+           // Exactly the moves push() plays: a move of another mode or setup of the same game
+           // is read by its text, as resolve() reads it.
            [](const PyBoard& b, const MoveValue& m) {
-             if (m.variant != &b.variant()) return false;
              try {
                b.resolve(m);
                return true;
@@ -62,6 +76,14 @@ void bind_board(py::module_& m) {
                return false;
              }
            })
+      .def("is_capture",
+           [](const PyBoard& b, const MoveValue& m) {
+             const Move move = b.resolve(m);
+             return move_type(move) == EN_PASSANT ||
+                    (move_type(move) != CASTLING && b.board->piece_at(move_to(move)) != NO_PIECE);
+           })
+      .def("is_en_passant", [](const PyBoard& b, const MoveValue& m) { return move_type(b.resolve(m)) == EN_PASSANT; })
+      .def("is_castling", [](const PyBoard& b, const MoveValue& m) { return move_type(b.resolve(m)) == CASTLING; })
       .def("parse_move", [](const PyBoard& b,
                             const MoveTextArg& text) { return move_object(b.variant(), b.board->parse_move(text)); })
       .def("push", [](PyBoard& b, const MoveValue& m) { b.board->make(b.resolve(m)); })
@@ -91,12 +113,12 @@ void bind_board(py::module_& m) {
       .def("history_length", [](const PyBoard& b) { return b.board->history().size(); })
       .def(
           "perft",
-          [](const PyBoard& b, int depth) {
+          [](const PyBoard& b, int depth, const StopFlag* stop) {
             check_depth(depth);
             py::gil_scoped_release release;
-            return b.board->perft(depth);
+            return b.board->perft(depth, raised_of(stop));
           },
-          py::arg("depth"))
+          py::arg("depth"), py::arg("stop") = nullptr)
       .def(
           "perft_full",
           [](const PyBoard& b, int depth) {
@@ -107,18 +129,18 @@ void bind_board(py::module_& m) {
           py::arg("depth"))
       .def(
           "divide",
-          [](const PyBoard& b, int depth) {
+          [](const PyBoard& b, int depth, const StopFlag* stop) {
             check_depth(depth);
             std::vector<std::pair<Move, uint64_t>> counts;
             {
               py::gil_scoped_release release;
-              counts = b.board->divide(depth);
+              counts = b.board->divide(depth, raised_of(stop));
             }
             py::dict out;
             for (auto [move, n] : counts) out[py::str(move_text(b.variant(), move))] = n;
             return out;
           },
-          py::arg("depth"))
+          py::arg("depth"), py::arg("stop") = nullptr)
       .def_property_readonly("turn", [](const PyBoard& b) { return int(b.board->meta().turn); })
       .def("status",
            [](const PyBoard& b, int p) {

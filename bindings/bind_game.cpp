@@ -34,13 +34,13 @@ py::object termination_word(Termination t) {
   return py::str(words[int(t)]);
 }
 
-PyGame start(py::object board_object, const RuleSet& rules, const std::vector<int>& points) {
+PyGame start(py::object board_object, const RuleSet& rules, const std::vector<int>& points, bool judge_start) {
   PyBoard& b = board_object.cast<PyBoard&>();
   if (!points.empty() && points.size() != size_t(b.variant().players))
     throw std::invalid_argument("points: one value per player (" + std::to_string(b.variant().players) + ")");
   std::array<int, MAX_PLAYERS> start_points{};
   std::copy(points.begin(), points.end(), start_points.begin());
-  return PyGame{board_object, b.board->start_game(rules, start_points)};
+  return PyGame{board_object, b.board->start_game(rules, start_points, judge_start)};
 }
 
 // Per player his place, or None (no place yet, or no seat: the core leaves those 0).
@@ -98,7 +98,9 @@ void bind_game(py::module_& m) {
   py::class_<PyGame>(m, "GameState",
                      "A game played by the rules on a board's position (low-level; see polychess.Game).")
       .def(py::init(&start), py::arg("board"), py::arg("rules"), py::arg("points") = std::vector<int>{},
-           "A game from the board's position; `points`: each player's points scored before it.")
+           py::arg("judge_start") = true,
+           "A game from the board's position; `points`: each player's points scored before it; "
+           "`judge_start` false: the position's player to move moves from it as it stands (a bare board searched).")
       .def_property_readonly("board", [](const PyGame& g) { return g.board_object; })
       .def_property_readonly("current_player", [](const PyGame& g) { return g.game->current_player(); })
       .def("is_terminal", [](const PyGame& g) { return g.game->is_terminal(); })
@@ -220,7 +222,7 @@ void bind_game(py::module_& m) {
             GameRules board_rules;
             board_rules.neutrality = neutrality;
             py::object board_object = py::cast(PyBoard{Board::create(v, all.substr(0, line), board_rules)});
-            PyGame g = start(board_object, rules, {});
+            PyGame g = start(board_object, rules, {}, true);
             g.game->replay(all.substr(line + 1));
             return g;
           },

@@ -56,11 +56,13 @@ void bind_move(py::module_& m) {
       .def_property_readonly("to_cell", [](const MoveValue& m) { return m.variant->layout.names[m.to]; })
       .def_property_readonly("from_index", [](const MoveValue& m) { return m.from; })
       .def_property_readonly("to_index", [](const MoveValue& m) { return m.to; })
-      .def_property_readonly("promotion",
-                             [](const MoveValue& m) -> py::object {
-                               if (!m.promotion) return py::none();
-                               return py::str(std::string(1, promotion_letter(m.promotion)));
-                             })
+      .def_property_readonly(
+          "promotion",
+          [](const MoveValue& m) -> py::object {
+            if (!m.promotion) return py::none();
+            return py::str(std::string(1, written_promotion(*m.variant, m.promotion)));
+          },
+          "The promotion letter as the move's text writes it (str(move) ends with it), or None.")
       .def("__str__", &text_of)
       .def("__repr__",
            [](const MoveValue& m) {

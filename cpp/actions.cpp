@@ -98,6 +98,14 @@ const ActionSpace& action_space(const Variant& v) {
   return *space;
 }
 
+std::string action_codes_text(const ActionSpace& s) {
+  return "the action codes are whole numbers from 0 to " + std::to_string(s.size - 1);
+}
+
+std::string not_an_action(const ActionSpace& s, const std::string& value) {
+  return "no action " + value + ": " + action_codes_text(s);
+}
+
 int encode_action(const ActionSpace& s, int seat, Move m) {
   const std::vector<int>& frame = (*s.frame)[seat];
   const int from = frame[move_from(m)], to = frame[move_to(m)];
@@ -117,7 +125,7 @@ void write_action_mask(const ActionSpace& s, int seat, const Move* moves, int co
 }
 
 Move decode_action(const ActionSpace& s, int seat, int code, const Move* moves, int count) {
-  if (code < 0 || code >= s.size) return MOVE_NONE;
+  if (!is_action_code(s, code)) return MOVE_NONE;
   const int from = s.board[seat][s.from[code]], to = s.board[seat][s.to[code]];
   const Kind promotion = Kind(s.promotion[code]);
   for (int i = 0; i < count; ++i) {

@@ -12,6 +12,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "types.h"
@@ -34,6 +36,22 @@ struct ActionSpace {
 // The variant's action space, built once.
 const ActionSpace& action_space(const Variant& v);
 
+// Whether `code`, a number of any integer type, is one of the space's codes (0 to size - 1).
+// Every entry point checks its codes with this before narrowing them to int: a wider number
+// must not wrap around onto a code.
+template <class Int>
+bool is_action_code(const ActionSpace& space, Int code) {
+  static_assert(std::is_integral_v<Int>);
+  if constexpr (std::is_signed_v<Int>)
+    if (code < 0) return false;
+  return static_cast<uint64_t>(code) < static_cast<uint64_t>(space.size);
+}
+
+// What an action code is, for messages: "the action codes are whole numbers from 0 to N".
+std::string action_codes_text(const ActionSpace& space);
+// The message for `value` (as the caller shows it), which is not an action code of the space.
+std::string not_an_action(const ActionSpace& space, const std::string& value);
+
 // The code of move `m` made by the player of `seat` (a colour index); -1 for a move the space
 // has no code for (none is legal).
 int encode_action(const ActionSpace& space, int seat, Move m);
@@ -43,7 +61,7 @@ int encode_action(const ActionSpace& space, int seat, Move m);
 void write_action_mask(const ActionSpace& space, int seat, const Move* moves, int count, int8_t* mask);
 
 // The move among `moves` (a position's legal moves, its mover at `seat`) that has `code`;
-// MOVE_NONE if none has it.
+// MOVE_NONE if none has it (also for a number that is no code).
 Move decode_action(const ActionSpace& space, int seat, int code, const Move* moves, int count);
 
 }  // namespace polychess

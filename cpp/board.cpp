@@ -25,8 +25,9 @@ class BoardOf final : public Board {
   void unmake() override { pos_.unmake(); }
   const std::vector<Undo>& history() const override { return pos_.history(); }
 
-  std::unique_ptr<Game> start_game(const RuleSet& rules, const std::array<int, MAX_PLAYERS>& points) override {
-    return make_game(pos_, rules, points);
+  std::unique_ptr<Game> start_game(const RuleSet& rules, const std::array<int, MAX_PLAYERS>& points,
+                                   bool judge_start) override {
+    return make_game(pos_, rules, points, judge_start);
   }
   std::unique_ptr<Game> copy_game(const Game& other) override { return polychess::copy_game(pos_, other); }
   std::vector<PlayoutResult> playouts(const RuleSet& rules, const PlayoutOptions& options) const override {
@@ -49,10 +50,10 @@ class BoardOf final : public Board {
     copy.reserve_history(size_t(depth) + 1);
     return polychess::perft_full(copy, depth);
   }
-  std::vector<std::pair<Move, uint64_t>> divide(int depth) const override {
+  std::vector<std::pair<Move, uint64_t>> divide(int depth, const std::atomic<bool>* stop) const override {
     Position<W> copy = pos_;
     copy.reserve_history(size_t(depth) + 1);
-    return polychess::divide(copy, depth);
+    return polychess::divide(copy, depth, stop);
   }
 
   const Meta& meta() const override { return pos_.meta(); }

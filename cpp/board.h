@@ -43,9 +43,10 @@ class Board {
   virtual const std::vector<Undo>& history() const = 0;
 
   // A game (game.h) played on this board's position from where it stands, by the rules; the
-  // board must outlive it. copy_game() gives `other`, a game on a board this one is a copy of,
-  // to this board.
-  virtual std::unique_ptr<Game> start_game(const RuleSet& rules, const std::array<int, MAX_PLAYERS>& points) = 0;
+  // board must outlive it (`judge_start`: GameState's constructor). copy_game() gives `other`,
+  // a game on a board this one is a copy of, to this board.
+  virtual std::unique_ptr<Game> start_game(const RuleSet& rules, const std::array<int, MAX_PLAYERS>& points,
+                                           bool judge_start) = 0;
   virtual std::unique_ptr<Game> copy_game(const Game& other) = 0;
   // Whole games from this position (playouts.h), run on copies.
   virtual std::vector<PlayoutResult> playouts(const RuleSet& rules, const PlayoutOptions& options) const = 0;
@@ -60,7 +61,7 @@ class Board {
   // Counting (run with a copy of the position, so the board may be used meanwhile).
   virtual uint64_t perft(int depth, const std::atomic<bool>* stop = nullptr) const = 0;
   virtual uint64_t perft_full(int depth) const = 0;
-  virtual std::vector<std::pair<Move, uint64_t>> divide(int depth) const = 0;
+  virtual std::vector<std::pair<Move, uint64_t>> divide(int depth, const std::atomic<bool>* stop = nullptr) const = 0;
 
   // State
   virtual const Meta& meta() const = 0;

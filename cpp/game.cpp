@@ -13,8 +13,8 @@ namespace {
 template <int W>
 class GameOf final : public Game {
  public:
-  GameOf(Position<W>& pos, const RuleSet& rules, const std::array<int, MAX_PLAYERS>& points)
-      : state_(pos, rules, points) {}
+  GameOf(Position<W>& pos, const RuleSet& rules, const std::array<int, MAX_PLAYERS>& points, bool judge_start)
+      : state_(pos, rules, points, judge_start) {}
   GameOf(Position<W>& pos, const GameOf& other) : state_(pos, other.state_) {}
 
   const Variant& variant() const override { return state_.position().variant(); }
@@ -61,8 +61,9 @@ const char* step_word(StepKind kind) {
 }  // namespace
 
 template <int W>
-std::unique_ptr<Game> make_game(Position<W>& pos, const RuleSet& rules, const std::array<int, MAX_PLAYERS>& points) {
-  return std::make_unique<GameOf<W>>(pos, rules, points);
+std::unique_ptr<Game> make_game(Position<W>& pos, const RuleSet& rules, const std::array<int, MAX_PLAYERS>& points,
+                                bool judge_start) {
+  return std::make_unique<GameOf<W>>(pos, rules, points, judge_start);
 }
 
 template <int W>
@@ -70,9 +71,9 @@ std::unique_ptr<Game> copy_game(Position<W>& pos, const Game& other) {
   return std::make_unique<GameOf<W>>(pos, dynamic_cast<const GameOf<W>&>(other));
 }
 
-template std::unique_ptr<Game> make_game<1>(Position<1>&, const RuleSet&, const std::array<int, MAX_PLAYERS>&);
-template std::unique_ptr<Game> make_game<2>(Position<2>&, const RuleSet&, const std::array<int, MAX_PLAYERS>&);
-template std::unique_ptr<Game> make_game<3>(Position<3>&, const RuleSet&, const std::array<int, MAX_PLAYERS>&);
+template std::unique_ptr<Game> make_game<1>(Position<1>&, const RuleSet&, const std::array<int, MAX_PLAYERS>&, bool);
+template std::unique_ptr<Game> make_game<2>(Position<2>&, const RuleSet&, const std::array<int, MAX_PLAYERS>&, bool);
+template std::unique_ptr<Game> make_game<3>(Position<3>&, const RuleSet&, const std::array<int, MAX_PLAYERS>&, bool);
 template std::unique_ptr<Game> copy_game<1>(Position<1>&, const Game&);
 template std::unique_ptr<Game> copy_game<2>(Position<2>&, const Game&);
 template std::unique_ptr<Game> copy_game<3>(Position<3>&, const Game&);

@@ -54,7 +54,8 @@ class Game {
 // The factories Board uses to start a game on its own position, or to copy one onto a copy
 // of that position.
 template <int W>
-std::unique_ptr<Game> make_game(Position<W>& pos, const RuleSet& rules, const std::array<int, MAX_PLAYERS>& points);
+std::unique_ptr<Game> make_game(Position<W>& pos, const RuleSet& rules, const std::array<int, MAX_PLAYERS>& points,
+                                bool judge_start);
 template <int W>
 std::unique_ptr<Game> copy_game(Position<W>& pos, const Game& other);
 

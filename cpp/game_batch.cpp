@@ -59,11 +59,11 @@ class GameBatchOf final : public GameBatch {
       const Move* legal = state.judged_moves(n);
       moves_[i] = decode_action(space_, state.current_player(), actions[i], legal, n);
       if (moves_[i] == MOVE_NONE)
-        throw IllegalMove("game " + std::to_string(i) + ": action " + std::to_string(actions[i]) +
-                          " is not a legal move of " + start_pos_.variant().colour_names[state.current_player()] +
-                          (actions[i] < 0 || actions[i] >= space_.size
-                               ? " (the codes are 0 to " + std::to_string(space_.size - 1) + ")"
-                               : " here"));
+        throw IllegalMove("game " + std::to_string(i) + ": " +
+                          (is_action_code(space_, actions[i])
+                               ? "action " + std::to_string(actions[i]) + " is not a legal move of " +
+                                     start_pos_.variant().colour_names[state.current_player()] + " here"
+                               : not_an_action(space_, std::to_string(actions[i]))));
     }
     for_all_games([&](int i) { step_game(i, out); });
   }

@@ -22,7 +22,8 @@ Termination termination_of(Reason reason) {
 }
 
 template <int W>
-GameState<W>::GameState(Position<W>& pos, const RuleSet& rules, const std::array<int, MAX_PLAYERS>& points)
+GameState<W>::GameState(Position<W>& pos, const RuleSet& rules, const std::array<int, MAX_PLAYERS>& points,
+                        bool judge_start)
     : pos_(&pos), rules_(rules) {
   facts_.points = points;
   if ((rules.army == Army::DEAD) != pos.variant().captured_army_dies)
@@ -38,6 +39,10 @@ GameState<W>::GameState(Position<W>& pos, const RuleSet& rules, const std::array
   start_text_ = pos.text();
   for (int points : rules.points.capture) scores_moves_ |= points != 0;
   scores_moves_ |= rules.points.scores_checks() || rules.mate_judged == MateJudged::AFTER_MOVE;
+  if (!judge_start) {
+    first_judged_ply_ = 1;
+    return;
+  }
   if (decided_at_start()) return;
   // The start is judged as a position after a move is; a mate found there is nobody's doing.
   if (rules_.mate_judged == MateJudged::AFTER_MOVE) confirm_mates(-1, ~0u);
@@ -200,8 +205,8 @@ void GameState<W>::check_draws() {
   else if (rules_.quiet_moves_per_player > 0 && pos_->meta().halfmove >= rules_.quiet_moves_per_player &&
            pos_->meta().halfmove >= rules_.quiet_moves_per_player * active_players())
     finish(Termination::FIFTY_MOVES, End::DRAW);
-  // Material only ever goes by a capture (which resets the clock); the start is judged whole.
-  else if ((pos_->meta().halfmove == 0 || facts_.ply == 0) && insufficient_material())
+  // Material only ever goes by a capture (which resets the clock); the first position judged is judged whole.
+  else if ((pos_->meta().halfmove == 0 || facts_.ply == first_judged_ply_) && insufficient_material())
     finish(Termination::INSUFFICIENT_MATERIAL, End::DRAW);
   else check_points_lead();
 }

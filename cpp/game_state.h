@@ -62,7 +62,11 @@ class GameState {
   // judges it as a position after a move is judged, so a game over before the first move
   // says so. Throws std::invalid_argument if the rules and the board disagree.
   // `points` are the points scored before this position (a position read from a record).
-  GameState(Position<W>& pos, const RuleSet& rules, const std::array<int, MAX_PLAYERS>& points = {});
+  // `judge_start` false leaves the start unjudged: its player to move moves from it with the
+  // position's own legal moves (a bare board searched by its game's rules); every position
+  // after a move is judged as usual.
+  GameState(Position<W>& pos, const RuleSet& rules, const std::array<int, MAX_PLAYERS>& points = {},
+            bool judge_start = true);
   // A copy of `other` playing on `pos`, which must be a copy of other's position.
   GameState(Position<W>& pos, const GameState& other);
   // Becomes a copy of `other`, still playing on its own position, which the caller has made a
@@ -205,6 +209,9 @@ class GameState {
   bool pending_ = false;
   bool counts_repetitions_ = true;
   bool scores_moves_ = false;  // captures or checks score, or mates are judged after the move
+  // The ply of the first positions judged, which are judged whole (material included): the
+  // start, or those after the first move where the start is left unjudged.
+  uint32_t first_judged_ply_ = 0;
 };
 
 Termination termination_of(Reason reason);
@@ -286,11 +293,11 @@ template <int W>
 }
 
 // Whether a draw rule other than repetition can end the game now: the quiet moves have run up
-// to the limit of one player, material just went (a capture), or the start is judged.
+// to the limit of one player, material just went (a capture), or the first position is judged.
 template <int W>
 inline bool GameState<W>::may_end_drawn() const {
   const int halfmove = pos_->meta().halfmove;
-  return halfmove == 0 || facts_.ply == 0 ||
+  return halfmove == 0 || facts_.ply == first_judged_ply_ ||
          (rules_.quiet_moves_per_player > 0 && halfmove >= rules_.quiet_moves_per_player);
 }
 

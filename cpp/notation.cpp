@@ -9,13 +9,12 @@ namespace polychess {
 char kind_letter(Kind kind) { return " PNBRQKD"[kind]; }
 char promotion_letter(Kind kind) { return kind == ONE_POINT_QUEEN ? 'Q' : kind_letter(kind); }
 
-namespace {
-
-// The promotion letter as this variant's move text writes it.
 char written_promotion(const Variant& v, Kind kind) {
   const char letter = promotion_letter(kind);
   return v.upper_case_text ? letter : char(std::tolower(static_cast<unsigned char>(letter)));
 }
+
+namespace {
 
 // Examples taken from the board itself, so every variant's message shows its own cells:
 // the first pawn double step of the first colour, and its king's castling move.

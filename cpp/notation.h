@@ -16,7 +16,9 @@ struct MoveText {
 
 std::string move_text(const Variant& variant, Move move);
 char kind_letter(Kind kind);       // upper case, as on boards (D: the one-point queen)
-char promotion_letter(Kind kind);  // upper case, as in move text (Q for either queen)
+char promotion_letter(Kind kind);  // upper case (Q for either queen)
+// The promotion letter as this variant's move text writes it (upper or lower case).
+char written_promotion(const Variant& variant, Kind kind);
 // Case-insensitive; a '-', 'x' or ':' between the cells, an '=' before the promotion letter
 // and spaces around the parts are allowed. Throws InvalidMove, saying what was expected.
 MoveText parse_move_text(const Variant& variant, const std::string& text);

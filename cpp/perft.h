@@ -42,16 +42,17 @@ uint64_t perft_full(Position<W>& pos, int depth) {
   return nodes;
 }
 
-// Leaves below each legal move.
+// Leaves below each legal move; stops early (partial counts) once *stop becomes true.
 template <int W>
-std::vector<std::pair<Move, uint64_t>> divide(Position<W>& pos, int depth) {
+std::vector<std::pair<Move, uint64_t>> divide(Position<W>& pos, int depth, const std::atomic<bool>* stop = nullptr) {
   std::vector<std::pair<Move, uint64_t>> result;
   if (depth <= 0) return result;
   Move moves[MAX_MOVES];
   const int n = legal_moves(pos, moves);
   for (int i = 0; i < n; ++i) {
+    if (stop && stop->load(std::memory_order_relaxed)) break;
     pos.make(moves[i]);
-    result.push_back({moves[i], perft(pos, depth - 1)});
+    result.push_back({moves[i], perft(pos, depth - 1, stop)});
     pos.unmake();
   }
   return result;

@@ -100,8 +100,11 @@ class Script:
         assert snapshot(game) == self.states[-1]
         while len(self.states) > 1:
             last = self.states.pop()
-            token = game.pop()
+            token = game.history[-1]
+            move = game.pop()
             assert token == last["history"][-1]
+            event = token == "draw" or "(" in token  # resign(red), timeout(red)
+            assert (move is None) == event and (event or str(move) == token)
             assert snapshot(game) == self.states[-1], f"after popping {token}"
         with pytest.raises(IndexError):
             game.pop()

@@ -278,6 +278,35 @@ def test_free_for_all_points_lead_ends_the_game_inside_the_search():
     assert level["score"] < _core.MATE - 1000
 
 
+# Blue to move and in check; Yellow is mated already (a bare board has no game to have put him
+# out). The game's rules would first take Yellow out, which changes which of Blue's moves are
+# legal: the search once answered i1i2, a move this board refuses.
+BLUE_TO_MOVE_YELLOW_MATED = ("2yB5/2yNyK2gQ1/3yR4/5yPyP1yP3gN1/1bKbPyPbN2gR2bB3/3bP6gB1gK1/3bP6gP3/9gPgP3/"
+                             "bNbBrP11/4bP2rPgP5/rK5rP3rPrP2/bRrPrB2rP2/5rN2/5bR1rR b - - 0 50 rbyg aaaa")
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_a_board_is_searched_from_its_own_position(algorithm):
+    # Engine.search(board) answers with one of the board's legal moves, even where the game's
+    # rules would judge the position first (a player already mated, a drawn material balance).
+    board = Board("four-player", BLUE_TO_MOVE_YELLOW_MATED, mode="ffa")
+    result = Engine(algorithm, hash_mb=4).search(board, depth=3)
+    assert result.best_move in board.legal_moves
+    board.push(result.best_move)
+    # King and bishop against king: a dead draw, which the game would end at once; the board
+    # still has its moves, and every one of them draws.
+    board = Board("standard", "8/3k4/8/8/1B6/K7/8/8 b - - 0 1")
+    result = Engine(algorithm, hash_mb=4).search(board, depth=3)
+    assert result.best_move in board.legal_moves and result.score == 0
+
+
+def test_a_board_without_legal_moves_gets_no_move():
+    mated = Board("standard", BACK_RANK_MATE)
+    mated.push("a1a8")
+    result = Engine(hash_mb=4).search(mated, depth=2)
+    assert result.best_move is None and result.pv == []
+
+
 def _late_positions(variant, mode, seed, every=25, plies=400):
     """Positions along a random game, the later ones with players mated, frozen or out."""
     rng = random.Random(seed)

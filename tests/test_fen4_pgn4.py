@@ -13,6 +13,7 @@ import pytest
 from polychess import Board, Colour, Game, Kind, Reason, Status, Termination
 from polychess.formats.fen4 import START_FEN4, Fen4Error, read_fen4, write_fen4
 from polychess.formats.pgn4 import Pgn4Error, parse_pgn4, read_pgn4, write_pgn4
+from polychess.options import OptionError
 from positions import cross_position as position
 
 DATA = Path(__file__).parent / "data" / "pgn4"
@@ -437,10 +438,38 @@ def record(moves: str, **tags: str) -> str:
     (record("1. h2-h3", Result="1-0"), r"line 1: Result tag says 1-0 but the game is not over"),
     (record("1. R .. h2-h3"), r"line 2: the game is over \(resignation\) but the record goes on with 'h2-h3'"),
     (record("1. h2-h3\n[Variant \"FFA\"]"), r"line 3: a tag after the movetext"),
+    # names of the 14 x 14 square that are cut-off corners, with no cell
+    ("1. a1-a2", r"line 1: 'a1-a2': bad move text 'a1a2': 'a1' is not a cell of four-player"),
+    (record("1. h2-h3 .. n13-m13"), r"line 2: 'n13-m13': bad move text 'n13m13': 'n13' is not a cell"),
+    (record("1. h2-h3", MoveLimit="\u00b2"), r"line 1: MoveLimit '\u00b2' is not a positive number of plies"),
+    (record("1. h2-h3", Variant="FFA", MoveLimit="9" * 20),
+     r"line 2: MoveLimit must be a whole number from 1 to 1000000000, got 9{20}"),
 ])
 def test_malformed_pgn4(text: str, message: str) -> None:
     with pytest.raises(Pgn4Error, match=message):
         read_pgn4(text)
+
+
+def test_a_bad_setup_argument_is_the_callers_error_not_the_records() -> None:
+    with pytest.raises(OptionError, match="^setup must be one of modern, classic, got 'hexagonal'$"):
+        read_pgn4(record("1. h2-h3"), setup="hexagonal")
+
+
+def test_any_refusal_of_the_game_is_an_error_at_its_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Whatever the game refuses while a record is replayed (its errors are ValueErrors) is an
+    # error of the record, at the line of the token that asked for it.
+    def refuse(game: Game, *args: object) -> None:
+        raise ValueError("refused")
+
+    push = Game.push
+    monkeypatch.setattr(Game, "push", lambda game, move: refuse(game) if game.ply else push(game, move))
+    with pytest.raises(Pgn4Error, match=r"^line 3: 'b7-c7': refused$"):
+        read_pgn4(record("1. h2-h3\n.. b7-c7"))
+    monkeypatch.setattr(Game, "resign", refuse)
+    with pytest.raises(Pgn4Error, match=r"^line 2: 'R': refused$"):
+        read_pgn4(record("1. R"))
+    with pytest.raises(Pgn4Error, match=r"^line 3: \{resign\(blue\)\}: refused$"):
+        read_pgn4(record("1. h2-h3\n{resign(blue)}"))
 
 
 def test_wrong_facts_in_a_real_export() -> None:

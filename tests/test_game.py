@@ -1273,7 +1273,7 @@ def test_copy_is_an_independent_game():
     copied.pop()
     assert copied.history == ["E2E4"] and game.history == ["E2E4", "N11N9"]
     assert game.clock.remaining_now(B) == 60 and game.clock.remaining_now(R) == 55
-    assert game.pop() == "N11N9" and snapshot(game) == snapshot(copied)
+    assert str(game.pop()) == "N11N9" and snapshot(game) == snapshot(copied)
     assert game.clock.remaining_now(R) == copied.clock.remaining_now(R)
     import copy
 

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import random
 import re
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -23,6 +27,7 @@ from polychess.match.players import (
     Player,
     PlayerSpec,
     RandomPlayer,
+    UciPlayer,
     capture_value,
     parse_player,
 )
@@ -450,13 +455,89 @@ def test_a_match_resumes_from_its_output(tmp_path):
     _same_games(resumed.games, run_match(longer, backends.local).games)
     lines = output.read_text().splitlines()
     assert json.loads(lines[0])["format"] == "polychess-match/1" and len(lines) == 13
-    # a half-written last line (a run killed while writing) is played again
-    output.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][:20])
-    again = run_match(longer, backends.local, output=output, resume=True)
-    assert again.resumed == 11 and len(again.games) == 12
     other = config("three-player", "engine:nodes=300", "greedy", 12, plies=3, max_plies=30)
     with pytest.raises(ValueError, match="other settings"):
         run_match(other, backends.local, output=output, resume=True)
+
+
+def test_a_torn_last_line_is_cut_off_and_its_game_played_again(tmp_path):
+    # A run killed while writing a game leaves a line without its newline; the games appended
+    # by the resumed run must start on a line of their own, so that every later run reads the file.
+    output = tmp_path / "match.jsonl"
+    settings = config("standard", "greedy", "random", 4, plies=2, max_plies=20)
+    run_match(settings, backends.local, output=output)
+    lines = output.read_text().splitlines(keepends=True)
+    assert len(lines) == 1 + 4
+    for torn in (lines[-1][:20], lines[-1].rstrip("\n")):  # cut anywhere, even just before its newline
+        output.write_text("".join(lines[:-1]) + torn)
+        again = run_match(settings, backends.local, output=output, resume=True)
+        assert again.resumed == 3 and len(again.games) == 4
+        assert output.read_text().endswith("\n") and len(output.read_text().splitlines()) == 1 + 4
+        later = run_match(settings, backends.local, output=output, resume=True)
+        assert later.resumed == 4
+        _same_games(later.games, again.games)
+
+
+def test_a_file_of_something_else_is_neither_resumed_nor_changed(tmp_path):
+    output = _written(tmp_path / "notes.txt", "my notes\nhalf a line")
+    with pytest.raises(ValueError, match="not the output of a polychess match"):
+        run_match(config("standard", "greedy", "random", 2), backends.local, output=output, resume=True)
+    assert output.read_text() == "my notes\nhalf a line"
+
+
+def _processes() -> dict[tuple[int, str], int]:
+    """Every process of this machine, (pid, start time) -> parent pid, from /proc. The start time
+    tells a process from a later one that got its pid."""
+    found = {}
+    for name in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            stat = Path(f"/proc/{name}/stat").read_text()
+        except OSError:
+            continue  # gone meanwhile
+        fields = stat.rsplit(")", 1)[1].split()  # after the command's name, which may hold anything
+        if fields[0] != "Z":  # a zombie has ended; only its exit status is left
+            found[(int(name), fields[19])] = int(fields[1])
+    return found
+
+
+def _descendants(pid: int) -> set[tuple[int, str]]:
+    processes = _processes()
+    found: set[tuple[int, str]] = set()
+    parents = {pid}
+    while parents:
+        children = {p for p, parent in processes.items() if parent in parents} - found
+        found |= children
+        parents = {p for p, _ in children}
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the processes from /proc")
+def test_the_workers_end_with_a_match_killed_outright(tmp_path):
+    # SIGKILL runs no clean-up in the match's process: its workers must notice by themselves.
+    command = [sys.executable, "-m", "polychess", "match", "--variant", "standard", "--a", "engine:nodes=3000",
+               "--b", "engine:nodes=3000", "--games", "400", "--jobs", "2"]
+    with open(tmp_path / "stderr", "w") as stderr:
+        match = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr)
+    workers: set[tuple[int, str]] = set()
+    try:
+        deadline = time.monotonic() + 120
+        while len(workers) < 2:
+            assert match.poll() is None, (tmp_path / "stderr").read_text()
+            assert time.monotonic() < deadline, f"no workers started: {workers}"
+            time.sleep(0.1)
+            workers = _descendants(match.pid)
+        time.sleep(1)  # the workers are playing their games
+        workers |= _descendants(match.pid)
+        match.kill()
+        match.wait(timeout=60)
+        deadline = time.monotonic() + 60
+        while workers & _processes().keys() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not workers & _processes().keys(), "workers outlived the match"
+    finally:
+        match.kill()
+        for pid, _ in workers & _processes().keys():  # only the processes this test made
+            os.kill(pid, signal.SIGKILL)
 
 
 def test_polychess_match_writes_records_that_read_back(capsys, tmp_path):
@@ -480,6 +561,17 @@ def test_polychess_match_takes_an_external_engine(capsys):
     assert "illegal moves or player errors: 0" in out
     row = next(line for line in out.splitlines() if line.startswith("A  uci:"))
     assert row.split(",time=0.04")[1].split()[0] == "2"  # games
+
+
+def test_an_external_engine_is_told_the_setup_of_the_game():
+    # A classic four-player game is refused by an engine started for the modern setup; the
+    # player once started it so (and, before the client checked, it played the modern start).
+    player = UciPlayer(f"{sys.executable} -m polychess uci --variant four-player", nodes=500)
+    game = Game("four-player", setup="classic")
+    try:
+        assert player(game) in game.legal_moves
+    finally:
+        player.close()
 
 
 def test_polychess_match_usage_errors(capsys):

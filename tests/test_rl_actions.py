@@ -5,6 +5,7 @@ stands as the first seat's does gets the first seat's codes), and bad input is r
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -96,18 +97,48 @@ def test_bad_input_is_refused() -> None:
     board = Board("standard")
     with pytest.raises(IllegalMoveError, match="not a legal move"):
         space.decode(board, _illegal_code(space, board))
-    with pytest.raises(IllegalMoveError, match="the codes are 0 to"):
+    with pytest.raises(IllegalMoveError, match="the action codes are whole numbers from 0 to"):
         space.decode(board, space.size)
     with pytest.raises(ValueError, match="not for a three-player board"):
         space.legal_actions(Board("three-player"))
     with pytest.raises(IllegalMoveError):
         space.encode(board, "e2e5")
-    with pytest.raises(IndexError):
-        space.action(-1)
     with pytest.raises(ValueError, match="contiguous one-byte array"):
         space._core.write_mask(board._core, numpy.zeros(space.size, dtype=numpy.int32))
     fen = board.fen()
     assert board.fen() == fen  # nothing above touched the board
+
+
+def _beyond(code: int) -> list[object]:
+    """Numbers that are no action codes, among them some that a cast to 32 or 64 bits would turn
+    into ``code``, and values that are no whole numbers at all."""
+    return [2**32 + code, -(2**32) + code, 2**64 + code, numpy.int64(2**32 + code), 2**31 + code, -1, 3006, 2**100,
+            numpy.uint64(2**64 - 1), numpy.int64(-1), float(code), numpy.float32(code), True, numpy.True_, str(code),
+            None]
+
+
+def test_every_code_entry_point_takes_whole_numbers_in_range_only() -> None:
+    space = ActionSpace("three-player")
+    board = Board("three-player")
+    code = space.legal_actions(board)[0]
+    move = space.decode(board, code)
+    for same in (code, numpy.int8(code), numpy.uint16(code), numpy.int32(code), numpy.uint64(code)):
+        assert space.decode(board, same) == move and space.is_legal(board, same)
+        assert space.action(same) == str(move)  # White is seat 0
+    range_text = "the action codes are whole numbers from 0 to 3005"
+    for value in _beyond(code):
+        for entry_point in (space.action, lambda v: space.decode(board, v)):
+            with pytest.raises(IllegalMoveError, match=f"^no action {re.escape(repr(value))}: {range_text}$"):
+                entry_point(value)
+        if isinstance(value, (int, numpy.integer)) and not isinstance(value, (bool, numpy.bool_)):
+            assert space.is_legal(board, value) is False  # any whole number may be asked
+        else:
+            with pytest.raises(IllegalMoveError, match=range_text):
+                space.is_legal(board, value)
+    for long_value in ("7" * 1000, 10**5000):  # the second has more digits than Python writes
+        with pytest.raises(IllegalMoveError, match=range_text) as refused:
+            space.action(long_value)
+        assert len(str(refused.value)) < 200  # a long input is cut in the message
 
 
 def _illegal_code(space: ActionSpace, board: Board) -> int:

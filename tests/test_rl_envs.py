@@ -6,12 +6,14 @@ playing the same games as Game does, illegal actions refused without a change.""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import warnings
 from typing import Any
 
 import pytest
 
-from polychess import Game, IllegalMoveError
+from polychess import Board, Game, IllegalMoveError
 from polychess.options import OptionError
 from polychess.rl import ActionSpace, env, gym_env, observe, openspiel_game, parallel_env, vector_env
 from positions import position  # noqa: E402
@@ -29,6 +31,27 @@ GAMES = [
 ]
 
 
+@pytest.mark.parametrize(("call", "library", "extra"), [
+    ("rl.env()", "gymnasium", "rl"),
+    ("rl.env()", "pettingzoo", "rl"),
+    ("rl.parallel_env()", "pettingzoo", "rl"),
+    ("rl.gym_env()", "gymnasium", "rl"),
+    ("rl.vector_env()", "numpy", "rl"),
+    ("rl.ActionSpace('standard').mask(polychess.Board('standard'))", "numpy", "rl"),
+    ("rl.observe(polychess.Game('standard'))", "numpy", "rl"),
+    ("rl.openspiel_game()", "pyspiel", "openspiel"),
+    ("import polychess.rl.openspiel", "pyspiel", "openspiel"),
+])
+def test_a_missing_library_names_the_extra_that_brings_it(call: str, library: str, extra: str) -> None:
+    # A None in sys.modules makes an import fail as if the library were not installed; in a
+    # process of its own, since the libraries are loaded in this one.
+    program = f"import sys\nsys.modules[{library!r}] = None\nimport polychess\nfrom polychess import rl\n{call}\n"
+    run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 1, run.stderr
+    assert run.stderr.splitlines()[-1] == (f"ModuleNotFoundError: polychess.rl needs {library}, which is not "
+                                           f"installed: pip install 'polychess[{extra}]'")
+
+
 @pytest.fixture(autouse=True)
 def _quiet_checkers() -> Any:
     # The checkers advise on style (agent names like "player_0", Box observation spaces): we
@@ -42,6 +65,14 @@ def _quiet_checkers() -> Any:
 def test_pettingzoo_checkers(variant: str, options: dict[str, Any]) -> None:
     pettingzoo_test.api_test(env(variant, **options), num_cycles=200)
     pettingzoo_test.parallel_api_test(parallel_env(variant, **options), num_cycles=200)
+
+
+@pytest.mark.parametrize(("variant", "options"), GAMES)
+def test_pettingzoo_seed_tests(variant: str, options: dict[str, Any]) -> None:
+    # parallel_seed_test sends every live agent an action drawn without the mask: the mover's
+    # is illegal, and resigns him, as in the AEC environment.
+    pettingzoo_test.seed_test(lambda: env(variant, **options), num_cycles=100)
+    pettingzoo_test.parallel_seed_test(lambda: parallel_env(variant, **options), num_cycles=100)
 
 
 def test_pettingzoo_checkers_with_uint8_and_a_ply_limit() -> None:
@@ -126,16 +157,49 @@ def test_truncation_at_the_ply_limit() -> None:
     assert environment.rewards == {"white": 0.0, "black": 0.0}
 
 
-def test_aec_refuses_illegal_actions_unchanged() -> None:
-    environment = env("three-player")
+RANGE = "the action codes are whole numbers from 0 to 3005"
+OPENING = ActionSpace("three-player").legal_actions(Board("three-player"))[0]  # a legal code of White's first move
+
+
+def _wide(code: int) -> list[Any]:
+    """Whole numbers that are no action codes, each of which a cast to 32 bits would make ``code``."""
+    return [2**32 + code, numpy.int64(2**32 + code), numpy.uint64(2**64 - 2**32 + code), -(2**32) + code]
+
+
+def test_pettingzoo_illegal_actions_resign_by_default() -> None:
+    for make in (env, parallel_env):
+        for action in [0, -1, 3006, 2**64, *_wide(OPENING)]:  # 0 is no legal move at the start
+            environment = make("three-player")
+            environment.reset()
+            if make is env:
+                environment.step(action)
+                infos = environment.infos
+            else:
+                infos = environment.step({agent: action for agent in environment.agents})[4]
+            assert infos["white"]["illegal_action"]
+            game = environment.game
+            assert game.ply == 0 and game.history == ["resign(white)"]
+        # (None is the AEC's action of a done agent, refused otherwise: ValueError, checked elsewhere.)
+        for not_a_number in (float(OPENING), numpy.float32(OPENING), True, "E2E4", "1" if make is env else None):
+            environment = make("three-player")
+            environment.reset()
+            with pytest.raises(IllegalMoveError, match=RANGE):
+                if make is env:
+                    environment.step(not_a_number)
+                else:
+                    environment.step({agent: not_a_number for agent in environment.agents})
+            assert environment.game.history == []
+
+
+def test_aec_refuses_illegal_actions_unchanged_if_asked() -> None:
+    environment = env("three-player", illegal_action="raise")
     environment.reset()
     before = environment.game.board.fen()
-    with pytest.raises(IllegalMoveError):
+    with pytest.raises(IllegalMoveError, match="action 0 is not a legal move here"):
         environment.step(0)
-    with pytest.raises(IllegalMoveError, match="the codes are 0 to 3005"):
-        environment.step(2**40)
-    with pytest.raises(TypeError):
-        environment.step("E2E4")  # type: ignore[arg-type]
+    for action in (-1, 2**40, *_wide(OPENING), float(OPENING), "E2E4"):
+        with pytest.raises(IllegalMoveError, match=f"^no action .*: {RANGE}$"):
+            environment.step(action)
     with pytest.raises(ValueError, match="None"):
         environment.step(None)
     assert environment.game.board.fen() == before and environment.agent_selection == "white"
@@ -229,20 +293,32 @@ def test_vector_env_plays_the_games_game_plays(variant: str, options: dict[str, 
 
 def test_vector_env_refuses_an_illegal_action_before_any_game_moves() -> None:
     vector = vector_env("three-player", 4, seed=1)
-    observation, _ = vector.reset()
-    actions = vector.random_actions()
+    vector.reset()
+    legal = vector.random_actions()
+    for wide in _wide(int(legal[2])):  # no wide number is cut down to the legal code it ends with
+        actions = legal.astype(numpy.asarray(wide).dtype)
+        actions[2] = wide
+        with pytest.raises(IllegalMoveError, match=f"^game 2: no action {wide}: {RANGE}$"):
+            vector.step(actions)
+    actions = legal.copy()
     actions[2] = 0
-    with pytest.raises(IllegalMoveError, match="game 2: action 0 is not a legal move of white"):
+    with pytest.raises(IllegalMoveError, match="game 2: action 0 is not a legal move of white here"):
         vector.step(actions)
     actions[2] = 99999
-    with pytest.raises(IllegalMoveError, match="the codes are 0 to 3005"):
+    with pytest.raises(IllegalMoveError, match=f"game 2: no action 99999: {RANGE}"):
         vector.step(actions)
-    assert numpy.array_equal(vector.step(vector.random_actions())[0]["observation"][:, 1].sum(axis=(1, 2)),
-                             [8, 8, 8, 8])  # one move later: the mover (Red) still has his 8 pawns
-    with pytest.raises(ValueError, match="4 whole numbers"):
+    for actions in ([*legal[:3], 2**100], legal.astype(numpy.float64), legal.astype(bool)):
+        with pytest.raises(IllegalMoveError, match=RANGE):
+            vector.step(actions)
+    observation = vector.step(legal)[0]["observation"]  # nothing above moved a game
+    assert numpy.array_equal(observation[:, 1].sum(axis=(1, 2)), [8, 8, 8, 8])  # Red, to move, has his 8 pawns
+    played = [vector.board(i).fen() for i in range(4)]
+    for same in (legal.astype(numpy.int16), legal.astype(numpy.uint64), legal.tolist()):  # any integer type
+        vector.reset()
+        vector.step(same)
+        assert [vector.board(i).fen() for i in range(4)] == played
+    with pytest.raises(ValueError, match="4 action codes"):
         vector.step(numpy.zeros(3, dtype=numpy.int32))
-    with pytest.raises(ValueError, match="whole numbers"):
-        vector.step(numpy.zeros(4, dtype=numpy.float32))
 
 
 def test_vector_env_cuts_games_off_and_starts_them_again() -> None:
@@ -319,11 +395,22 @@ def test_gym_env_illegal_action_resigns_or_raises() -> None:
     environment.reset(seed=0)
     _, reward, terminated, _, info = environment.step(0)
     assert terminated and info["illegal_action"] and reward == -1.0  # out first: third place
+    for wide in _wide(OPENING):  # no code, though a cast to 32 bits would make it a legal one
+        environment.reset(seed=0)
+        _, _, terminated, _, info = environment.step(wide)
+        assert terminated and info["illegal_action"] and environment.game.ply == 0
+    environment.reset(seed=0)
+    with pytest.raises(IllegalMoveError, match=RANGE):  # no whole number: no action, under any policy
+        environment.step(float(OPENING))
     strict = gym_env("three-player", illegal_action="raise")
     strict.reset(seed=0)
     with pytest.raises(IllegalMoveError):
         strict.step(0)
+    with pytest.raises(IllegalMoveError, match=RANGE):
+        strict.step(2**32 + OPENING)
     assert strict.table.game.ply == 0
+    with pytest.raises(OptionError, match="illegal_action must be one of resign, raise"):
+        gym_env("three-player", illegal_action="ignore")
 
 
 # -- OpenSpiel ------------------------------------------------------------------------------

@@ -4,8 +4,12 @@ speaks Titan's dialect (tests/engines/titan_like.py) and misbehaves on demand, a
 
 from __future__ import annotations
 
+import os
+import shlex
 import sys
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,6 +17,8 @@ import pytest
 from polychess import Colour, Game
 from polychess.formats.fen4 import write_fen4
 from polychess.protocol.client import (
+    _KEPT_LINES,
+    _QUEUED_LINES,
     BestMove,
     EngineProtocolError,
     EngineTerminatedError,
@@ -28,6 +34,27 @@ POLYCHESS = [sys.executable, "-m", "polychess", "uci"]
 
 def titan_like(*flags: str, **kwargs: object) -> UciEngine:
     return UciEngine([*TITAN_LIKE, *flags], variant="four-player", **kwargs)  # type: ignore[arg-type]
+
+
+def within(seconds: float, call: Callable[[], object]) -> object:
+    """What ``call()`` returns (or raises), run on a thread: a call still running after
+    ``seconds`` fails the test instead of hanging the test run."""
+    results: list[object] = []
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            results.append(call())
+        except BaseException as error:  # noqa: BLE001 - raised again below, in the test's thread
+            errors.append(error)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), f"still waiting after {seconds} s"
+    if errors:
+        raise errors[0]
+    return results[0]
 
 
 def test_info_lines_in_every_dialect():
@@ -126,6 +153,74 @@ def test_engines_that_cannot_start_or_never_finish_the_handshake():
     assert time.monotonic() - started < 6.0
     with pytest.raises(ValueError, match="no engine command"):
         UciEngine([])
+
+
+def test_an_engine_that_floods_its_output_is_held_to_the_deadlines():
+    with pytest.raises(EngineTimeoutError, match=r"sent no 'uciok' within 1 s \(it sent \d+ other lines\)"):
+        within(60, lambda: titan_like("--flood-on-uci", timeout=1.0))
+    engine = titan_like("--flood-on-go", timeout=1.0)
+    try:
+        with pytest.raises(EngineTimeoutError, match="no longer answers"):  # no bestmove, no pv, no readyok
+            within(60, lambda: engine.best_move(Game("four-player"), time=0.05))
+        assert 0 < len(engine._last_infos) <= _KEPT_LINES
+    finally:
+        engine.close()
+
+
+def test_unread_output_is_bounded_and_close_ends_a_flooding_engine():
+    engine = titan_like("--flood-on-go")
+    try:
+        engine.send("go movetime 1000")  # and nothing read: the queue fills, the engine waits on its pipe
+        deadline = time.monotonic() + 60
+        while engine._lines.qsize() < _QUEUED_LINES and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)  # the engine goes on printing meanwhile
+        assert engine._lines.qsize() == _QUEUED_LINES
+        within(60, engine.close)
+        engine._reader.join(30)
+        assert not engine._reader.is_alive()  # the reader waiting for room in the full queue has given up
+    finally:
+        engine.close()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="needs sh")
+@pytest.mark.parametrize("script", ["{engine} --ignore-quit; exit 0",  # a wrapper that does not exec the engine
+                                    "sleep 600 & exec {engine}"])  # a child that holds the engine's output
+def test_close_ends_an_engine_behind_a_wrapper_and_what_holds_its_output(script):
+    engine = UciEngine(["sh", "-c", script.format(engine=shlex.join(TITAN_LIKE))], variant="four-player")
+    assert engine.name == "4pChess 0.1"
+    within(60, engine.close)
+    engine._reader.join(30)
+    assert not engine._reader.is_alive()  # its output has ended: the engine and the sleep are gone
+
+
+def test_an_engine_that_closes_its_output_but_runs_on_is_killed_and_raises():
+    with titan_like("--close-stdout-on-go") as engine:
+        with pytest.raises(EngineTerminatedError, match="closed its output but kept running; it has been killed"):
+            within(60, lambda: engine.best_move(Game("four-player"), time=0.05))
+        assert engine._process.poll() is not None
+        with pytest.raises(EngineTerminatedError):
+            engine.ping()
+
+
+def test_an_over_long_line_is_cut():
+    with titan_like("--long-name") as engine:  # an id name of a megabyte, then the rest of the handshake
+        assert engine.name.startswith("4pChess 0.1!!!") and len(engine.name) < 100_000
+        assert engine.dialect.name == "titan" and "Hash" in engine.options
+
+
+def test_a_game_of_another_kind_is_refused_up_front():
+    games = {"three-player": Game("three-player"), "four-player-ffa": Game("four-player", mode="ffa"),
+             "four-player-teams-classic": Game("four-player", setup="classic")}
+    with titan_like() as engine:  # four-player teams, modern setup
+        for kind, game in games.items():
+            with pytest.raises(ValueError, match=f"'4pChess 0.1' plays four-player-teams, not {kind}$"):
+                engine.best_move(game, time=0.05)
+            with pytest.raises(ValueError, match=f"plays four-player-teams, not {kind}$"):
+                engine.set_position(game)
+        assert engine.best_move(Game("four-player"), time=0.05).move is not None
+    with pytest.raises(ValueError, match="unknown variant 'five-player'"):
+        UciEngine(TITAN_LIKE, variant="five-player")
 
 
 def test_an_engine_that_ignores_quit_is_killed_on_close():

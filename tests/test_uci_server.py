@@ -14,8 +14,9 @@ import pytest
 
 from polychess import Colour, Game
 from polychess.formats.fen4 import write_fen4
+from polychess.protocol.client import UciEngine
 from polychess.protocol.games import GAME_KINDS, game_kind
-from polychess.protocol.server import UciServer, mover_clock, parse_go
+from polychess.protocol.server import DEFAULT_MOVETIME_MS, UciServer, mover_clock, parse_go
 from polychess.protocol.timeman import think_time
 from polychess.strength import LEVELS
 from positions import cross_position, position
@@ -272,6 +273,32 @@ def test_perft_and_bench(session):
     assert f"Nodes searched  : {last[0]}" in process.stdout
 
 
+@pytest.mark.parametrize("command, stopped", [("bench 30", "info string bench stopped"),
+                                             ("go perft 10", "info string perft stopped")])
+def test_bench_and_perft_run_off_the_command_loop(command, stopped):
+    with UciEngine(UCI, timeout=30.0) as engine:  # each would take hours
+        engine.send("position startpos")
+        engine.send(command)
+        engine.ping()  # readyok while it runs
+        engine.send("stop")
+        assert engine.read_until("info", 30.0)[-1] == stopped
+        engine.send(command)
+        engine.send("quit")
+        assert engine._process.wait(timeout=30) == 0  # it ended on quit, not killed
+
+
+def test_what_is_refused_is_not_echoed_in_full(session):
+    s = session()
+    token = "e2e4" + "x" * 1_000_000
+    for command in (f"go {token}", f"go searchmoves {token}", token, f"setoption name Hash value {token}",
+                    f"bench {token}", f"position startpos moves {token}"):
+        s.send(command, "stop", "isready")
+        lines = s.until("readyok")
+        refusals = [line for line in lines if line.startswith("info string")]
+        assert "e2e4xxx" in refusals[0]  # what is refused is named by its start
+        assert all(len(line) <= 600 for line in lines)
+
+
 # --------------------------------------------------------------------------- time management
 
 def test_think_time_spreads_the_clock():
@@ -304,7 +331,8 @@ def test_the_movers_clock_is_chosen_by_colour_initial_or_team():
     assert mover_clock(game_kind("standard"), Colour.BLACK, parse_go(["wtime", "5"])) is None
     odd = parse_go("depth x wtime 5 frobnicate searchmoves e2e4 d2d4 nodes 7".split())
     assert odd.limits == {"nodes": 7} and odd.times == {"w": 0.005}
-    assert odd.ignored == ["depth x", "frobnicate", "searchmoves e2e4 d2d4"]
+    assert odd.ignored == ["'depth x': expected a whole number from 1", "'frobnicate': not a parameter of go",
+                           "'searchmoves e2e4 d2d4': searchmoves is not supported (every move is searched)"]
 
 
 def test_a_clocked_search_stops_at_its_hard_limit_on_the_fake_clock(session):
@@ -317,6 +345,42 @@ def test_a_clocked_search_stops_at_its_hard_limit_on_the_fake_clock(session):
     assert not [line for line in s.quiet() if line.startswith("bestmove")]
     clock.now += budget.hard
     assert s.until("bestmove", 5.0)[-1].startswith("bestmove ")
+
+
+@pytest.mark.parametrize("go, said", [
+    ("go depth 0", "'depth 0': expected a whole number from 1"),
+    ("go nodes 0", "'nodes 0': expected a whole number from 1"),
+    ("go depth -1", "'depth -1': expected a whole number from 1"),
+    ("go depth 1.5", "'depth 1.5': expected a whole number from 1"),
+    ("go depth 1e2", "'depth 1e2': expected a whole number from 1"),
+    ("go depth", "'depth': expected a whole number from 1"),
+    ("go movetime abc", "'movetime abc': expected a whole number from 0"),
+    ("go searchmoves e2e4 d2d4", "'searchmoves e2e4 d2d4': searchmoves is not supported (every move is searched)"),
+    ("go", None),
+    ("go wtime 60000 winc 0", None),  # no clock for Black, who moves
+])
+def test_a_go_without_a_limit_searches_for_the_default_time(session, go, said):
+    clock = FakeClock()
+    s = session("standard", clock)
+    s.send("position startpos moves e2e4", go)
+    lines = s.until("info string go: no limit")
+    assert lines[:-1] == ([f"info string go: ignored {said}"] if said else [])
+    assert not [line for line in s.quiet() if line.startswith("bestmove")]  # the fake clock has not moved
+    clock.now += DEFAULT_MOVETIME_MS / 1000
+    assert s.until("bestmove", 20.0)[-1].startswith("bestmove ")
+
+
+def test_pondering_without_a_limit_gets_the_default_time_after_ponderhit(session):
+    clock = FakeClock()
+    s = session("standard", clock)
+    s.send("position startpos", "go ponder")
+    assert s.until("info string go: no limit")[-1].endswith(f"searching for {DEFAULT_MOVETIME_MS} ms after ponderhit")
+    clock.now += 100.0
+    assert not [line for line in s.quiet() if line.startswith("bestmove")]
+    s.send("ponderhit")
+    assert not [line for line in s.quiet() if line.startswith("bestmove")]
+    clock.now += DEFAULT_MOVETIME_MS / 1000
+    assert s.until("bestmove", 20.0)[-1].startswith("bestmove ")
 
 
 def test_pondering_waits_for_ponderhit_then_keeps_to_the_clock(session):

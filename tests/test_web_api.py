@@ -366,6 +366,38 @@ def test_bad_content_length_is_400(server: WebServer) -> None:
     assert reply.status == 400 and "Content-Length" in reply.error
 
 
+def test_content_length_is_one_number_in_digits(server: WebServer) -> None:
+    """int() read "+23" and "2_3" as 23, and of two Content-Length headers the first counted: a
+    proxy in front that reads them otherwise sees another request's end."""
+    body = b'{"variant": "standard"}'
+    port = server.server_address[1]
+
+    def post_with(*lengths: str) -> Reply:
+        head = (f"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+                + "".join(f"Content-Length: {length}\r\n" for length in lengths) + "\r\n")
+        return send_raw(server, head.encode() + body)
+
+    games = len(server.store)
+    for lengths in (("2_3",), ("+23",), ("23", "2"), ("23", "23"), ("23, 23",)):
+        reply = post_with(*lengths)
+        assert reply.status == 400 and "Content-Length" in reply.error, (lengths, reply.body)
+    assert len(server.store) == games
+    assert post_with("23").status == 201
+
+
+def test_a_body_nobody_reads_ends_the_connection(server: WebServer) -> None:
+    """A GET's body would otherwise be read as the next request on the connection."""
+    port = server.server_address[1]
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(f"GET /api/meta HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 14\r\n\r\n".encode()
+                     + b"GET / HTTP/1.1")
+        response = http.client.HTTPResponse(sock)
+        response.begin()
+        assert response.status == 200
+        response.read()
+        assert sock.recv(100) == b""  # closed: the body was not taken for a request
+
+
 def test_a_bug_is_a_500_and_the_server_lives_on(server: WebServer, monkeypatch: pytest.MonkeyPatch,
                                                   caplog: pytest.LogCaptureFixture) -> None:
     def broken() -> dict[str, object]:
@@ -385,12 +417,15 @@ def test_the_store_forgets_the_least_recently_used() -> None:
     sessions = [Session(Game("standard"), SeatOptions()) for _ in range(4)]
     for session in sessions[:3]:
         store.add(session)
-    store.get(sessions[0].id)  # used: now the newest
+    with store.using(sessions[0].id):  # used: now the newest
+        pass
     store.add(sessions[3])
     assert len(store) == 3
-    assert store.get(sessions[0].id) is sessions[0]
+    with store.using(sessions[0].id) as kept:
+        assert kept is sessions[0]
     with pytest.raises(ApiError) as error:
-        store.get(sessions[1].id)
+        with store.using(sessions[1].id):
+            pass
     assert error.value.status == 404
 
 

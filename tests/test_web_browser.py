@@ -301,12 +301,31 @@ def _close_all(driver: Any, windows: dict[str, str], first: str) -> None:
     driver.switch_to.window(first)
 
 
+def _turn_shown(driver: Any, windows: dict[str, str], seat: str) -> None:
+    """The window of the seat to move says it is its move, in the status, around the board and
+    in the tab's title; every other window names the seat to move."""
+    name = seat.capitalize()
+    for role, window in windows.items():
+        driver.switch_to.window(window)
+        _wait(driver, lambda d: name in _css(d, "#status")[0].text, f"{role}'s window does not say {name} is to move")
+        status = _css(driver, "#status")[0].text
+        framed = "your-move" in (_css(driver, "#board-area")[0].get_attribute("class") or "")
+        if role == seat:
+            assert status.startswith(f"Your move ({name})") and framed, (role, status)
+            assert driver.title.startswith(f"● Your move ({name})"), driver.title
+        else:
+            assert status.startswith(f"{name} to move") and not framed, (role, status)
+            assert "Your move" not in driver.title, (role, driver.title)
+
+
 def test_four_people_in_their_own_windows(server: WebServer, browser: Any) -> None:
+    """Four windows on one game all read "Red to move", and nothing told the player to move."""
     links = _invite(server.url, {"variant": "four-player", "mode": "ffa"})
     first = browser.current_window_handle
-    windows = {role: _open_window(browser, link, 160) for role, link in links.items() if role != "spectator"}
+    windows = {role: _open_window(browser, link, 160) for role, link in links.items()}
     for count, (role, origin, target) in enumerate((("red", "h2", "h3"), ("blue", "b8", "c8"),
                                                      ("yellow", "g13", "g12"), ("green", "m8", "l8")), start=1):
+        _turn_shown(browser, windows, role)
         _play_in(browser, windows[role], origin, target)
         _everyone_sees(browser, windows, count)
     _close_all(browser, windows, first)
@@ -361,7 +380,16 @@ def test_the_host_makes_a_game_together_from_the_form(server: WebServer, browser
           "the invitations were not shown")
     rows = {row.get_attribute("data-role"): row for row in _css(browser, "#invitation-links li")}
     assert sorted(rows) == ["black", "red", "spectator", "white"] and "(you)" in rows["white"].text
-    red_link = rows["red"].find_element("css selector", "input").get_attribute("value")
+    for role, row in rows.items():  # every link whole in its box (they were cut off), with a copy button
+        link = row.find_element("css selector", ".link")
+        assert link.text.startswith(server.url + "#game=") and "&token=" in link.text, role
+        assert browser.execute_script("const e = arguments[0]; return e.scrollWidth <= e.clientWidth "
+                                      "&& e.scrollHeight <= e.clientHeight;", link), f"{role}'s link is cut off"
+        assert row.find_element("css selector", "button.copy").text == "Copy"
+    red_link = rows["red"].find_element("css selector", ".link").text
+    rows["red"].find_element("css selector", "button.copy").click()
+    _wait(browser, lambda d: rows["red"].find_element("css selector", "button.copy").text == "Copied",
+          "the copy button did not copy")
     _css(browser, "#invitations-close")[0].click()
     assert _css(browser, "#you")[0].text == "You play White."
     host = browser.current_window_handle

@@ -16,6 +16,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from polychess.web import events as events_module
 from polychess.web import server as server_module
 from polychess.web.invitations import Invitations
 from polychess.web.server import WebServer
@@ -148,8 +149,10 @@ def test_hot_seat_games_take_no_secret(web: WebServer) -> None:
 class EventStream:
     """A server-sent event stream read with http.client."""
 
-    def __init__(self, server: WebServer, game_id: str, token: str) -> None:
-        self.connection = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=20)
+    def __init__(self, server: WebServer, game_id: str, token: str, source: str | None = None) -> None:
+        """``source``: the loopback address to connect from (another client), e.g. 127.0.0.2."""
+        self.connection = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=20,
+                                                     source_address=(source, 0) if source else None)
         self.connection.request("GET", f"/api/games/{game_id}/events?token={token}")
         self.response = self.connection.getresponse()
 
@@ -170,7 +173,20 @@ class EventStream:
                 fields[name] = value
 
     def close(self) -> None:
+        self.response.close()  # the socket stays open while the response holds it
         self.connection.close()
+
+
+def refusal(server: WebServer, game_id: str, token: str) -> tuple[int, str]:
+    """The status and error of a stream that should be refused; a stream let in is closed at
+    once (read to its end, it would never end)."""
+    stream = EventStream(server, game_id, token)
+    try:
+        if stream.response.status == 200:
+            return 200, "let in"
+        return stream.response.status, str(json.loads(stream.response.read())["error"])
+    finally:
+        stream.close()
 
 
 def test_every_page_sees_every_move_live(web: WebServer) -> None:
@@ -194,15 +210,75 @@ def test_a_stream_needs_a_secret_and_listeners_are_bounded(web: WebServer, monke
     game_id, tokens, _ = create(web, variant="three-player")
     assert call(web, "GET", f"/api/games/{game_id}/events").status == 403
     assert call(web, "GET", f"/api/games/{game_id}/events?token=nope").status == 403
-    monkeypatch.setattr(server_module, "MAX_LISTENERS_PER_GAME", 2)
+    monkeypatch.setattr(web.listeners, "per_game", 2)
     first, second = EventStream(web, game_id, tokens["spectator"]), EventStream(web, game_id, tokens["white"])
     try:
         first.next_state(), second.next_state()
-        refused = call(web, "GET", f"/api/games/{game_id}/events?token={tokens['red']}")
-        assert refused.status == 503 and "too many live pages" in refused.error
+        status, error = refusal(web, game_id, tokens["red"])
+        assert status == 503 and "live pages open" in error
     finally:
         first.close()
         second.close()
+
+
+def test_a_closed_page_gives_its_slot_back(web: WebServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A closed page kept its slot until a write to it failed, some 30 s of heartbeats later."""
+    monkeypatch.setattr(events_module, "HEARTBEAT", 3600.0)  # no write finds out here
+    monkeypatch.setattr(web.listeners, "per_game", 1)
+    game_id, tokens, _ = create(web, variant="three-player")
+    stream = EventStream(web, game_id, tokens["white"])
+    stream.next_state()
+    stream.close()
+    deadline = time.monotonic() + 30
+    while web.listeners.in_use:
+        assert time.monotonic() < deadline, "the closed page still holds its slot"
+        time.sleep(0.05)
+    again = EventStream(web, game_id, tokens["white"])  # the game's one slot is free again
+    try:
+        assert again.next_state()["viewer"] == "white"
+    finally:
+        again.close()
+
+
+def test_strangers_filling_the_pool_do_not_keep_a_games_players_out(web: WebServer,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Anyone can make games: 8 hot-seat games with 32 streams each filled all 256 slots, and
+    every page of every game played by invitation was refused."""
+    monkeypatch.setattr(web.listeners, "total", 3)
+    strangers = call(web, "POST", "/api/games", {"variant": "standard"}).json["id"]
+    streams = [EventStream(web, strangers, "") for _ in range(3)]
+    try:
+        for stream in streams:
+            stream.next_state()
+        game_id, tokens, _ = create(web, variant="three-player")
+        for seat in ("white", "red", "black"):  # each seat has a slot of its own
+            streams.append(EventStream(web, game_id, tokens[seat]))
+            assert streams[-1].next_state()["viewer"] == seat
+        for token in (tokens["white"], tokens["spectator"]):  # a second tab, a spectator: from the full pool
+            status, error = refusal(web, game_id, token)
+            assert status == 503 and "live pages open" in error
+    finally:
+        for stream in streams:
+            stream.close()
+
+
+def test_one_address_cannot_take_every_slot(web: WebServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(web.listeners, "per_client", 2)
+    game_id, tokens, _ = create(web, variant="four-player")
+    streams = [EventStream(web, game_id, tokens[seat]) for seat in ("red", "blue")]
+    try:
+        for stream in streams:
+            stream.next_state()
+        status, error = refusal(web, game_id, tokens["yellow"])
+        assert status == 503 and "from your address" in error
+        try:
+            streams.append(EventStream(web, game_id, tokens["yellow"], source="127.0.0.2"))
+        except OSError as error:
+            pytest.skip(f"cannot connect from a second loopback address here: {error}")
+        assert streams[-1].next_state()["viewer"] == "yellow"  # another address is let in
+    finally:
+        for stream in streams:
+            stream.close()
 
 
 def test_a_stream_notices_a_clock_running_out(web: WebServer) -> None:
@@ -216,8 +292,9 @@ def test_a_stream_notices_a_clock_running_out(web: WebServer) -> None:
         stream.close()
 
 
-def test_fifty_spectators_and_ten_games_at_once(web: WebServer) -> None:
+def test_fifty_spectators_and_ten_games_at_once(web: WebServer, monkeypatch: pytest.MonkeyPatch) -> None:
     """Load: 10 games, 5 spectators each; every spectator sees every move of its game."""
+    monkeypatch.setattr(web.listeners, "per_client", 50)  # they all come from this machine's one address
     games = [create(web, variant="three-player") for _ in range(10)]
     streams = [(game_id, EventStream(web, game_id, tokens["spectator"])) for game_id, tokens, _ in games
                for _ in range(5)]

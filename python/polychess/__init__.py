@@ -21,7 +21,7 @@ from polychess._core import Layout
 from polychess.board import VARIANTS, Board, Colour, Kind, LegalMoves, Move, Piece, Status
 from polychess.clock import Clock
 from polychess.engine import Engine, SearchResult
-from polychess.errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, OptionError
+from polychess.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, InvalidPositionError, OptionError
 from polychess.game import Elimination, Game, GameOverError, Outcome, Reason, Termination, TimeForfeitError
 from polychess.rules import Rules
 from polychess.simulate import Playout, playouts
@@ -29,6 +29,7 @@ from polychess.simulate import Playout, playouts
 __version__ = "0.1.0"
 
 __all__ = [
+    "AmbiguousMoveError",
     "Board",
     "Clock",
     "Colour",

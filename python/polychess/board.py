@@ -7,14 +7,18 @@ move also takes its text.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from polychess import _core
-from polychess._core import Move, Status
+from polychess._core import Move, Status, StopFlag
 
-__all__ = ["Board", "Move", "Colour", "Kind", "Piece", "Status", "LegalMoves", "VARIANTS"]
+if TYPE_CHECKING:  # the game module imports this one
+    from polychess.game import Outcome
+
+__all__ = ["Board", "Move", "Colour", "Kind", "Piece", "Status", "StopFlag", "LegalMoves", "VARIANTS"]
 
 VARIANTS: tuple[str, ...] = tuple(_core.variant_names())
 
@@ -136,6 +140,10 @@ class Board:
         """The position string; ``Board(variant, fen=board.fen())`` reproduces the position."""
         return self._core.fen()
 
+    def board_fen(self) -> str:
+        """The placement of the pieces alone: the position string's first field."""
+        return self.fen().split(" ", 1)[0]
+
     def copy(self) -> Board:
         """An independent copy, history included."""
         other = Board.__new__(Board)
@@ -216,9 +224,77 @@ class Board:
         self._core.push(move)
         return move
 
+    # -- the notation of each variant's records ---------------------------------------------
+
+    def san(self, move: Move | str) -> str:
+        """The legal move as this variant's game records write it; the board is not changed.
+
+        Standard chess: Standard Algebraic Notation, as PGN writes it (``Nf3``, ``exd6``,
+        ``O-O``, ``e8=Q#``). Four-player chess: chess.com's long algebraic notation, as PGN4
+        writes it (``h2-h3``, ``Qg1xQn8+``, ``O-O``; one ``+`` per king the move puts in check
+        and one ``#`` per player it mates). Three-player chess: the move text of rules §4, as
+        its game records write it (``E2E4``). An illegal move raises
+        :class:`~polychess.IllegalMoveError`.
+        """
+        from polychess.formats import notation  # the formats import this module
+
+        return notation.move_to_text(self, self._legal(move))
+
+    def parse_san(self, text: str) -> Move:
+        """The legal move that ``text``, in the notation of :meth:`san`, stands for (check marks
+        may be left out; the move text of rules §4 is read too). Raises
+        :class:`~polychess.InvalidMoveError` for unreadable text,
+        :class:`~polychess.AmbiguousMoveError` for text that fits several legal moves and
+        :class:`~polychess.IllegalMoveError` for text that fits none."""
+        from polychess.formats import notation  # the formats import this module
+
+        if not isinstance(text, str):
+            raise TypeError(f"expected move text, got {type(text).__name__}")
+        return notation.text_to_move(self, text)
+
+    def push_san(self, text: str) -> Move:
+        """Plays the move ``text`` stands for (:meth:`parse_san`) and returns it; the board is
+        left unchanged if it cannot."""
+        move = self.parse_san(text)
+        self._core.push(move)
+        return move
+
+    # -- what a move does -------------------------------------------------------------------
+
+    def is_capture(self, move: Move | str) -> bool:
+        """Whether the legal move captures a piece (en passant included)."""
+        return self._core.is_capture(self._legal(move))
+
+    def is_en_passant(self, move: Move | str) -> bool:
+        return self._core.is_en_passant(self._legal(move))
+
+    def is_castling(self, move: Move | str) -> bool:
+        return self._core.is_castling(self._legal(move))
+
+    def gives_check(self, move: Move | str) -> bool:
+        """Whether the legal move puts an enemy king in check: a king newly attacked after it,
+        as PGN4 marks checks and free-for-all scores them (:mod:`polychess.checks`). In
+        standard chess: whether the opponent is in check after the move."""
+        from polychess.checks import checks_given, king_attacks  # checks imports this module
+
+        before = king_attacks(self, self.turn)
+        after = self.copy()
+        after.push(self._legal(move))
+        return bool(checks_given(before, after))
+
     def pop(self) -> Move:
         """Takes back the last move (and any events applied after it) and returns it."""
         return self._core.pop()
+
+    def is_repetition(self, count: int = 3) -> bool:
+        """Whether the position has stood on the board ``count`` times, counting back through
+        the moves played on it as far as the last capture or pawn move."""
+        key, seen = self._core.key, 1
+        board = self._core.copy()
+        while seen < count and board.halfmove_clock > 0 and board.move_stack():
+            board.pop()
+            seen += board.key == key
+        return seen >= count
 
     def peek(self) -> Move:
         """The last move played."""
@@ -290,10 +366,18 @@ class Board:
         names = self.layout.names
         return [names[c] for c in self._core.checkers()]
 
-    def attackers(self, cell: str | int, player: Colour | str) -> list[str]:
-        """Cells of the player's pieces that attack the cell (pawns by their capture cells)."""
+    def attackers(self, player: Colour | str, cell: str | int) -> list[str]:
+        """Cells of the player's pieces that attack the cell (pawns by their capture cells).
+
+        The arguments come in python-chess's order, ``attackers(colour, square)``; the order
+        ``attackers(cell, player)`` is read too, since no cell is named like a colour.
+        """
+        colour, target = (player, cell) if _names_colour(player) else (cell, player)
+        if not isinstance(colour, (Colour, str)) or not _names_colour(colour) or isinstance(target, Colour):
+            raise ValueError(f"attackers(player, cell) needs a colour of {self.variant} and a cell, "
+                             f"got {player!r} and {cell!r}")
         names = self.layout.names
-        return [names[c] for c in self._core.attackers(self._cell(cell), self._index(player))]
+        return [names[c] for c in self._core.attackers(self._cell(target), self._index(colour))]
 
     def is_check(self) -> bool:
         return bool(self._core.checkers())
@@ -304,6 +388,38 @@ class Board:
     def is_stalemate(self) -> bool:
         return not self.is_check() and not self.legal_moves
 
+    # -- the end, as the game's rules judge the position --------------------------------------
+
+    def outcome(self) -> Outcome | None:
+        """The outcome the game's declared rules (:mod:`polychess.rules`) give this position,
+        or None while play goes on: the position is judged as a game starting from it judges its
+        start (a mate, a stalemate, dead material, the quiet-move rule; in the multi-player games
+        a mate puts a player out and play goes on), and a repetition is counted through the moves
+        played on this board. Only what the board holds is known: a free-for-all's points so far
+        and moves made before the board's own start are not, so a :class:`~polychess.Game` can
+        tell more."""
+        from polychess.game import Game, Termination  # the game module imports this one
+
+        game = Game(self.variant, start=self.fen(), **self._options())  # type: ignore[arg-type]
+        repetitions = game.rules.repetitions
+        if game.is_over() or not repetitions or not self.is_repetition(repetitions):
+            return game.outcome()
+        game.agree_draw()  # every draw ranks the players alike, whatever brought it about
+        drawn = game.outcome()
+        assert drawn is not None
+        return dataclasses.replace(drawn, termination=Termination.THREEFOLD_REPETITION)
+
+    def is_game_over(self) -> bool:
+        return self.outcome() is not None
+
+    def result(self) -> str:
+        """The result token of :meth:`outcome`, as :meth:`polychess.Game.result` gives it:
+        ``1-0``, ``0-1``, ``1/2-1/2`` in standard chess, each seat's place (``2-3-1``) in the
+        others, and ``*`` while play goes on."""
+        from polychess.game import result_token  # the game module imports this one
+
+        return result_token(self.variant, self.outcome())
+
     def mated_by(self) -> Colour | None:
         """If the player to move is checkmated, the player credited with the mate
         (rules §1.7: among the attackers, the one who moved most recently)."""
@@ -312,13 +428,16 @@ class Board:
 
     # -- counting -------------------------------------------------------------------------
 
-    def perft(self, depth: int) -> int:
-        """Leaf count of the legal-move tree (computed in C++, without the GIL)."""
-        return self._core.perft(depth)
+    def perft(self, depth: int, *, stop: StopFlag | None = None) -> int:
+        """Leaf count of the legal-move tree (computed in C++, without the GIL). Another
+        thread may end a long count by setting ``stop`` (a :class:`StopFlag`); the count
+        returned is then partial."""
+        return self._core.perft(depth, stop)
 
-    def divide(self, depth: int) -> dict[str, int]:
-        """Perft below each legal move, by move text."""
-        return self._core.divide(depth)
+    def divide(self, depth: int, *, stop: StopFlag | None = None) -> dict[str, int]:
+        """Perft below each legal move, by move text (``stop`` as for :meth:`perft`: the moves
+        not reached are missing, the last one's count is partial)."""
+        return self._core.divide(depth, stop)
 
     # -- game-layer primitives (each recorded in the history; ``pop`` takes them back) ------
 
@@ -341,6 +460,16 @@ class Board:
 
     # -- helpers --------------------------------------------------------------------------
 
+    def _legal(self, move: Move | str) -> Move:
+        """The legal move given as a Move or as move text; IllegalMoveError otherwise."""
+        if isinstance(move, str):
+            return self._core.parse_move(move)
+        if not isinstance(move, Move):
+            raise TypeError(f"expected a Move or move text, got {type(move).__name__}")
+        if not self._core.is_legal(move):
+            self._core.push(move)  # raises IllegalMoveError with the core's message, leaving the board as it was
+        return move
+
     def _index(self, colour: Colour | str) -> int:
         try:
             return self._colours.index(Colour(colour))
@@ -357,6 +486,13 @@ class Board:
             return self.layout.index(cell)
         except KeyError:
             raise ValueError(f"no cell named {cell!r} in {self.variant}") from None
+
+
+_COLOUR_NAMES = frozenset(colour.value for colour in Colour)
+
+
+def _names_colour(value: object) -> bool:
+    return isinstance(value, Colour) or (isinstance(value, str) and value in _COLOUR_NAMES)
 
 
 _LAYOUTS: dict[tuple[str, str | None, str | None], _core.Layout] = {}

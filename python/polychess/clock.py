@@ -54,9 +54,12 @@ class Clock:
                 self.remaining[p] += used / len(others)
         return True
 
-    def restart(self) -> None:
-        """Starts the next turn now (after an event that ended a turn without a move)."""
-        self._turn_started = self._time_source()
+    def restart(self, running_for: float = 0.0) -> None:
+        """Starts the next turn now (after an event that ended a turn without a move), or as
+        one that has already run ``running_for`` seconds (a game read back from storage, whose
+        clock ran meanwhile: the mover is charged that time as if he had been thinking, and in
+        the hourglass mode the others are credited it when his move comes)."""
+        self._turn_started = self._time_source() - running_for
 
     def copy(self) -> Clock:
         other = copy.copy(self)

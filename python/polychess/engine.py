@@ -125,6 +125,10 @@ class Engine:
         Stops at ``depth`` plies, after about ``nodes`` nodes or ``time`` seconds, whichever
         comes first, or when :meth:`stop` is called; with no limit it runs until stopped.
         ``info`` is called with the result of every completed iteration.
+
+        The best move is always one of the legal moves of what was passed in, or None when
+        there is none. A board is searched from its position as it stands, by its game's
+        declared rules (:mod:`polychess.rules`) from the first move on.
         """
         board = _board_of(position)
         depth, nodes, time = _search_limits(depth, nodes, time)
@@ -138,8 +142,12 @@ class Engine:
         elif not board.legal_moves:  # nothing to search: the rules would already have moved the turn on
             return SearchResult(None, 0, dict(zip(board.colours, _core.evaluate(board._core), strict=True)), 0, 0,
                                 0.0, [])
-        else:  # a bare board is searched by its game's declared rules (polychess.rules)
-            state = _core.GameState(board._core.copy(), rules_of(board).to_core())
+        else:
+            # A bare board is searched by its game's declared rules (polychess.rules) from the
+            # position as it stands: the root's moves are the board's own legal moves, even where
+            # the game would first have judged the position (a player already mated, a drawn
+            # material balance).
+            state = _core.GameState(board._core.copy(), rules_of(board).to_core(), judge_start=False)
         report = self._engine.search(state, depth, nodes, time, callback, algorithm, self.threads,
                                      self.strength.noise, self.seed)
         return _result(board, report)

@@ -19,9 +19,10 @@ from polychess import _core
 from polychess.board import Board, Colour, LegalMoves, Move, Status
 from polychess.clock import Clock
 from polychess.options import OptionError, Options, validate_options
-from polychess.rules import Rules, rules_for
+from polychess.rules import Rules, rules_for, rules_of
 
-__all__ = ["Game", "Outcome", "Termination", "Elimination", "Reason", "GameOverError", "TimeForfeitError"]
+__all__ = ["Game", "Outcome", "Termination", "Elimination", "Reason", "GameOverError", "TimeForfeitError",
+           "eliminations_by_move", "result_token"]
 
 
 class GameOverError(ValueError):
@@ -96,10 +97,12 @@ class Outcome:
 
 @dataclass
 class _Step:
-    """What pop() restores besides the game state, which takes its own steps back."""
+    """What pop() restores besides the game state, which takes its own steps back, and the
+    move the step played (None for an event)."""
 
     history: int
     clock: Clock | None
+    move: Move | None = None
 
 
 class Game:
@@ -259,7 +262,7 @@ class Game:
         board._core, board._colours, board._layout = other._state.board, self._board._colours, self._board._layout
         other.clock = None if self.clock is None else self.clock.copy()
         other._history = list(self._history)
-        other._steps = [s if s.clock is None else _Step(s.history, s.clock.copy()) for s in self._steps]
+        other._steps = [s if s.clock is None else _Step(s.history, s.clock.copy(), s.move) for s in self._steps]
         other._eliminations = list(self._eliminations)
         return other
 
@@ -274,6 +277,14 @@ class Game:
 
     def is_over(self) -> bool:
         return self._outcome is not None
+
+    is_game_over = is_over  # python-chess's name
+
+    def result(self) -> str:
+        """The result as a record writes it (:func:`result_token`): ``1-0``, ``0-1`` or
+        ``1/2-1/2`` in standard chess, each seat's place in seat order (``2-3-1``) in the
+        others, ``*`` while the game runs."""
+        return result_token(self.variant, self._outcome)
 
     def status(self, player: Colour | str) -> Status:
         """Active, frozen or out. A game decided by its first player out ends on the position
@@ -327,6 +338,7 @@ class Game:
             self._sync()
             raise TimeForfeitError(f"{mover} ran out of time; the move {move} was not played")
         self._state.apply(move)
+        self._steps[-1].move = move
         self._history.append(str(move))
         self._sync()
         return move
@@ -358,18 +370,18 @@ class Game:
         self._state.agree_draw()
         self._sync()
 
-    def pop(self) -> str:
-        """Takes back the last move or event with everything it entailed; returns its record
-        token (the move text, or ``resign(red)`` and the like)."""
+    def pop(self) -> Move | None:
+        """Takes back the last move or event with everything it entailed. Returns the move taken
+        back, as :meth:`Board.pop` does, or None for an event (a resignation, a time forfeit, a
+        draw agreement); ``history[-1]`` names the step as records write it before it goes."""
         if not self._steps:
             raise IndexError("nothing to take back")
-        token = self._history[-1]
         step = self._steps.pop()
         self._state.undo()
         del self._history[step.history:]
         self.clock = step.clock
         self._sync()
-        return token
+        return step.move
 
     # -- around the rules -----------------------------------------------------------------
 
@@ -397,9 +409,7 @@ class Game:
         if count < len(self._eliminations):
             del self._eliminations[count:]
         elif count > len(self._eliminations):
-            for player, reason, by, ply in state.eliminations(len(self._eliminations)):
-                self._eliminations.append(
-                    Elimination(colours[player], Reason(reason), None if by is None else colours[by], ply))
+            self._eliminations.extend(_eliminations_of(state, colours, len(self._eliminations)))
         termination = state.termination
         if termination is None:
             self._outcome = None
@@ -439,6 +449,32 @@ class Game:
 
     def _save(self) -> None:
         self._steps.append(_Step(len(self._history), None if self.clock is None else self.clock.copy()))
+
+
+def eliminations_by_move(board: Board, move: Move) -> tuple[Elimination, ...]:
+    """Who leaves the game by a legal move of the board, as the rules of the board's game
+    (:mod:`polychess.rules`) judge the move played from this position: whom it mates, whose
+    king it captures, whom it stalemates (each at ply 1)."""
+    state = _core.GameState(board._core.copy(), rules_of(board).to_core(), judge_start=False)
+    state.apply(move)
+    return tuple(_eliminations_of(state, board.colours))
+
+
+def _eliminations_of(state: _core.GameState, colours: tuple[Colour, ...], first: int = 0) -> list[Elimination]:
+    """The game state's eliminations from the ``first`` on, as Python values."""
+    return [Elimination(colours[player], Reason(reason), None if by is None else colours[by], ply)
+            for player, reason, by, ply in state.eliminations(first)]
+
+
+def result_token(variant: str, outcome: Outcome | None) -> str:
+    """An outcome as records write it: PGN's ``1-0``, ``0-1`` and ``1/2-1/2`` in standard chess,
+    each seat's place in seat order (``2-3-1``) in the other games, ``*`` for none yet."""
+    if outcome is None:
+        return "*"
+    if variant == "standard":
+        white, black = outcome.places[Colour.WHITE], outcome.places[Colour.BLACK]
+        return "1/2-1/2" if white == black else ("1-0" if white < black else "0-1")
+    return "-".join(str(place) for place in outcome.places.values())
 
 
 def _two_player_start(variant: str, neutrality: bool) -> str:

@@ -15,11 +15,15 @@ command loop and seen from the real program (docs/protocol.md, "Titan's dialect"
 
 Flags make it misbehave in other ways: ``--die-on-go``, ``--hang-on-go`` (no answer to
 anything after ``go``), ``--illegal`` (plays a move that is not legal), ``--garbage`` (a bestmove
-that is no move), ``--refuse-fen`` (no ``position fen`` can be read), ``--ignore-quit``.
+that is no move), ``--refuse-fen`` (no ``position fen`` can be read), ``--ignore-quit``,
+``--flood-on-uci`` (``id`` lines without end instead of the handshake), ``--flood-on-go`` (``info``
+lines without end, no pv, no bestmove), ``--close-stdout-on-go`` (closes its output and keeps
+running), ``--long-name`` (an ``id name`` line of a megabyte).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
@@ -46,6 +50,13 @@ def forever() -> None:
         time.sleep(3600)
 
 
+def flood(line: str) -> None:
+    """Prints the line without end, as fast as it can (until its reader is gone)."""
+    chunk = (line + "\n") * 1000
+    while True:
+        sys.stdout.write(chunk)
+
+
 def go(game: Game, words: list[str]) -> None:
     limits: dict[str, int] = {}
     i = 0
@@ -61,6 +72,12 @@ def go(game: Game, words: list[str]) -> None:
     if "--die-on-go" in FLAGS:
         sys.exit(3)
     if "--hang-on-go" in FLAGS:
+        forever()
+    if "--flood-on-go" in FLAGS:
+        flood("info depth 1 score cp 0 nodes 1")
+    if "--close-stdout-on-go" in FLAGS:
+        sys.stdout.close()
+        os.close(1)
         forever()
     if game.is_over():
         say("info string Game completed. RY won." if game.outcome().winners[0].value in ("red", "yellow")
@@ -91,8 +108,11 @@ def main() -> None:
         if not words:
             continue
         command = words[0]
-        if command == "uci":
-            for text in ("id name 4pChess 0.1", "id author Louis O.", "option name Hash type spin default 100",
+        if command == "uci" and "--flood-on-uci" in FLAGS:
+            flood("id name 4pChess 0.1")
+        elif command == "uci":
+            name = "4pChess 0.1" + ("!" * (1 << 20) if "--long-name" in FLAGS else "")
+            for text in (f"id name {name}", "id author Louis O.", "option name Hash type spin default 100",
                          "option name UCI_ShowCurrLine type check default false", "uciok"):
                 say(text)
         elif command == "isready":

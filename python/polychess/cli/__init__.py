@@ -16,6 +16,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from polychess import __version__
 from polychess.cli import bench, match, perft, play, selfplay, serve, show, tune, uci
 from polychess.cli.common import UsageError
 from polychess.errors import InvalidPositionError
@@ -26,6 +27,7 @@ __all__ = ["build_parser", "main"]
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="polychess", description="Chess for more than two players.",
                                      epilog="Run 'polychess COMMAND --help' for the options of a command.")
+    parser.add_argument("--version", action="version", version=f"polychess {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     perft.add_parsers(sub)
     play.add_parser(sub)

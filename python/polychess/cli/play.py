@@ -330,7 +330,8 @@ class Session:
         taken = []
         while self.human_steps:
             human = self.human_steps.pop()
-            taken.append(self.game.pop())
+            taken.append(self.game.history[-1])
+            self.game.pop()
             if human:
                 break
         self._say(f"Took back {', '.join(reversed(taken))}.")

@@ -31,7 +31,10 @@ def _run(args: argparse.Namespace) -> int:
     if args.no_db and args.db is not None:
         raise UsageError("give --db FILE or --no-db, not both")
     from polychess.web import serve  # imported here: the other commands need no web server
-    from polychess.web.storage import default_database
+    from polychess.web.storage import StorageError, default_database
 
-    serve(args.host, args.port, None if args.no_db else (args.db or default_database()))
+    try:
+        serve(args.host, args.port, None if args.no_db else (args.db or default_database()))
+    except StorageError as error:  # a database file it cannot use: checked before serving anything
+        raise UsageError(str(error)) from None
     return 0

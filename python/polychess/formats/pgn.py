@@ -34,11 +34,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from polychess.board import Board, Colour, Kind, Move, Piece
-from polychess.errors import IllegalMoveError
+from polychess.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from polychess.game import Game, Termination
 from polychess.options import option
 
-__all__ = ["PgnError", "read_pgn", "write_pgn", "san"]
+__all__ = ["PgnError", "read_pgn", "write_pgn", "san", "parse_san"]
 
 _VARIANT = "standard"
 _START = Board(_VARIANT).fen()
@@ -125,14 +125,6 @@ def san(board: Board, move: Move) -> str:
 
 # -- writing --------------------------------------------------------------------------------------
 
-def _result(game: Game) -> str:
-    outcome = game.outcome()
-    if outcome is None:
-        return "*"
-    white, black = outcome.places[Colour.WHITE], outcome.places[Colour.BLACK]
-    return "1/2-1/2" if white == black else ("1-0" if white < black else "0-1")
-
-
 def _tag_line(name: str, value: str) -> str:
     if not _TAG_NAME.fullmatch(name):
         raise ValueError(f"bad tag name {name!r} (letters, digits and '_' only)")
@@ -156,7 +148,7 @@ def write_pgn(game: Game, tags: Mapping[str, str] | None = None) -> str:
     if game.variant != _VARIANT:
         raise ValueError(f"PGN is written for standard chess, not {game.variant} (see polychess.formats.record)")
     given = dict(tags or {})
-    result = _result(game)
+    result = game.result()
     own: dict[str, str] = {"Result": result}
     if game.start_position != _START or "FEN" in given:
         own.update(SetUp="1", FEN=game.start_position)
@@ -359,9 +351,17 @@ def _plain(word: str) -> str:
     return text
 
 
-def _resolve(board: Board, word: str, line: int) -> Move:
-    """The legal move a movetext word stands for: the one whose SAN it is, else the only one
-    that fits a looser reading of it (over-specified SAN, long algebraic, coordinates)."""
+def parse_san(board: Board, word: str) -> Move:
+    """The legal move of a standard-chess board that a move written in SAN stands for: the one
+    whose SAN it is, else the only one that fits a looser reading of it (over-specified SAN,
+    long algebraic, coordinates); annotations, check marks and ``e.p.`` are skipped.
+
+    Raises :class:`~polychess.InvalidMoveError` for text that is no move,
+    :class:`~polychess.AmbiguousMoveError` for one that fits several legal moves and
+    :class:`~polychess.IllegalMoveError` for one that fits none.
+    """
+    if board.variant != _VARIANT:
+        raise ValueError(f"SAN is for standard chess, not {board.variant}")
     text = _plain(word)
     legal = list(board.legal_moves)
     pieces = board.pieces()
@@ -370,10 +370,10 @@ def _resolve(board: Board, word: str, line: int) -> Move:
         return by_san[text]
     turn = board.turn.value
     if text in ("O-O", "O-O-O"):
-        raise PgnError(line, f"illegal move {word!r} ({turn} to move: that castling is not allowed here)")
+        raise IllegalMoveError(f"illegal move {word!r} ({turn} to move: that castling is not allowed here)")
     loose = _LOOSE.match(text)
     if not loose:
-        raise PgnError(line, f"unknown move text {word!r} (expected SAN such as e4, Nf3, exd5, O-O, e8=Q)")
+        raise InvalidMoveError(f"unknown move text {word!r} (expected SAN such as e4, Nf3, exd5, O-O, e8=Q)")
     letter, file, rank, to = loose.group("piece"), loose.group("file"), loose.group("rank"), loose.group("to")
     promotion = (loose.group("promotion") or "").upper()
     kind = _KINDS[letter] if letter else (None if file and rank else Kind.PAWN)  # None: coordinates, any piece
@@ -397,11 +397,19 @@ def _resolve(board: Board, word: str, line: int) -> Move:
         return found[0]
     if found:
         names = ", ".join(sorted(_san_body(pieces, move, legal) for move in found))
-        raise PgnError(line, f"ambiguous SAN {word!r} ({turn} to move: {names})")
+        raise AmbiguousMoveError(f"ambiguous SAN {word!r} ({turn} to move: {names})")
     if not promotion and any(fits(move, promoting=False) for move in legal):
-        raise PgnError(line, f"illegal move {word!r} ({turn} to move: a pawn reaching the last rank promotes, "
-                             f"e.g. {text}=Q)")
-    raise PgnError(line, f"illegal move {word!r} ({turn} to move)")
+        raise IllegalMoveError(f"illegal move {word!r} ({turn} to move: a pawn reaching the last rank promotes, "
+                               f"e.g. {text}=Q)")
+    raise IllegalMoveError(f"illegal move {word!r} ({turn} to move)")
+
+
+def _resolve(board: Board, word: str, line: int) -> Move:
+    """The legal move a movetext word stands for (:func:`parse_san`), or a PgnError at its line."""
+    try:
+        return parse_san(board, word)
+    except ValueError as error:
+        raise PgnError(line, str(error)) from None
 
 
 def _new_game(tags: Mapping[str, str], lines: Mapping[str, int]) -> Game:
@@ -448,7 +456,7 @@ def read_pgn(text: str) -> Game:
             continue
         outcome = game.outcome()
         if outcome is not None:
-            raise PgnError(token.line, f"the game is over ({outcome.termination.value}, {_result(game)}) but the "
+            raise PgnError(token.line, f"the game is over ({outcome.termination.value}, {game.result()}) but the "
                                        f"movetext goes on with {token.text!r}")
         game.push(_resolve(game.board, token.text, token.line))
     _finish(game, stated, stated_line, tags, lines, last)
@@ -461,9 +469,9 @@ def _finish(game: Game, stated: str | None, line: int, tags: Mapping[str, str], 
     termination_tag = tags.get("Termination", "").strip().lower()
     outcome = game.outcome()
     if outcome is not None:
-        if stated not in (None, "*") and stated != _result(game):
+        if stated not in (None, "*") and stated != game.result():
             raise PgnError(line, f"the Result is {stated} but the game ended by {outcome.termination.value} "
-                                 f"with {_result(game)}")
+                                 f"with {game.result()}")
         expected = _AUTOMATIC.get(termination_tag)
         if expected is not None and expected is not outcome.termination:
             raise PgnError(lines["Termination"], f"Termination {tags['Termination']!r} but the game ended by "

@@ -25,10 +25,13 @@ from dataclasses import dataclass
 
 from polychess.board import Board, Colour, Kind, Move, Piece, Status
 from polychess.checks import checks_given, king_attacks
+from polychess.errors import IllegalMoveError, InvalidMoveError
 from polychess.formats.fen4 import COLOURS, Fen4Error, read_fen4, write_fen4
-from polychess.game import Elimination, Game, Reason, Termination
+from polychess.game import Elimination, Game, Reason, Termination, eliminations_by_move
+from polychess.options import OptionError, option
 
-__all__ = ["Pgn4Error", "Pgn4Record", "parse_pgn4", "read_pgn4", "write_pgn4"]
+__all__ = ["Pgn4Error", "Pgn4Record", "parse_pgn4", "read_pgn4", "write_pgn4", "long_algebraic",
+           "parse_long_algebraic"]
 
 _SQUARE = r"[a-n](?:1[0-4]|[1-9])"
 _MOVE = re.compile(rf"^(?P<piece>[KQRBND])?(?P<from>{_SQUARE})(?P<sep>[-x])(?P<captured>[KQRBND])?(?P<to>{_SQUARE})"
@@ -49,6 +52,8 @@ _TERMINATIONS = {Termination.CHECKMATE: "Checkmate", Termination.KING_CAPTURE: "
                        Termination.FIFTY_MOVES: "50-move rule", Termination.POINTS_LEAD: "Points lead",
                        Termination.INSUFFICIENT_MATERIAL: "Insufficient material",
                        Termination.DECIDED: "Decided in the start position"}
+# The tag that gives each option of the game a record starts (for messages).
+_OPTION_TAGS = {"move_limit": "MoveLimit", "start": "StartFen4", "points": "StartFen4", "mode": "Variant"}
 _DKW_HINT = (" (chess.com's DeadKingWalking rule lets the king of a player who resigned or lost on time walk on; "
              "polychess does not play that rule)")
 
@@ -241,17 +246,28 @@ class _Replay:
         plies = [i for i, t in enumerate(self.tokens) if t.kind == "ply"]
         last_ply = plies[-1] if plies else -1
         for index, token in enumerate(self.tokens):
-            if token.kind == "number":
-                self.number = token
-            elif token.kind == "result":
-                if index != len(self.tokens) - 1:
-                    raise Pgn4Error(token.line, f"result {token.text!r} before the end of the movetext")
-            elif token.kind == "comment":
-                if _EVENT.match(token.text):
-                    self.event(token)
-            else:
-                self.ply(token, index == last_ply)
-                self.number = None
+            try:
+                self.token(token, index == len(self.tokens) - 1, index == last_ply)
+            except Pgn4Error:
+                raise
+            except ValueError as error:
+                # The board or the game refused what the token asks (every bad-input error of
+                # polychess is a ValueError): the record is wrong at this token.
+                shown = f"{{{token.text}}}" if token.kind == "comment" else repr(token.text)
+                raise Pgn4Error(token.line, f"{shown}: {error}") from None
+
+    def token(self, token: _Token, last_token: bool, last_ply: bool) -> None:
+        if token.kind == "number":
+            self.number = token
+        elif token.kind == "result":
+            if not last_token:
+                raise Pgn4Error(token.line, f"result {token.text!r} before the end of the movetext")
+        elif token.kind == "comment":
+            if _EVENT.match(token.text):
+                self.event(token)
+        else:
+            self.ply(token, last_ply)
+            self.number = None
 
     def slot(self, player: Colour, token: _Token) -> None:
         """Advances the round count to the slot of ``player`` and checks the move number."""
@@ -273,14 +289,11 @@ class _Replay:
                 raise Pgn4Error(token.line, f"{player.value} is {'checkmated' if mark == '#' else 'stalemated'} "
                                             f"here; the record must say {mark!r} in {player.value}'s slot")
         before = len(game.eliminations)
-        try:
-            if token.text == "draw":
-                game.agree_draw()
-            else:
-                what, name = token.text[:-1].split("(")
-                (game.resign if what == "resign" else game.time_forfeit)(name)
-        except ValueError as error:
-            raise Pgn4Error(token.line, f"{{{token.text}}}: {error}") from None
+        if token.text == "draw":
+            game.agree_draw()
+        else:
+            what, name = token.text[:-1].split("(")
+            (game.resign if what == "resign" else game.time_forfeit)(name)
         self.expect_slots(game.eliminations[before:], after_move=False)
 
     def expect_slots(self, eliminations: tuple[Elimination, ...], after_move: bool,
@@ -324,30 +337,15 @@ class _Replay:
         if word in ("#", "S"):
             what = "checkmated" if word == "#" else "stalemated"
             raise Pgn4Error(token.line, f"{word!r} in {mover.value}'s slot, but {mover.value} is not {what} here")
-        castle = _CASTLE.match(word)
-        match = _MOVE.match(word)
-        if not castle and not match:
+        if not _CASTLE.match(word) and not _MOVE.match(word):
             raise Pgn4Error(token.line, f"{word!r} is not a move in chess.com's notation (e.g. h2-h3, Qg1xQn8+, "
                                         f"e10-e11=Q, O-O) nor a leave token (R, T, S, #)")
         before = game.board
-        if castle:
-            side = 1 if castle.group("castle").count("-") == 2 else 0
-            king_from, king_to, _, _ = before.layout.castling(COLOURS.index(mover), side)
-            text = before.layout.names[king_from] + before.layout.names[king_to]
-            marks, leave_letter = castle.group("marks"), castle.group("leave")
-        else:
-            assert match is not None
-            promotion = match.group("promotion")
-            text = match.group("from") + match.group("to") + ({"D": "q"}.get(promotion, promotion or "").lower())
-            marks, leave_letter = match.group("marks"), match.group("leave")
         try:
-            move = before.parse_move(text)
+            written = _read_move(before, word)
         except ValueError as error:
-            raise Pgn4Error(token.line, f"{word!r}: {error}{self.hint(before, text[:3])}") from None
-        if castle and _castling_side(before, move) is None:
-            raise Pgn4Error(token.line, f"{word!r}: {mover.value} cannot castle here")
-        if match:
-            self.check_letters(token, before, move, match)
+            raise Pgn4Error(token.line, str(error)) from None
+        move, marks, leave_letter, castle = written.move, written.marks, written.leave, written.castle
         after = before.copy()
         after.push(move)
         checked = _checked_by_move(before, after, mover)
@@ -356,7 +354,7 @@ class _Replay:
         new = game.eliminations[count:]
         walking = _checked_by_move(before, after, mover, [e.player for e in game.eliminations[:count]
                                                          if e.reason in (Reason.RESIGNATION, Reason.TIME_FORFEIT)])
-        self.check_marks(token, marks, checked, new, castle is not None, last, bool(walking))
+        self.check_marks(token, marks, checked, new, castle, last, bool(walking))
         if leave_letter in ("R", "T"):
             self.leave(token, mover, leave_letter)
         elif leave_letter == "S":
@@ -364,53 +362,13 @@ class _Replay:
                 raise Pgn4Error(token.line, f"{word!r} marks a stalemate, but nobody is stalemated here")
             self.pending = [(p, m, given or m == "S") for p, m, given in self.pending]
 
-    def hint(self, board: Board, text: str) -> str:
-        cell = re.match(_SQUARE, text)
-        piece = board.piece_at(cell.group(0)) if cell else None
-        if piece is not None and piece.kind is Kind.KING and board.status(piece.colour) == Status.OUT:
-            return _DKW_HINT
-        return ""
-
     def leave(self, token: _Token, player: Colour, letter: str) -> None:
         game = self.game
         if game.is_over():
             return  # the move ended the game; nothing is left to leave
         before = len(game.eliminations)
-        try:
-            (game.resign if letter == "R" else game.time_forfeit)(player)
-        except ValueError as error:
-            raise Pgn4Error(token.line, f"{token.text!r}: {error}") from None
+        (game.resign if letter == "R" else game.time_forfeit)(player)
         self.expect_slots(game.eliminations[before:], after_move=False)
-
-    def check_letters(self, token: _Token, board: Board, move: Move, match: re.Match[str]) -> None:
-        word = token.text
-        piece = board.piece_at(move.from_cell)
-        assert piece is not None
-        letter = match.group("piece") or ""
-        if piece.kind is Kind.ONE_POINT_QUEEN and letter == "D":
-            letter = "Q"
-        if letter != _LETTERS[piece.kind]:
-            raise Pgn4Error(token.line, f"{word!r}: the piece on {move.from_cell} is a {_piece_name(piece)}, "
-                                        f"written {_LETTERS[piece.kind] or 'without a letter'}")
-        target = board.piece_at(move.to_cell)
-        after = board.copy()
-        after.push(move)
-        captures = len(after.pieces()) < len(board.pieces())
-        if match.group("sep") == "-" and captures:
-            taken = target if target is not None else Piece(piece.colour, Kind.PAWN)
-            raise Pgn4Error(token.line, f"{word!r} is written as a quiet move ('-') but captures "
-                                        f"{'a ' + _piece_name(taken) if target is not None else 'en passant'}")
-        if match.group("sep") == "x":
-            if not captures:
-                raise Pgn4Error(token.line, f"{word!r} is written as a capture ('x') but captures nothing")
-            letter = match.group("captured") or ""
-            expected = _LETTERS[target.kind] if target is not None else ""
-            if target is not None and target.kind is Kind.ONE_POINT_QUEEN and letter == "D":
-                letter = "Q"
-            if letter != expected:
-                what = "a " + _piece_name(target) if target is not None else "a pawn (en passant)"
-                raise Pgn4Error(token.line, f"{word!r}: the captured piece is {what}, "
-                                            f"written {expected or 'without a letter'} after 'x'")
 
     def check_marks(self, token: _Token, marks: str, checked: list[Colour], new: tuple[Elimination, ...],
                     castle: bool, last: bool, walking: bool) -> None:
@@ -437,6 +395,133 @@ class _Replay:
             raise Pgn4Error(token.line, f"{word!r} marks {hashes} mate(s) but the move mates {len(on_move)} "
                                         f"player(s) at once ({names})")
         self.expect_slots(new, after_move=True, marked=extra)
+
+
+# -- one move ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _WrittenMove:
+    """A move as a record writes it: the legal move, its marks ('+' and '#'), the leave letter
+    written after it ('R', 'T', 'S' or ''), and whether it was written as castling."""
+
+    move: Move
+    marks: str
+    leave: str
+    castle: bool
+
+
+def _read_move(board: Board, word: str) -> _WrittenMove:
+    """The legal move a move in chess.com's long notation stands for, its letters checked against
+    the board (the moving piece, the captured one, '-' or 'x'); the marks are not checked here.
+    Raises InvalidMoveError for a word in no such notation, IllegalMoveError for one that names
+    no legal move or names the pieces wrongly."""
+    mover = board.turn
+    castle, match = _CASTLE.match(word), _MOVE.match(word)
+    if castle:
+        side = 1 if castle.group("castle").count("-") == 2 else 0
+        king_from, king_to, _, _ = board.layout.castling(COLOURS.index(mover), side)
+        text = board.layout.names[king_from] + board.layout.names[king_to]
+        marks, leave = castle.group("marks"), castle.group("leave")
+    elif match:
+        promotion = match.group("promotion")
+        text = match.group("from") + match.group("to") + ({"D": "q"}.get(promotion, promotion or "").lower())
+        marks, leave = match.group("marks"), match.group("leave")
+    else:
+        raise InvalidMoveError(f"{word!r} is not a move in chess.com's notation (e.g. h2-h3, Qg1xQn8+, e10-e11=Q, "
+                               f"O-O)")
+    try:
+        move = board.parse_move(text)
+    except ValueError as error:
+        raise IllegalMoveError(f"{word!r}: {error}{_hint(board, text[:3])}") from None
+    if castle and _castling_side(board, move) is None:
+        raise IllegalMoveError(f"{word!r}: {mover.value} cannot castle here")
+    if match:
+        _check_letters(board, move, word, match)
+    return _WrittenMove(move, marks, leave, castle is not None)
+
+
+def _hint(board: Board, text: str) -> str:
+    cell = re.match(_SQUARE, text)
+    # A name of the 14 x 14 square may be a cut-off corner, which has no cell.
+    piece = board.piece_at(cell.group(0)) if cell and cell.group(0) in board.layout.names else None
+    if piece is not None and piece.kind is Kind.KING and board.status(piece.colour) == Status.OUT:
+        return _DKW_HINT
+    return ""
+
+
+def _check_letters(board: Board, move: Move, word: str, match: re.Match[str]) -> None:
+    piece = board.piece_at(move.from_cell)
+    assert piece is not None
+    letter = match.group("piece") or ""
+    if piece.kind is Kind.ONE_POINT_QUEEN and letter == "D":
+        letter = "Q"
+    if letter != _LETTERS[piece.kind]:
+        raise IllegalMoveError(f"{word!r}: the piece on {move.from_cell} is a {_piece_name(piece)}, "
+                               f"written {_LETTERS[piece.kind] or 'without a letter'}")
+    target = board.piece_at(move.to_cell)
+    captures = board.is_capture(move)
+    if match.group("sep") == "-" and captures:
+        taken = target if target is not None else Piece(piece.colour, Kind.PAWN)
+        raise IllegalMoveError(f"{word!r} is written as a quiet move ('-') but captures "
+                               f"{'a ' + _piece_name(taken) if target is not None else 'en passant'}")
+    if match.group("sep") == "x":
+        if not captures:
+            raise IllegalMoveError(f"{word!r} is written as a capture ('x') but captures nothing")
+        letter = match.group("captured") or ""
+        expected = _LETTERS[target.kind] if target is not None else ""
+        if target is not None and target.kind is Kind.ONE_POINT_QUEEN and letter == "D":
+            letter = "Q"
+        if letter != expected:
+            what = "a " + _piece_name(target) if target is not None else "a pawn (en passant)"
+            raise IllegalMoveError(f"{word!r}: the captured piece is {what}, "
+                                   f"written {expected or 'without a letter'} after 'x'")
+
+
+def parse_long_algebraic(board: Board, word: str) -> Move:
+    """The legal move of a four-player board that a move in chess.com's long algebraic notation
+    stands for (``h2-h3``, ``Qg1xQn8+``, ``e10-e11=D``, ``O-O``), its letters checked against the
+    board; check and mate marks may be left out (they are not checked). The move text of
+    docs/rules.md §4 (``h2h3``) is read too. Raises InvalidMoveError or IllegalMoveError."""
+    if not _CASTLE.match(word) and not _MOVE.match(word):
+        try:
+            return board.parse_move(word)
+        except InvalidMoveError:
+            raise InvalidMoveError(f"{word!r} is not a move in chess.com's notation (e.g. h2-h3, Qg1xQn8+, "
+                                   f"e10-e11=Q, O-O) nor move text (e.g. h2h3)") from None
+    return _read_move(board, word).move
+
+
+def _move_text(before: Board, move: Move, mode: str | None) -> tuple[str, bool]:
+    """The move in chess.com's long notation without marks, and whether it is castling."""
+    side = _castling_side(before, move)
+    if side is not None:
+        return ("O-O" if side == 0 else "O-O-O"), True
+    piece = before.piece_at(move.from_cell)
+    assert piece is not None
+    target = before.piece_at(move.to_cell)
+    text = _LETTERS[piece.kind] + move.from_cell
+    if before.is_capture(move):
+        text += "x" + (_LETTERS[target.kind] if target is not None else "")
+    else:
+        text += "-"
+    text += move.to_cell
+    if move.promotion is not None:
+        text += "=" + ("D" if mode == "ffa" else move.promotion.upper())
+    return text, False
+
+
+def long_algebraic(board: Board, move: Move) -> str:
+    """A legal move of a four-player board in chess.com's long algebraic notation with the marks
+    PGN4 writes on it: one '+' per king it puts in check (none on castling, as chess.com writes
+    it) and one '#' per player it puts out on the move as the game's rules judge it (a king
+    capture; in free-for-all also a mate, which teams records mark in the mated player's slot)."""
+    text, castle = _move_text(board, move, board.mode)
+    after = board.copy()
+    after.push(move)
+    checks = "" if castle else "+" * len(_checked_by_move(board, after, board.turn))
+    mates = [e for e in eliminations_by_move(board, move) if _slot_mark(e, board.mode, after_move=True) is None
+             and e.reason in (Reason.CHECKMATE, Reason.KING_CAPTURE)]
+    return text + checks + "#" * len(mates)
 
 
 def _check_rules(tags: Mapping[str, str], lines: Mapping[str, int], mode: str) -> None:
@@ -472,12 +557,15 @@ def _new_game(tags: Mapping[str, str], lines: Mapping[str, int], setup: str | No
         points = {c: n for c, n in position.points.items() if n} or None
     move_limit = None
     if "MoveLimit" in tags:
-        if not tags["MoveLimit"].isdigit() or int(tags["MoveLimit"]) < 1:
+        if not re.fullmatch(r"[0-9]+", tags["MoveLimit"]) or int(tags["MoveLimit"]) < 1:
             raise Pgn4Error(lines["MoveLimit"], f"MoveLimit {tags['MoveLimit']!r} is not a positive number of plies")
         move_limit = int(tags["MoveLimit"])
     try:
         return Game("four-player", mode=mode, setup=setup, start=start, move_limit=move_limit, points=points)
-    except ValueError as error:
+    except OptionError as error:  # the value a tag gave (the game's range of move limits, say)
+        tag = _OPTION_TAGS.get(error.option, "StartFen4")
+        raise Pgn4Error(lines.get(tag, 1), error.spelled(_OPTION_TAGS)) from None
+    except ValueError as error:  # the start position
         raise Pgn4Error(lines.get("StartFen4", 1), str(error)) from None
 
 
@@ -504,6 +592,8 @@ def _reported_points(tags: Mapping[str, str]) -> dict[Colour, int] | None:
 def parse_pgn4(text: str, *, setup: str | None = None) -> Pgn4Record:
     """Reads a PGN4 record (see :func:`read_pgn4`) and returns the game with the tags, the
     movetext left unplayed and the points a free-for-all Result tag reports."""
+    if setup is not None:
+        option("setup").check(setup)  # the caller's argument, not the record: an OptionError
     tags, lines, tokens = _tokenize(text)
     if "StartFen4" not in tags and setup is None:
         # Before 2020 chess.com's default was the classic setup and its exports carry no
@@ -555,28 +645,6 @@ def read_pgn4(text: str, *, setup: str | None = None) -> Game:
 
 
 # -- writing ---------------------------------------------------------------------------------
-
-def _move_text(before: Board, move: Move, mode: str | None) -> tuple[str, bool]:
-    """The move in chess.com's long notation without marks, and whether it is castling."""
-    side = _castling_side(before, move)
-    if side is not None:
-        return ("O-O" if side == 0 else "O-O-O"), True
-    piece = before.piece_at(move.from_cell)
-    assert piece is not None
-    target = before.piece_at(move.to_cell)
-    after = before.copy()
-    after.push(move)
-    captures = len(after.pieces()) < len(before.pieces())
-    text = _LETTERS[piece.kind] + move.from_cell
-    if captures:
-        text += "x" + (_LETTERS[target.kind] if target is not None else "")
-    else:
-        text += "-"
-    text += move.to_cell
-    if move.promotion is not None:
-        text += "=" + ("D" if mode == "ffa" else move.promotion.upper())
-    return text, False
-
 
 def _termination(game: Game, result: str) -> str | None:
     outcome = game.outcome()

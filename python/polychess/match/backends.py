@@ -8,7 +8,9 @@ backend plays the same games.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import threading
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
@@ -26,7 +28,7 @@ def local(config: MatchConfig, tasks: Sequence[Task], jobs: int = 1) -> Iterator
         for task in tasks:
             yield play_game(config, task)
         return
-    pool = ProcessPoolExecutor(max_workers=jobs)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_end_with_parent)
     pending: set[Future[GameResult]] = set()
     queued = iter(tasks)
     try:
@@ -44,6 +46,23 @@ def local(config: MatchConfig, tasks: Sequence[Task], jobs: int = 1) -> Iterator
                 yield future.result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _end_with_parent() -> None:
+    """Run in every worker process as it starts: a thread that waits for the process that made
+    the worker to end, then ends the worker. A match killed outright (SIGKILL: no clean-up runs)
+    would otherwise leave its workers waiting for games forever. The wait is on the parent's
+    sentinel, a pipe only the parent holds open, which the system closes when it dies; a worker
+    forked after another holds the earlier one's pipe too, and lets go of it when it ends."""
+    parent = multiprocessing.parent_process()
+    if parent is None:  # pragma: no cover - the pool's workers always have a parent
+        return
+
+    def end_with_parent() -> None:
+        parent.join()
+        os._exit(1)  # at once: the games in progress are lost with the match that wanted them
+
+    threading.Thread(target=end_with_parent, name="end with the match", daemon=True).start()
 
 
 def ray(config: MatchConfig, tasks: Sequence[Task], address: str | None = None, jobs: int | None = None,

@@ -182,8 +182,8 @@ class UciPlayer(Player):
 
     def __call__(self, game: Game) -> Move:
         if self._engine is None:
-            self._engine = UciEngine(self.command, variant=game.variant, mode=game.mode, dialect=self.dialect,
-                                     options=self.options)
+            self._engine = UciEngine(self.command, variant=game.variant, mode=game.mode, setup=game.setup,
+                                     dialect=self.dialect, options=self.options)
             self._engine.new_game()
         clocks = increments = None
         if self.time is None and game.clock is not None:

@@ -14,6 +14,7 @@ A player that returns an illegal move or fails resigns on the spot, and the inci
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import time
@@ -282,7 +283,13 @@ def run_match(config: MatchConfig, backend: Backend, *, output: Path | None = No
 
 
 def _read_output(path: Path, config: MatchConfig) -> dict[str, GameResult]:
-    lines = path.read_text(encoding="utf-8").splitlines()
+    """The games in a match's output file. A run killed while writing a game leaves a last line
+    without its newline: that torn line is cut off the file (its game is played again), so that
+    the games appended next start on a line of their own. The file is changed only once it is
+    known to hold this match."""
+    data = path.read_bytes()
+    complete = data[:data.rfind(b"\n") + 1]  # every line that got its newline
+    lines = complete.decode("utf-8", errors="replace").splitlines()
     try:
         header = json.loads(lines[0]) if lines else {}
     except json.JSONDecodeError:
@@ -297,12 +304,12 @@ def _read_output(path: Path, config: MatchConfig) -> dict[str, GameResult]:
     for number, line in enumerate(lines[1:], 2):
         try:
             result = GameResult.from_json(line)
-        except (json.JSONDecodeError, TypeError, KeyError):
-            if number == len(lines):
-                break  # the last line of a run that was killed while writing it
+        except (json.JSONDecodeError, TypeError, KeyError, AttributeError):
             raise ValueError(f"{path}, line {number}: not a game of a polychess match") from None
         if result.key in keys:
             done.setdefault(result.key, result)
+    if len(complete) < len(data):
+        os.truncate(path, len(complete))
     return done
 
 

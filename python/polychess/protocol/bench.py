@@ -6,13 +6,14 @@ OpenBench read the last two lines.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 
 from polychess.engine import Engine
 from polychess.protocol.games import GameKind
 
-__all__ = ["BENCH_DEPTHS", "BENCH_POSITIONS", "run_bench"]
+__all__ = ["BENCH_DEPTHS", "BENCH_POSITIONS", "Bench", "run_bench"]
 
 # The start and positions of engine games, 15 to 45 plies in (inputs, not results).
 BENCH_POSITIONS: dict[str, tuple[str | None, ...]] = {
@@ -55,26 +56,52 @@ BENCH_POSITIONS: dict[str, tuple[str | None, ...]] = {
 BENCH_DEPTHS = {"standard": 9, "three-player": 4, "four-player-teams": 8, "four-player-ffa": 5}
 
 
+class Bench:
+    """A bench run that another thread may :meth:`stop`: the running search ends, the rest are
+    skipped."""
+
+    def __init__(self, kind: GameKind, depth: int | None = None, hash_mb: int = 16) -> None:
+        self.kind, self.depth, self.hash_mb = kind, depth, hash_mb
+        self._stopped = threading.Event()
+        self._engine: Engine | None = None  # the engine of the running search
+
+    def lines(self) -> Iterator[str]:
+        """Searches every bench position of the kind's game to the depth (its default if
+        None); yields one line per position, then the totals as Stockfish prints them and as
+        one ``N nodes M nps`` line; ``info string bench stopped`` instead if stopped."""
+        family = self.kind.name.removesuffix("-classic")
+        positions = BENCH_POSITIONS[family]
+        depth = self.depth or BENCH_DEPTHS[family]
+        kind = self.kind
+        bench_kind = GameKind(kind.variant, kind.mode, "modern") if kind.variant == "four-player" else kind
+        nodes, seconds = 0, 0.0
+        for number, position in enumerate(positions, 1):
+            game = bench_kind.new_game(position)
+            self._engine = engine = Engine(hash_mb=self.hash_mb)
+            start = time.perf_counter()
+            result = engine.search(game, depth=depth)
+            seconds += time.perf_counter() - start
+            nodes += result.nodes
+            if self._stopped.is_set():  # this search was cut short: its count is no signature
+                yield "info string bench stopped"
+                return
+            yield f"info string bench position {number}/{len(positions)}: depth {result.depth} nodes {result.nodes}"
+        nps = int(nodes / seconds) if seconds > 0 else 0
+        yield "==========================="
+        yield f"Total time (ms) : {int(seconds * 1000)}"
+        yield f"Nodes searched  : {nodes}"
+        yield f"Nodes/second    : {nps}"
+        yield f"{nodes} nodes {nps} nps"
+
+    def stop(self) -> None:
+        """Ends the running search (a stop that comes just before it starts is lost: the
+        caller sends it again until :meth:`lines` has ended) and skips the rest."""
+        self._stopped.set()
+        engine = self._engine
+        if engine is not None:
+            engine.stop()
+
+
 def run_bench(kind: GameKind, depth: int | None = None, hash_mb: int = 16) -> Iterator[str]:
-    """Searches every bench position of the kind's game to ``depth`` (its default if None);
-    yields one line per position, then the totals as Stockfish prints them and as one
-    ``N nodes M nps`` line."""
-    family = kind.name.removesuffix("-classic")
-    positions = BENCH_POSITIONS[family]
-    depth = depth or BENCH_DEPTHS[family]
-    bench_kind = GameKind(kind.variant, kind.mode, "modern") if kind.variant == "four-player" else kind
-    nodes, seconds = 0, 0.0
-    for number, position in enumerate(positions, 1):
-        game = bench_kind.new_game(position)
-        engine = Engine(hash_mb=hash_mb)
-        start = time.perf_counter()
-        result = engine.search(game, depth=depth)
-        seconds += time.perf_counter() - start
-        nodes += result.nodes
-        yield f"info string bench position {number}/{len(positions)}: depth {result.depth} nodes {result.nodes}"
-    nps = int(nodes / seconds) if seconds > 0 else 0
-    yield "==========================="
-    yield f"Total time (ms) : {int(seconds * 1000)}"
-    yield f"Nodes searched  : {nodes}"
-    yield f"Nodes/second    : {nps}"
-    yield f"{nodes} nodes {nps} nps"
+    """The lines of :meth:`Bench.lines`."""
+    return Bench(kind, depth, hash_mb).lines()

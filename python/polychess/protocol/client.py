@@ -5,10 +5,13 @@ four-player extensions (docs/protocol.md), started as a subprocess.
 ...     reply = engine.best_move(polychess.Game("standard"), time=0.1)
 ...     reply.move, reply.info[-1].score
 
-Every wait has a deadline: an engine that dies raises :class:`EngineTerminatedError`, one that
-does not answer in time :class:`EngineTimeoutError` (and is killed, since its state is no
-longer known), a reply that cannot be read or names an illegal move
-:class:`EngineProtocolError`; all are :class:`EngineError`. The caller never hangs.
+Every wait has a deadline in wall time, however fast the engine prints: an engine that dies
+or closes its output raises :class:`EngineTerminatedError`, one that does not answer in time
+:class:`EngineTimeoutError` (and is killed, since its state is no longer known), a reply that
+cannot be read or names an illegal move :class:`EngineProtocolError`; all are
+:class:`EngineError`. What is kept of the engine's output is bounded too (lines waiting to be
+read, their length, the lines of a reply). The caller never hangs: :meth:`UciEngine.close` ends
+the engine's whole process group, so also an engine started through a wrapper.
 
 Real engines speak dialects (:data:`DIALECTS`). Moves may come as ``h2-h3`` or
 ``e10-e11=Q``, scores as ``score 61`` without ``cp``, a position the engine cannot read only as
@@ -23,20 +26,22 @@ from __future__ import annotations
 
 import collections
 import math
+import os
 import queue
 import re
 import shlex
+import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Literal
 
 from polychess.board import Colour, Move
 from polychess.errors import IllegalMoveError, InvalidMoveError
 from polychess.game import Game
-from polychess.protocol.games import game_kind, position_arguments
+from polychess.protocol.games import GameKind, game_kind, position_arguments
 from polychess.protocol.timeman import think_time
 
 __all__ = [
@@ -196,44 +201,67 @@ class BestMove:
         return None
 
 
-_EOF = object()
+_EOF = object()  # queued after the engine's last line
+# The engine's lines waiting to be read, at most: an engine that prints faster than it is read
+# (a flood of info lines) then waits on its pipe instead of filling memory.
+_QUEUED_LINES = 1000
+# The longest line read, in bytes (no protocol line comes near); the rest of a longer one is
+# skipped.
+_LONGEST_LINE = 1 << 16
+# The most lines a reply keeps (the last ones): the info of a search, the lines before uciok.
+_KEPT_LINES = 1000
+# How often a reader waiting for room in the queue, or a caller waiting for a line, looks
+# whether the engine has been closed meanwhile.
+_POLL_SECONDS = 0.1
+# How long close() waits for the engine to end after quit before it kills it.
+_QUIT_SECONDS = 2.0
 
 
 class UciEngine:
     """An engine in a subprocess. ``command`` is a list of arguments or a command line;
-    ``variant``/``mode`` say which game it plays (for ``UCI_Variant`` and the clocks);
-    ``dialect`` is a name of :data:`DIALECTS`, a :class:`Dialect`, or ``"auto"`` (known by
-    its ``id name``, else ``uci``); ``options`` are set after the handshake; ``timeout`` is
-    how long any answer may take beyond the time the engine was given to think."""
+    ``variant``/``mode``/``setup`` say which game it plays (for ``UCI_Variant`` and the clocks;
+    a game of another kind is refused); ``dialect`` is a name of :data:`DIALECTS`, a
+    :class:`Dialect`, or ``"auto"`` (known by its ``id name``, else ``uci``); ``options`` are
+    set after the handshake; ``timeout`` is how long any answer may take beyond the time the
+    engine was given to think."""
 
     def __init__(self, command: str | Sequence[str], *, variant: str = "standard", mode: str | None = None,
-                 dialect: str | Dialect = "auto", options: Mapping[str, object] | None = None,
+                 setup: str | None = None, dialect: str | Dialect = "auto", options: Mapping[str, object] | None = None,
                  timeout: float = 10.0, cwd: str | None = None) -> None:
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.argv:
             raise ValueError("no engine command given")
+        self.kind: GameKind = game_kind(variant, mode, setup)  # an unknown game is refused before the engine starts
         self.variant, self.mode, self.timeout = variant, mode, timeout
         try:
+            # In a session of its own, so that close() can end its whole process group: also the
+            # engine behind a wrapper that does not exec it, and helpers that hold its output.
             self._process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                             stderr=subprocess.PIPE, text=True, encoding="utf-8", errors="replace",
-                                             bufsize=1, cwd=cwd)
+                                             stderr=subprocess.PIPE, cwd=cwd, start_new_session=True)
         except OSError as error:
             raise EngineTerminatedError(f"cannot start engine {self.argv[0]!r}: {error.strerror or error}") from None
-        self._lines: queue.Queue[object] = queue.Queue()
+        assert self._process.stdout is not None and self._process.stderr is not None
+        self._lines: queue.Queue[object] = queue.Queue(_QUEUED_LINES)
+        self._closed = threading.Event()
+        self._output_ended = False  # its output ended (it died, or closed its stdout)
+        self._killed = False  # close() had to kill it
         self._send_lock = threading.Lock()
         self._stderr: collections.deque[str] = collections.deque(maxlen=20)
-        threading.Thread(target=self._pump, args=(self._process.stdout, self._lines.put, _EOF), daemon=True).start()
-        threading.Thread(target=self._pump, args=(self._process.stderr, self._stderr.append), daemon=True).start()
+        self._reader = threading.Thread(target=self._read_output, args=(self._process.stdout,), daemon=True,
+                                        name=f"engine {self.argv[0]} stdout")
+        self._reader.start()
+        threading.Thread(target=self._read_errors, args=(self._process.stderr,), daemon=True,
+                         name=f"engine {self.argv[0]} stderr").start()
         self.name = ""
         self.author = ""
         self.options: dict[str, str] = {}  # option name -> its declaration ("type spin default 16 ...")
-        self._last_infos: list[Info] = []
+        self._last_infos: collections.deque[Info] = collections.deque()
         try:
             self._handshake()
             self.dialect = self._dialect(dialect)
             chosen = dict(options or {})
             if "UCI_Variant" in self.options and "UCI_Variant" not in chosen and variant != "standard":
-                chosen["UCI_Variant"] = game_kind(variant, mode).name
+                chosen["UCI_Variant"] = self.kind.name
             self.configure(chosen)
         except BaseException:
             self.close()
@@ -241,79 +269,125 @@ class UciEngine:
 
     # -- the process ------------------------------------------------------------------------
 
-    @staticmethod
-    def _pump(stream: IO[str], put: Callable[[object], None], at_end: object = None) -> None:
-        """Hands every line of ``stream`` to ``put``, then ``at_end`` (if any)."""
-        try:
-            for line in stream:
-                put(line.rstrip("\r\n"))
-        except (OSError, ValueError):
-            pass
-        if at_end is not None:
-            put(at_end)
+    def _read_output(self, stream: IO[bytes]) -> None:
+        """Queues every line of the engine's output, then ``_EOF``; gives up once the engine
+        is closed (a full queue that nobody reads any more must not hold this thread)."""
+        with stream:
+            for line in _lines_of(stream):
+                if not self._queue(line):
+                    return
+            self._queue(_EOF)
+
+    def _queue(self, item: object) -> bool:
+        """Puts ``item`` in the queue, waiting for room; False if the engine is closed first."""
+        while not self._closed.is_set():
+            try:
+                self._lines.put(item, timeout=_POLL_SECONDS)
+                return True
+            except queue.Full:
+                pass
+        return False
+
+    def _read_errors(self, stream: IO[bytes]) -> None:
+        """Keeps the last lines of the engine's stderr, for the message when it ends."""
+        with stream:
+            for line in _lines_of(stream):
+                self._stderr.append(line)
 
     def send(self, line: str) -> None:
         """Writes one command line."""
-        if self._process.stdin is None or self._process.poll() is not None:
+        stdin = self._process.stdin
+        if stdin is None or self._closed.is_set() or self._process.poll() is not None:
             raise self._terminated()
         try:
             with self._send_lock:  # stop() may come from another thread
-                self._process.stdin.write(line + "\n")
-                self._process.stdin.flush()
+                stdin.write((line + "\n").encode())
+                stdin.flush()
         except (OSError, ValueError):
             raise self._terminated() from None
 
+    @property
+    def _label(self) -> str:
+        return repr(self.name or self.argv[0])
+
     def _terminated(self) -> EngineTerminatedError:
-        code = self._process.poll()
-        errors = " | ".join(self._stderr)
-        return EngineTerminatedError(f"engine {self.name or self.argv[0]!r} ended (exit status {code})"
-                                     + (f"; it said on stderr: {errors}" if errors else ""))
+        if self._output_ended and self._killed:
+            what = "closed its output but kept running; it has been killed"
+        else:
+            what = f"ended (exit status {self._process.poll()})"
+        errors = " | ".join(self._stderr)[-1000:]
+        said = f"; it said on stderr: {errors}" if errors else ""
+        return EngineTerminatedError(f"engine {self._label} {what}{said}")
 
     def read_line(self, deadline: float) -> str:
-        """The next line the engine writes, waiting until ``deadline`` (time.monotonic)."""
-        try:
-            line = self._lines.get(timeout=None if deadline == math.inf else max(0.0, deadline - time.monotonic()))
-        except queue.Empty:
-            raise EngineTimeoutError(f"engine {self.argv[0]!r} did not answer in time") from None
-        if line is _EOF:
-            self._lines.put(_EOF)  # every later read fails the same way
-            self._process.wait(timeout=5)
-            raise self._terminated()
-        assert isinstance(line, str)
-        return line
+        """The next line the engine writes, waiting until ``deadline`` (time.monotonic;
+        ``math.inf``: no limit). The deadline holds however fast the engine prints: lines
+        still queued then are not read."""
+        while True:
+            if self._closed.is_set():
+                raise self._terminated()
+            remaining = deadline - _now()
+            if remaining <= 0:
+                raise EngineTimeoutError(f"engine {self._label} did not answer in time")
+            try:
+                line = self._lines.get(timeout=min(remaining, _POLL_SECONDS))
+            except queue.Empty:
+                continue
+            if line is _EOF:
+                self._output_ended = True
+                self.close()  # it can answer nothing more: one that still runs is ended
+                continue
+            assert isinstance(line, str)
+            return line
 
     def read_until(self, prefix: str, seconds: float) -> list[str]:
-        """Lines up to and including the first that starts with ``prefix``."""
-        deadline = time.monotonic() + seconds
-        lines = []
+        """Lines up to and including the first that starts with ``prefix`` (at most the last
+        ``_KEPT_LINES``)."""
+        deadline = _now() + seconds
+        lines: collections.deque[str] = collections.deque(maxlen=_KEPT_LINES)
+        read = 0
         while True:
-            line = self.read_line(deadline)
+            try:
+                line = self.read_line(deadline)
+            except EngineTimeoutError:
+                others = f" (it sent {read} other line{'' if read == 1 else 's'})" if read else ""
+                raise EngineTimeoutError(f"engine {self._label} sent no {prefix!r} within {seconds:g} s{others}") \
+                    from None
+            read += 1
             lines.append(line)
             if line.split()[:1] == [prefix]:
-                return lines
+                return list(lines)
 
     def close(self) -> None:
-        """Sends ``quit`` and waits a moment; kills the engine if it is still there."""
-        process = self._process
+        """Sends ``quit`` and waits a moment, then ends the engine's process group: the engine
+        if it is still there, and whatever it started (the engine behind a wrapper, a helper
+        that holds its output). The engine's output is left to the threads that read it, which
+        end when nobody holds it any more: waiting for them could wait forever."""
+        if self._closed.is_set():
+            return
+        self._closed.set()
+        process, stdin = self._process, self._process.stdin
         if process.poll() is None:
             try:
-                if process.stdin is not None:
-                    process.stdin.write("quit\n")
-                    process.stdin.flush()
-                    process.stdin.close()
+                if stdin is not None:
+                    stdin.write(b"quit\n")
+                    stdin.flush()
             except (OSError, ValueError):
                 pass
             try:
-                process.wait(timeout=2)
+                process.wait(timeout=_QUIT_SECONDS)
             except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=5)
-        for stream in (process.stdin, process.stdout, process.stderr):
-            try:
-                if stream is not None:
-                    stream.close()
-            except (OSError, ValueError):
-                pass
+                self._killed = True
+        _kill_process_group(process)
+        try:
+            process.wait(timeout=5.0)  # killed: it ends at once
+        except subprocess.TimeoutExpired:
+            pass
+        try:
+            if stdin is not None:
+                stdin.close()
+        except (OSError, ValueError):
+            pass
 
     def __enter__(self) -> UciEngine:
         return self
@@ -366,7 +440,7 @@ class UciEngine:
                 if line.split()[:2] == ["info", "string"]]
         refused = [text for text in said if _REFUSAL.search(text)]
         if refused:
-            raise EngineProtocolError(f"engine {self.name or self.argv[0]!r} refused {what}: {refused[0]}")
+            raise EngineProtocolError(f"engine {self._label} refused {what}: {refused[0]}")
         return said
 
     def new_game(self) -> None:
@@ -376,6 +450,7 @@ class UciEngine:
 
     def set_position(self, game: Game) -> None:
         """Sends the game's position (start and moves); an engine that refuses it raises."""
+        self._check_game(game)
         arguments = position_arguments(game, fen4=self.dialect.fen4)
         self.send(f"position {arguments}")
         self._ready(f"the position {arguments[:120]!r}")
@@ -450,6 +525,7 @@ class UciEngine:
         ``bestmove`` comes even then, its last principal variation gives the move; with none,
         an engine that still answers ``isready`` is asked for a ``go depth 1`` move, and one
         that does not is killed (:class:`EngineTimeoutError`)."""
+        self._check_game(game)
         if game.is_over():
             raise ValueError("the game is over")
         command, expected = self.go_command(game, time=time, depth=depth, nodes=nodes, clocks=clocks,
@@ -470,15 +546,21 @@ class UciEngine:
             self.ping()
         except EngineTimeoutError:
             self.close()
-            raise EngineTimeoutError(f"engine {self.name or self.argv[0]!r} gave no move, even after 'stop', and "
+            raise EngineTimeoutError(f"engine {self._label} gave no move, even after 'stop', and "
                                      f"no longer answers; it has been stopped") from None
         retry = self._search(game, "go depth 1", _now() + self.timeout, info, started)
         if retry is None:
             self.close()
-            raise EngineTimeoutError(f"engine {self.name or self.argv[0]!r} gave no move, even for 'go depth 1'; "
+            raise EngineTimeoutError(f"engine {self._label} gave no move, even for 'go depth 1'; "
                                      f"it has been stopped")
         return BestMove(retry.move, retry.text, tuple(infos) + retry.info, retry.seconds, retry.ponder,
                         fallback="go depth 1")
+
+    def _check_game(self, game: Game) -> None:
+        """A ValueError if the game is not of the kind the engine was started for."""
+        kind = game_kind(game.variant, game.mode, game.setup)
+        if kind != self.kind:
+            raise ValueError(f"engine {self._label} plays {self.kind.name}, not {kind.name}")
 
     def stop(self) -> None:
         """Asks a running :meth:`best_move` (in another thread, or from its ``info``) to end:
@@ -490,7 +572,7 @@ class UciEngine:
         """Sends ``command`` and reads up to its ``bestmove``; None if none came by the
         deadline, nor soon after ``stop``."""
         self.send(command)
-        infos: list[Info] = []
+        infos: collections.deque[Info] = collections.deque(maxlen=_KEPT_LINES)
         self._last_infos = infos
         stopped = False
         while True:
@@ -521,8 +603,32 @@ class UciEngine:
         try:
             return game.board.parse_move(text)
         except (IllegalMoveError, InvalidMoveError) as error:
-            raise EngineProtocolError(f"engine {self.name or self.argv[0]!r} played {text!r}: {error}") from None
+            raise EngineProtocolError(f"engine {self._label} played {text!r}: {error}") from None
 
 
 def _now() -> float:
     return time.monotonic()
+
+
+def _lines_of(stream: IO[bytes]) -> Iterator[str]:
+    """The lines of ``stream``, decoded (bytes that are not UTF-8 replaced), each cut at
+    ``_LONGEST_LINE`` bytes; ends at the end of the stream or when it cannot be read."""
+    try:
+        while line := stream.readline(_LONGEST_LINE):
+            rest = line
+            while not rest.endswith(b"\n") and rest:  # an over-long line: the rest is skipped
+                rest = stream.readline(_LONGEST_LINE)
+            yield line.decode("utf-8", "replace").rstrip("\r\n")
+    except (OSError, ValueError):
+        return
+
+
+def _kill_process_group(process: subprocess.Popen[bytes]) -> None:
+    """Kills the process and every process of its group (it leads one: ``start_new_session``)."""
+    if hasattr(os, "killpg"):
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except OSError:
+            pass  # nobody is left in it
+    elif process.poll() is None:
+        process.kill()

@@ -1,14 +1,16 @@
 """The engine side of UCI, for every game: what ``polychess uci`` runs (docs/protocol.md).
 
 :class:`UciServer` reads one command line at a time and answers through a ``write``
-function. A search runs on its own thread, so that ``stop``, ``isready``, ``ponderhit`` and
-``quit`` are answered while it thinks; a watchdog thread ends it when its time is up. The
-time comes from an injectable ``time_source``, so that the time management can be tested with a
-clock the test moves by hand.
+function. The long commands (a search, ``bench``, ``go perft``) run on their own thread, so
+that ``stop``, ``isready``, ``ponderhit`` and ``quit`` are answered meanwhile; a watchdog thread
+ends a search when its time is up. Only ``go infinite`` and ``go ponder`` wait for ``stop``:
+a ``go`` with no limit the server can keep gets a default one. The time comes from an
+injectable ``time_source``, so that the time management can be tested with a clock the test
+moves by hand.
 
 Anything the server cannot carry out (an unknown command, a bad option value, a position that
-cannot be read) is answered by one ``info string`` line saying what is wrong; nothing on
-stdin ends the session but ``quit`` and the end of the input.
+cannot be read) is answered by one ``info string`` line saying what is wrong, of bounded
+length; nothing on stdin ends the session but ``quit`` and the end of the input.
 """
 
 from __future__ import annotations
@@ -20,11 +22,11 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from polychess import __version__, _core
-from polychess.board import Colour
+from polychess.board import Board, Colour, StopFlag
 from polychess.engine import ALGORITHMS, MAX_THREADS, Engine, SearchResult, max_hash_mb
 from polychess.formats.fen4 import write_fen4
 from polychess.game import Game
-from polychess.protocol.bench import run_bench
+from polychess.protocol.bench import Bench
 from polychess.protocol.games import GAME_KINDS, GameKind, PositionError, read_position
 from polychess.protocol.timeman import NEW_ITERATION_SHARE, TimeBudget, think_time
 from polychess.strength import LEVELS, MAX_LEVEL, level_for_elo
@@ -34,14 +36,26 @@ __all__ = ["UciServer", "game_result", "serve"]
 ENGINE_NAME = f"polychess {__version__}"
 DEFAULT_HASH_MB = 64
 DEFAULT_OVERHEAD_MS = 30
+# What a go with no limit the server can keep (depth, nodes, mate, movetime, the mover's clock)
+# searches for: only go infinite and go ponder wait for stop.
+DEFAULT_MOVETIME_MS = 1000
 _WATCH_INTERVAL = 0.002  # seconds between the watchdog's looks at the clock
+# An info string quotes what it refuses; a word longer than this (no move or number is) is cut,
+# and so is a line longer than the other: garbage on stdin is not echoed back in full.
+_LONGEST_QUOTED_WORD = 40
+_LONGEST_INFO = 500
 
 _INTEGER_GO_PARAMETERS = ("depth", "nodes", "movetime", "movestogo", "mate", "perft")
+# The least value of the integer parameters that have one (perft says its own range).
+_LEAST_GO_VALUES = {"depth": 1, "nodes": 1, "mate": 1, "movetime": 0, "movestogo": 1}
+# The parameters that end a search by themselves (else only the mover's clock does).
+_SEARCH_LIMITS = frozenset(("depth", "nodes", "mate", "movetime"))
 
 
 @dataclass
 class GoCommand:
-    """A ``go`` command as read: limits, clocks in seconds by colour letter, flags."""
+    """A ``go`` command as read: limits, clocks in seconds by colour letter, flags, and what
+    was skipped (each ``'<words>': <why>``)."""
 
     limits: dict[str, int] = field(default_factory=dict)
     times: dict[str, float] = field(default_factory=dict)  # "w", "r", "b", ... -> seconds left
@@ -53,8 +67,8 @@ class GoCommand:
 
 def parse_go(words: Sequence[str]) -> GoCommand:
     """The parameters of ``go``. Clock values are milliseconds (``wtime``, ``rtime``,
-    ``btime``, ``ytime``, ``gtime`` and their ``inc``); unknown or malformed words are listed
-    in ``ignored`` and skipped, never waited on."""
+    ``btime``, ``ytime``, ``gtime`` and their ``inc``); unknown or malformed words, values out
+    of range and ``searchmoves`` (not supported) are listed in ``ignored`` and skipped."""
     go = GoCommand()
     i = 0
     while i < len(words):
@@ -63,17 +77,20 @@ def parse_go(words: Sequence[str]) -> GoCommand:
         if word in ("infinite", "ponder"):
             setattr(go, word, True)
             i += 1
-        elif word == "searchmoves":  # every following move: not supported, the whole list is searched
+        elif word == "searchmoves":  # every following move: the search cannot be restricted to some
             j = i + 1
             while j < len(words) and words[j].lower() not in _ALL_GO_WORDS:
                 j += 1
-            go.ignored.append(" ".join(words[i:j]))
+            go.ignored.append(f"{' '.join(words[i:j])!r}: searchmoves is not supported (every move is searched)")
             i = j
         elif word in _INTEGER_GO_PARAMETERS or _clock_word(word):
             number = _integer(value)
-            if number is None:
-                go.ignored.append(word if value is None else f"{word} {value}")
-                i += 1 if value is None or value.lower() in _ALL_GO_WORDS else 2
+            least = _LEAST_GO_VALUES.get(word)
+            if number is None or least is not None and number < least:
+                taken = number is not None or value is not None and value.lower() not in _ALL_GO_WORDS
+                given = f"{word} {value}" if taken else word
+                go.ignored.append(f"{given!r}: expected a whole number" + ("" if least is None else f" from {least}"))
+                i += 2 if taken else 1
                 continue
             if word in _INTEGER_GO_PARAMETERS:
                 go.limits[word] = number
@@ -83,7 +100,7 @@ def parse_go(words: Sequence[str]) -> GoCommand:
                 go.increments[word[0]] = max(0, number) / 1000.0
             i += 2
         else:
-            go.ignored.append(word)
+            go.ignored.append(f"{word!r}: not a parameter of go")
             i += 1
     return go
 
@@ -148,10 +165,47 @@ def completed_text(game: Game) -> str:
     return f"{named.get(result, result)} ({outcome.termination.value})"
 
 
-class _Search:
+class _Job:
+    """The work of one command that runs on its own thread (a search, a bench, a perft), so
+    that the command loop answers ``isready``, ``stop`` and ``quit`` meanwhile."""
+
+    what = ""  # what it is, as messages name it ("search", "bench", "perft")
+
+    def __init__(self) -> None:
+        self.thread = threading.Thread(target=self.run, name=f"polychess {self.what}", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def run(self) -> None:
+        raise NotImplementedError
+
+    def interrupt(self) -> None:
+        """Asks the work to end soon."""
+        raise NotImplementedError
+
+    @property
+    def busy(self) -> bool:
+        """Whether it is still working (options cannot be changed meanwhile)."""
+        return self.thread.is_alive()
+
+    def stop(self) -> None:
+        """Ends the work and waits for it. An interrupt that comes just as the work starts may
+        come before the core clears its stop flag: it is sent again until the work has ended."""
+        while True:
+            self.interrupt()
+            self.thread.join(0.05)
+            if not self.thread.is_alive():
+                break
+
+
+class _Search(_Job):
     """One running ``go``: its thread, its watchdog and what may end it."""
 
+    what = "search"
+
     def __init__(self, server: UciServer, game: Game, go: GoCommand) -> None:
+        super().__init__()
         self.server = server
         self.game = game
         self.go = go
@@ -161,22 +215,21 @@ class _Search:
         self.released = threading.Event()
         self.done = threading.Event()
         self.budget = None if go.infinite else server.budget(game, go)
-        self.thread = threading.Thread(target=self.run, name="polychess-search", daemon=True)
-        self.watchdog = threading.Thread(target=self.watch, name="polychess-watchdog", daemon=True)
+        self.watchdog = threading.Thread(target=self.watch, name="polychess watchdog", daemon=True)
 
     def start(self) -> None:
-        self.thread.start()
+        super().start()
         self.watchdog.start()
 
     def run(self) -> None:
         server, limits = self.server, self.go.limits
         depth = limits.get("depth")
         if "mate" in limits:  # a mate in N moves is found within N moves of every player
-            depth = max(1, limits["mate"]) * len(self.game.active_players())
+            depth = limits["mate"] * len(self.game.active_players())
         nodes = limits.get("nodes")
         try:
-            result = server.engine.search(self.game, depth=_positive(depth, int(_core.MAX_DEPTH)),
-                                          nodes=_positive(nodes, int(_core.MAX_NODES)), info=self.report)
+            result = server.engine.search(self.game, depth=_at_most(depth, int(_core.MAX_DEPTH)),
+                                          nodes=_at_most(nodes, int(_core.MAX_NODES)), info=self.report)
         finally:
             self.done.set()  # also if writing failed (stdout closed): the watchdog and stop() then end
         if self.hold:
@@ -203,21 +256,67 @@ class _Search:
         self.hold = False
         self.released.set()
 
-    def stop(self) -> None:
+    @property
+    def busy(self) -> bool:
+        return not self.done.is_set()  # a search that waits for stop to print its bestmove is done
+
+    def interrupt(self) -> None:
         self.released.set()
-        # A stop sent just as the search starts may come before the core clears its flag:
-        # it is sent again until the search has ended.
-        while True:
-            self.server.engine.stop()
-            self.thread.join(0.05)
-            if not self.thread.is_alive():
-                break
+        self.server.engine.stop()
+
+    def stop(self) -> None:
+        super().stop()
         self.watchdog.join()
 
 
-def _positive(value: int | None, most: int) -> int | None:
-    """A limit as the engine takes it: none if not positive, at most ``most``."""
-    return None if value is None or value <= 0 else min(value, most)
+class _Bench(_Job):
+    """``bench``: its searches, one after the other; ``stop`` ends the running one and skips
+    the rest."""
+
+    what = "bench"
+
+    def __init__(self, server: UciServer, depth: int | None) -> None:
+        super().__init__()
+        self.server = server
+        self.bench = Bench(server.kind, depth)
+
+    def run(self) -> None:
+        for line in self.bench.lines():
+            self.server.write(line)
+
+    def interrupt(self) -> None:
+        self.bench.stop()
+
+
+class _Perft(_Job):
+    """``go perft``: the count below every legal move, or none if stopped first."""
+
+    what = "perft"
+
+    def __init__(self, server: UciServer, board: Board, depth: int) -> None:
+        super().__init__()
+        self.server = server
+        self.board = board
+        self.depth = depth
+        self.stopped = StopFlag()
+
+    def run(self) -> None:
+        counts = self.board.divide(self.depth, stop=self.stopped)
+        if self.stopped.is_set():  # the counts are partial
+            self.server.info("perft stopped")
+            return
+        for move, count in counts.items():
+            self.server.write(f"{move}: {count}")
+        self.server.write("")
+        self.server.write(f"Nodes searched: {sum(counts.values())}")
+
+    def interrupt(self) -> None:
+        self.stopped.set()
+
+
+def _at_most(value: int | None, most: int) -> int | None:
+    """A limit (None: none) as the engine takes it: at most ``most``."""
+    return None if value is None else min(value, most)
 
 
 def _bestmove(game: Game, result: SearchResult) -> str:
@@ -269,7 +368,7 @@ class UciServer:
         self.uci_elo = _ELO_RANGE[1] if _ELO_RANGE else 0
         self.game: Game | None = kind.new_game()
         self.position_error = ""
-        self.search: _Search | None = None
+        self.job: _Job | None = None  # the running search, bench or perft
         self._commands: dict[str, Callable[[list[str]], bool | None]] = {
             "uci": self.uci, "isready": self.isready, "ucinewgame": self.ucinewgame, "setoption": self.setoption,
             "position": self.position, "go": self.go_command, "stop": self.stop, "ponderhit": self.ponderhit,
@@ -284,7 +383,7 @@ class UciServer:
             self._write(line)
 
     def info(self, text: str) -> None:
-        self.write(f"info string {text}")
+        self.write(f"info string {_cut(text)}")
 
     # -- the loop ---------------------------------------------------------------------------
 
@@ -295,7 +394,7 @@ class UciServer:
             return True
         command = self._commands.get(words[0].lower())
         if command is None:
-            self.info(f"unknown command: {line.strip()[:200]!r}")
+            self.info(f"unknown command: {line.strip()!r}")
             return True
         try:
             return command(words[1:]) is not False
@@ -304,10 +403,15 @@ class UciServer:
             return True
 
     def finish(self) -> None:
-        """Ends a running search (the end of the input is a ``quit``)."""
-        if self.search is not None:
-            self.search.stop()
-            self.search = None
+        """Ends a running search, bench or perft (the end of the input is a ``quit``)."""
+        if self.job is not None:
+            self.job.stop()
+            self.job = None
+
+    def _start(self, job: _Job) -> None:
+        self.finish()
+        self.job = job
+        job.start()
 
     # -- commands ---------------------------------------------------------------------------
 
@@ -351,8 +455,8 @@ class UciServer:
         value_at = lowered.index("value") if "value" in lowered else len(words)
         name = " ".join(lowered[1:value_at])
         value = " ".join(words[value_at + 1:])
-        if self.search is not None and not self.search.done.is_set():
-            self.info(f"setoption {name}: not while searching (send stop first)")
+        if self.job is not None and self.job.busy:
+            self.info(f"setoption {name}: not while {self.job.what} runs (send stop first)")
             return
         self.finish()
         try:
@@ -409,8 +513,8 @@ class UciServer:
     def go_command(self, words: list[str]) -> None:
         self.finish()
         go = parse_go(words)
-        for word in go.ignored:
-            self.info(f"go: ignored {word!r}")
+        for ignored in go.ignored:
+            self.info(f"go: ignored {ignored}")
         game = self.game
         if game is None:
             self.info(f"no position to search ({self.position_error})")
@@ -423,8 +527,16 @@ class UciServer:
             self.info(f"Game completed. {completed_text(game)}")
             self.write("bestmove (none)")
             return
-        self.search = _Search(self, game, go)
-        self.search.start()
+        if not go.infinite and not self.bounded(game, go):
+            self.info(f"go: no limit that ends the search (depth, nodes, mate, movetime or the mover's clock); "
+                      f"searching for {DEFAULT_MOVETIME_MS} ms" + (" after ponderhit" if go.ponder else ""))
+            go.limits["movetime"] = DEFAULT_MOVETIME_MS
+        self._start(_Search(self, game, go))
+
+    def bounded(self, game: Game, go: GoCommand) -> bool:
+        """Whether this ``go`` ends by itself: by a depth, node, mate or time limit, or on the
+        mover's clock."""
+        return bool(_SEARCH_LIMITS & go.limits.keys()) or mover_clock(self.kind, game.turn, go) is not None
 
     def budget(self, game: Game, go: GoCommand) -> TimeBudget | None:
         """How long this ``go`` may think: ``movetime`` exactly, else from the mover's clock."""
@@ -434,39 +546,31 @@ class UciServer:
         clock = mover_clock(self.kind, game.turn, go)
         if clock is None:
             return None
-        moves_to_go = go.limits.get("movestogo")
-        return think_time(clock[0], clock[1], moves_to_go if moves_to_go and moves_to_go > 0 else None,
-                          self.overhead)
+        return think_time(clock[0], clock[1], go.limits.get("movestogo"), self.overhead)
 
     def stop(self, words: list[str]) -> None:
         self.finish()
 
     def ponderhit(self, words: list[str]) -> None:
-        if self.search is not None:
-            self.search.ponderhit()
+        if isinstance(self.job, _Search):
+            self.job.ponderhit()
 
     def quit(self, words: list[str]) -> bool:
         self.finish()
         return False
 
     def bench(self, words: list[str]) -> None:
-        self.finish()
         depth = _integer(words[0]) if words else None
         if words and (depth is None or not 1 <= depth <= 30):
             self.info(f"bench: expected a depth from 1 to 30, got {words[0]!r}")
             return
-        for line in run_bench(self.kind, depth):
-            self.write(line)
+        self._start(_Bench(self, depth))
 
     def perft(self, game: Game, depth: int) -> None:
         if not 1 <= depth <= 10:
             self.info(f"perft: expected a depth from 1 to 10, got {depth}")
             return
-        counts = game.board.divide(depth)
-        for move, count in counts.items():
-            self.write(f"{move}: {count}")
-        self.write("")
-        self.write(f"Nodes searched: {sum(counts.values())}")
+        self._start(_Perft(self, game.board, depth))  # game.board is a copy: the count plays moves on it
 
     def show(self, words: list[str]) -> None:
         game = self.game
@@ -516,6 +620,14 @@ def _whole(text: str, least: int, most: int) -> int:
     if number is None or not least <= number <= most:
         raise ValueError(f"expected a whole number from {least} to {most}, got {text!r}")
     return number
+
+
+def _cut(text: str) -> str:
+    """``text`` with every over-long word, and the whole if still over-long, cut."""
+    words = [word if len(word) <= _LONGEST_QUOTED_WORD else word[:_LONGEST_QUOTED_WORD] + "..."
+             for word in text.split(" ")]
+    text = " ".join(words)
+    return text if len(text) <= _LONGEST_INFO else text[:_LONGEST_INFO] + "..."
 
 
 def serve(kind: GameKind, stdin: TextIO, stdout: TextIO) -> int:

@@ -19,17 +19,22 @@ Move.from_text('E2E4', 'three-player')
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, SupportsIndex
 
 from polychess import _core
 from polychess.board import Board, Move
-from polychess.errors import IllegalMoveError
+from polychess.rl.extras import needs_extra
 
 __all__ = ["ActionSpace"]
 
 
 class ActionSpace:
-    """The action codes of one game: ``size`` codes, ``0`` to ``size - 1``."""
+    """The action codes of one game: ``size`` codes, ``0`` to ``size - 1``.
+
+    A code may be given as any whole number (an ``int`` or one of numpy's integers). Anything
+    that is no code (a number out of range, a float, a bool) raises IllegalMoveError naming the
+    range: the core checks every code before it narrows it, so no number wraps onto a code.
+    """
 
     def __init__(self, variant: str, mode: str | None = None, setup: str | None = None) -> None:
         board = Board(variant, mode=mode, setup=setup)  # validates the names, as Board does
@@ -53,16 +58,14 @@ class ActionSpace:
         chosen = board.parse_move(move) if isinstance(move, str) else move
         return int(self._core.encode(self._board(board)._core, chosen))
 
-    def decode(self, board: Board, code: int) -> Move:
+    def decode(self, board: Board, code: SupportsIndex) -> Move:
         """The legal move of ``board`` with this code (an IllegalMoveError if none has it)."""
-        board = self._board(board)
-        if not 0 <= code < self.size:
-            raise IllegalMoveError(f"no action {code}: the codes are 0 to {self.size - 1}")
-        return self._core.decode(board._core, code)
+        return self._core.decode(self._board(board)._core, code)
 
-    def is_legal(self, board: Board, code: int) -> bool:
-        """Whether the code is a legal move of ``board`` (any whole number may be asked)."""
-        return bool(self._core.is_legal(self._board(board)._core, code)) if -2**31 <= code < 2**31 else False
+    def is_legal(self, board: Board, code: SupportsIndex) -> bool:
+        """Whether the code is a legal move of ``board`` (any whole number may be asked; anything
+        else raises IllegalMoveError)."""
+        return bool(self._core.is_legal(self._board(board)._core, code))
 
     def legal_actions(self, board: Board) -> list[int]:
         """The codes of the board's legal moves, in increasing order."""
@@ -71,15 +74,13 @@ class ActionSpace:
     def mask(self, board: Board) -> Any:
         """A numpy int8 array of ``size`` items (the type Gymnasium's masks have): 1 at the
         codes of the legal moves (needs numpy, ``pip install 'polychess[rl]'``)."""
-        try:
+        with needs_extra("rl"):
             import numpy
-        except ImportError:  # pragma: no cover - numpy comes with the rl and test extras
-            raise ImportError("ActionSpace.mask needs numpy: pip install 'polychess[rl]'") from None
         out = numpy.zeros(self.size, dtype=numpy.int8)
         self._core.write_mask(self._board(board)._core, out)
         return out
 
-    def action(self, code: int) -> str:
+    def action(self, code: SupportsIndex) -> str:
         """The code as the first seat's move text (the frame every code is read in)."""
         return str(self._core.action(code))
 

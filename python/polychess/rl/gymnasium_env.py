@@ -18,8 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import gymnasium
-import numpy
+from polychess.rl.extras import needs_extra
+
+with needs_extra("rl"):
+    import gymnasium
+    import numpy
 
 from polychess.engine import Engine
 from polychess.rl import spaces
@@ -41,10 +44,7 @@ class GymEnv(gymnasium.Env[Any, Any]):
                  illegal_action: str = "resign", observation_dtype: str = "float32", max_plies: int | None = None,
                  render_mode: str | None = None, **game_options: Any) -> None:
         self.render_mode = check_render_mode(render_mode)
-        if illegal_action not in ("resign", "raise"):
-            raise ValueError(f"illegal_action must be 'resign' or 'raise', got {illegal_action!r}")
-        self.illegal_action = illegal_action
-        self.table = Table(start_game(variant, game_options), observation_dtype, max_plies)
+        self.table = Table(start_game(variant, game_options), observation_dtype, max_plies, illegal_action)
         agents = self.table.agents
         self.seat = agents[0] if seat is None else str(getattr(seat, "value", seat))
         if self.seat not in agents:
@@ -90,9 +90,8 @@ class GymEnv(gymnasium.Env[Any, Any]):
     def step(self, action: int) -> tuple[dict[str, numpy.ndarray], float, bool, bool, dict[str, Any]]:
         if self.table.is_done(self.seat):
             raise ValueError("the episode is over: reset the environment")
-        illegal = self.illegal_action == "resign" and not self.table.is_legal(action)
-        reward = (self.table.resign(self.seat) if illegal else self.table.play(action)).get(self.seat, 0.0)
-        reward += self._play_opponents()
+        rewards, illegal = self.table.act(action)
+        reward = rewards.get(self.seat, 0.0) + self._play_opponents()
         done = self.table.is_done(self.seat)
         terminated = done and not self.table.truncated
         if self.render_mode == "human":

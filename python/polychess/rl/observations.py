@@ -14,6 +14,7 @@ from typing import Any
 
 from polychess.board import Colour
 from polychess.game import Game
+from polychess.rl.extras import needs_extra
 
 __all__ = ["observation_shape", "observe"]
 
@@ -37,7 +38,8 @@ def observe(game: Game, out: Any = None, *, player: Colour | str | None = None, 
             raise ValueError(f"{colour.value} does not play {game.variant}")
         viewer = game.colours.index(colour)
     if out is None:
-        import numpy
+        with needs_extra("rl"):
+            import numpy
 
         if dtype not in ("float32", "uint8"):
             raise ValueError(f"dtype must be 'float32' or 'uint8', got {dtype!r}")

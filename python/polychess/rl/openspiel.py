@@ -17,8 +17,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-import numpy
-import pyspiel
+from polychess.rl.extras import needs_extra
+
+with needs_extra("openspiel"):
+    import numpy
+    import pyspiel
 
 from polychess.options import OptionError
 from polychess.rl.table import Table, start_game
@@ -77,11 +80,11 @@ class _PolychessState(pyspiel.State):  # type: ignore[misc]
         return self._space.legal_actions(self.game._board)
 
     def _apply_action(self, action: int) -> None:
-        self.game.push(self._space.decode(self.game._board, int(action)))
+        self.game.push(self._space.decode(self.game._board, action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == self.current_player():
-            return str(self._space.decode(self.game._board, int(action)))
+            return str(self._space.decode(self.game._board, action))
         return f"action {action}"
 
     def is_terminal(self) -> bool:

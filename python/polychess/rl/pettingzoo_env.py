@@ -7,15 +7,23 @@ the planes from its seat and its legal-action mask (zeros unless it is to move).
 are frozen (three-player stalemate) or out without a place yet (free-for-all) are skipped
 until their place is fixed. An agent's reward is its return, at the step its place is fixed;
 then it is terminated. ``max_plies`` cuts a game off: every agent still in is truncated.
+
+An action that is no legal move resigns its agent (``infos[agent]["illegal_action"]``), as the
+Gymnasium environment's does: PettingZoo's tests and agents without masks send any code (the
+parallel API has every live agent send one). ``illegal_action="raise"`` raises IllegalMoveError
+instead, changing nothing.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
-import numpy
-import pettingzoo
+from polychess.rl.extras import needs_extra
+
+with needs_extra("rl"):
+    import gymnasium
+    import numpy
+    import pettingzoo
 
 from polychess.rl import spaces
 from polychess.rl.table import RENDER_MODES, Table, check_render_mode, start_game
@@ -27,10 +35,10 @@ class _Environment:
 
     metadata: dict[str, Any]
 
-    def _start(self, variant: str, observation_dtype: str, max_plies: int | None, render_mode: str | None,
-               game_options: dict[str, Any]) -> None:
+    def _start(self, variant: str, observation_dtype: str, max_plies: int | None, illegal_action: str,
+               render_mode: str | None, game_options: dict[str, Any]) -> None:
         self.render_mode = check_render_mode(render_mode)
-        self.table = Table(start_game(variant, game_options), observation_dtype, max_plies)
+        self.table = Table(start_game(variant, game_options), observation_dtype, max_plies, illegal_action)
         self.possible_agents = list(self.table.agents)
         self._observation_spaces = {a: spaces.observation_space(self.table) for a in self.possible_agents}
         self._action_spaces = {a: spaces.action_space(self.table) for a in self.possible_agents}
@@ -66,9 +74,10 @@ class AECEnv(_Environment, pettingzoo.AECEnv):  # type: ignore[misc]
     metadata = {"name": "polychess_v0", "render_modes": list(RENDER_MODES), "is_parallelizable": False}
 
     def __init__(self, variant: str = "three-player", *, observation_dtype: str = "float32",
-                 max_plies: int | None = None, render_mode: str | None = None, **game_options: Any) -> None:
+                 max_plies: int | None = None, illegal_action: str = "resign", render_mode: str | None = None,
+                 **game_options: Any) -> None:
         pettingzoo.AECEnv.__init__(self)
-        self._start(variant, observation_dtype, max_plies, render_mode, game_options)
+        self._start(variant, observation_dtype, max_plies, illegal_action, render_mode, game_options)
         self.reset()
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -94,7 +103,9 @@ class AECEnv(_Environment, pettingzoo.AECEnv):  # type: ignore[misc]
         if action is None:
             raise ValueError(f"{agent} is to move: None is the action of a terminated agent only")
         self._cumulative_rewards[agent] = 0.0
-        rewards = self.table.play(action)  # raises before anything changes for an illegal action
+        rewards, illegal = self.table.act(action)  # with illegal_action="raise": raises, nothing changed
+        if illegal:
+            self.infos[agent] = {**self.infos[agent], "illegal_action": True}
         self._clear_rewards()
         for done, reward in rewards.items():
             self.rewards[done] = reward
@@ -121,8 +132,9 @@ class ParallelEnv(_Environment, pettingzoo.ParallelEnv):  # type: ignore[misc]
     metadata = {"name": "polychess_v0", "render_modes": list(RENDER_MODES)}
 
     def __init__(self, variant: str = "three-player", *, observation_dtype: str = "float32",
-                 max_plies: int | None = None, render_mode: str | None = None, **game_options: Any) -> None:
-        self._start(variant, observation_dtype, max_plies, render_mode, game_options)
+                 max_plies: int | None = None, illegal_action: str = "resign", render_mode: str | None = None,
+                 **game_options: Any) -> None:
+        self._start(variant, observation_dtype, max_plies, illegal_action, render_mode, game_options)
         self.agents: list[str] = []
 
     def reset(self, seed: int | None = None,
@@ -139,12 +151,14 @@ class ParallelEnv(_Environment, pettingzoo.ParallelEnv):  # type: ignore[misc]
             raise ValueError("the game is over: reset the environment")
         if mover not in actions:
             raise ValueError(f"no action for {mover}, the player to move")
-        rewards = self.table.play(actions[mover])
+        rewards, illegal = self.table.act(actions[mover])
         live = self.agents
         terminations = {a: a in rewards for a in live}
         truncations = {a: self.table.truncated and not terminations[a] for a in live}
         observations = {a: self.table.observe(a) for a in live}
         infos = {a: self._info() for a in live}
+        if illegal:
+            infos[mover]["illegal_action"] = True
         self.agents = [a for a in live if not (terminations[a] or truncations[a])]
         if self.render_mode == "human":
             self.render()

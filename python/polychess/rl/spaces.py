@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
-import numpy
+from polychess.rl.extras import needs_extra
+
+with needs_extra("rl"):
+    import gymnasium
+    import numpy
 
 from polychess.rl.table import Table
 

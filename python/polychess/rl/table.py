@@ -12,16 +12,23 @@ import warnings
 from collections.abc import Mapping
 from typing import Any
 
-import numpy
+from polychess.rl.extras import needs_extra
+
+with needs_extra("rl"):
+    import numpy
 
 from polychess.game import Game
 from polychess.options import OptionError
 from polychess.rl.actions import ActionSpace
 
-__all__ = ["OBSERVATION_DTYPES", "RENDER_MODES", "Table", "start_game"]
+__all__ = ["ILLEGAL_ACTIONS", "OBSERVATION_DTYPES", "RENDER_MODES", "Table", "start_game"]
 
 OBSERVATION_DTYPES = ("float32", "uint8")
 RENDER_MODES = ("ansi", "human", "svg", "rgb_array")
+# What an environment does with an agent's action that is no legal move (docs/rl.md): the agent
+# resigns, as Gymnasium's and PettingZoo's checkers and agents without masks draw any code; or
+# IllegalMoveError, nothing changed.
+ILLEGAL_ACTIONS = ("resign", "raise")
 # Game options that make no sense without a clock on the wall.
 _CLOCK_OPTIONS = ("time_control", "increment", "hourglass", "time_source")
 
@@ -50,6 +57,13 @@ def check_render_mode(render_mode: str | None) -> str | None:
     return render_mode
 
 
+def check_illegal_action(illegal_action: str) -> str:
+    if illegal_action not in ILLEGAL_ACTIONS:
+        raise OptionError("illegal_action", f"{{illegal_action}} must be one of {', '.join(ILLEGAL_ACTIONS)}, "
+                                            f"got {illegal_action!r}")
+    return illegal_action
+
+
 def check_max_plies(max_plies: int | None) -> int:
     """The ply limit as the core takes it (0: none)."""
     if max_plies is None:
@@ -57,12 +71,6 @@ def check_max_plies(max_plies: int | None) -> int:
     if isinstance(max_plies, bool) or not isinstance(max_plies, int) or not 1 <= max_plies < 2**32:
         raise OptionError("max_plies", f"{{max_plies}} must be a whole number of at least 1, got {max_plies!r}")
     return max_plies
-
-
-def _whole(code: Any) -> int:
-    if isinstance(code, (bool, numpy.bool_)) or not isinstance(code, (int, numpy.integer)):
-        raise TypeError(f"an action is a whole number (an action code), got {code!r}")
-    return int(code)
 
 
 def _pixels(picture: str) -> numpy.ndarray:
@@ -93,14 +101,17 @@ class Table:
     player to move and returns the rewards of that step: a player receives his return
     (:meth:`polychess.Outcome.returns`) at the step his place is fixed, when he goes out with a
     place or when the game ends, so his rewards over a game add up to his return. A game that
-    reaches ``max_plies`` plies is cut off (:attr:`truncated`) with no rewards.
+    reaches ``max_plies`` plies is cut off (:attr:`truncated`) with no rewards. :meth:`act` plays
+    an agent's action by the ``illegal_action`` policy (:data:`ILLEGAL_ACTIONS`).
     """
 
-    def __init__(self, start: Game, observation_dtype: str = "float32", max_plies: int | None = None) -> None:
+    def __init__(self, start: Game, observation_dtype: str = "float32", max_plies: int | None = None,
+                 illegal_action: str = "raise") -> None:
         self.start = start
         self.space = ActionSpace(start.variant, start.mode, start.setup)
         self.observation_dtype = check_dtype(observation_dtype)
         self.max_plies = check_max_plies(max_plies)
+        self.illegal_action = check_illegal_action(illegal_action)
         self.agents: tuple[str, ...] = tuple(c.value for c in start.seats)
         self._index = {c.value: start.colours.index(c) for c in start.seats}
         self.observation_shape: tuple[int, int, int] = tuple(start._state.observation_shape)  # type: ignore[assignment]
@@ -125,17 +136,24 @@ class Table:
         fixed. An IllegalMoveError (a ValueError) for a code that is no legal move leaves the
         game unchanged."""
         self._require_running()
-        self.game.push(self.space.decode(self.game._board, _whole(code)))
+        self.game.push(self.space.decode(self.game._board, code))
         return self._settle()
+
+    def act(self, code: int) -> tuple[dict[str, float], bool]:
+        """Plays an agent's action, the code of the player to move, by the table's policy: a
+        code that is no legal move resigns the mover ("resign") or raises IllegalMoveError and
+        changes nothing ("raise"). Anything but a whole number raises IllegalMoveError either
+        way. The rewards of the step, and whether the action was illegal."""
+        self._require_running()
+        if self.illegal_action == "resign" and not self.space.is_legal(self.game._board, code):
+            return self.resign(self.game.turn.value), True
+        return self.play(code), False
 
     def resign(self, agent: str) -> dict[str, float]:
         """The agent resigns (rules: out, ranked as if mated now); the rewards of that step."""
         self._require_running()
         self.game.resign(agent)
         return self._settle()
-
-    def is_legal(self, code: int) -> bool:
-        return self.to_move is not None and self.space.is_legal(self.game._board, _whole(code))
 
     def _require_running(self) -> None:
         if self.to_move is None:

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy
+from polychess.rl.extras import needs_extra
+
+with needs_extra("rl"):
+    import numpy
 
 from polychess import _core
 from polychess.rl.table import check_dtype, check_max_plies, start_game
@@ -75,15 +78,16 @@ class VectorEnv:
         return self._observation(), {"to_play": self._out(self._to_play)}
 
     def step(self, actions: Any) -> tuple[dict[str, Any], Any, Any, Any, dict[str, Any]]:
-        """Plays ``actions[i]`` (an action code of the player to move) in game i. An illegal code
-        raises IllegalMoveError (a ValueError) naming the game, before any game moves."""
+        """Plays ``actions[i]`` (an action code of the player to move: whole numbers of any integer
+        type) in game i. A code that is no legal move raises IllegalMoveError (a ValueError)
+        naming the game, before any game moves; so do numbers that are no codes, and floats."""
         codes = numpy.asarray(actions)
-        if codes.shape != (self.num_envs,) or not numpy.issubdtype(codes.dtype, numpy.integer):
-            raise ValueError(f"actions must be {self.num_envs} whole numbers (one action code per game), "
-                             f"got an array of shape {codes.shape} and type {codes.dtype}")
-        codes = numpy.ascontiguousarray(codes, dtype=numpy.int32)
-        self._batch.step(codes, self._observations, self._masks, self._to_play, self._rewards, self._terminated,
-                         self._truncated)
+        if codes.shape != (self.num_envs,):
+            raise ValueError(f"actions must be {self.num_envs} action codes (one per game), "
+                             f"got an array of shape {codes.shape}")
+        # The core checks each code in its own type, so that no wide number wraps onto a code.
+        self._batch.step(numpy.ascontiguousarray(codes), self._observations, self._masks, self._to_play,
+                         self._rewards, self._terminated, self._truncated)
         return (self._observation(), self._out(self._rewards), self._out(self._terminated),
                 self._out(self._truncated), {"to_play": self._out(self._to_play)})
 

@@ -5,7 +5,10 @@ and the request's JSON object, and returns (status, JSON object). Every refusal 
 A game created with ``"invite": true`` is played by invitation: its creation answer carries
 one link per human seat and one for spectators, and every later request about it must carry
 one of its secrets (``token``). Only a seat's secret moves, resigns, offers or answers for
-that seat; a spectator's only watches. A hot-seat game (no invitations) takes no token."""
+that seat; a spectator's only watches. A hot-seat game (no invitations) takes no token.
+
+Each request works on the game's live session within ``store.using``, which keeps it in
+memory meanwhile (store.py: one live copy per game)."""
 
 from __future__ import annotations
 
@@ -83,7 +86,8 @@ def _start(store: Store, game: Game, seats: SeatOptions, invite: bool, base_url:
         invitations, tokens = Invitations.create(humans)
     session = make(invitations)
     store.add(session)
-    answer = state(session)
+    with store.using(session.id) as live:
+        answer = state(live)
     if invite:
         answer["invitations"] = {role: f"{base_url}#game={session.id}&token={token}" for role, token in tokens.items()}
     return 201, answer
@@ -147,34 +151,34 @@ def _seat_of(session: Session, role: str | None, acting: str) -> Colour | None:
 
 
 def get_game(store: Store, game_id: str, query: Mapping[str, str], token: str | None = None) -> tuple[int, Json]:
-    session = store.get(game_id)
-    role = authorize(session, token)
-    return 200, state(session, _cell_param(query, "selected"), _orientation(query, role), role)
+    with store.using(game_id) as session:
+        role = authorize(session, token)
+        return 200, state(session, _cell_param(query, "selected"), _orientation(query, role), role)
 
 
 def move(store: Store, game_id: str, data: Mapping[str, object], query: Mapping[str, str],
          token: str | None = None) -> tuple[int, Json]:
     """A human's move: {"move": "E2E4"} or {"from": "E2", "to": "E4", "promotion": "Q"}."""
-    session = store.get(game_id)
-    role = authorize(session, token)
-    seat = _seat_of(session, role, "move")
-    _refuse_unknown(data, ("move", "from", "to", "promotion"))
-    text, origin, target, promotion = (_short_string(data, key) for key in ("move", "from", "to", "promotion"))
-    if text is None and (origin is None or target is None):
-        raise ApiError(400, "give either move (move text) or from and to (cell names)")
-    session.play(text, origin, target, promotion, seat)
-    return 200, state(session, orientation=_orientation(query, role), viewer=role)
+    with store.using(game_id) as session:
+        role = authorize(session, token)
+        seat = _seat_of(session, role, "move")
+        _refuse_unknown(data, ("move", "from", "to", "promotion"))
+        text, origin, target, promotion = (_short_string(data, key) for key in ("move", "from", "to", "promotion"))
+        if text is None and (origin is None or target is None):
+            raise ApiError(400, "give either move (move text) or from and to (cell names)")
+        session.play(text, origin, target, promotion, seat)
+        return 200, state(session, orientation=_orientation(query, role), viewer=role)
 
 
 def engine(store: Store, engines: EnginePool, game_id: str, data: Mapping[str, object],
            query: Mapping[str, str], token: str | None = None) -> tuple[int, Json]:
     """An engine from the server's pool plays the seat to move (any seat's page may ask)."""
-    session = store.get(game_id)
-    role = authorize(session, token)
-    _seat_of(session, role, "start the engine")
-    _refuse_unknown(data, ())
-    session.play_engine(engines)
-    return 200, state(session, orientation=_orientation(query, role), viewer=role)
+    with store.using(game_id) as session:
+        role = authorize(session, token)
+        _seat_of(session, role, "start the engine")
+        _refuse_unknown(data, ())
+        session.play_engine(engines)
+        return 200, state(session, orientation=_orientation(query, role), viewer=role)
 
 
 def set_seats(store: Store, game_id: str, data: Mapping[str, object], query: Mapping[str, str],
@@ -182,80 +186,80 @@ def set_seats(store: Store, game_id: str, data: Mapping[str, object], query: Map
     """Changes who plays which seat: {"engines": ["red"], "engine_nodes": ..., "engine_time": ...,
     "engine_level": ...}; a field left out keeps its value. Not in a game played by invitation,
     whose seats are its players'."""
-    session = store.get(game_id)
-    if authorize(session, token) is not None:
-        raise ApiError(403, "the seats of a game played by invitation are fixed")
-    _refuse_unknown(data, SEAT_FIELDS)
-    with session.lock:
-        current = session.seats
-        merged: dict[str, object] = {"engines": sorted(c.value for c in current.engines),
-                                     "engine_nodes": current.engine_nodes, "engine_time": current.engine_time,
-                                     "engine_level": current.engine_level}
-        merged.update(data)
-        session.seats = parse_seat_options(merged, session.game.seats)
-        session.touch()
-    return 200, state(session, orientation=_cell_param(query, "orientation"))
+    with store.using(game_id) as session:
+        if authorize(session, token) is not None:
+            raise ApiError(403, "the seats of a game played by invitation are fixed")
+        _refuse_unknown(data, SEAT_FIELDS)
+        with session.lock:
+            current = session.seats
+            merged: dict[str, object] = {"engines": sorted(c.value for c in current.engines),
+                                         "engine_nodes": current.engine_nodes, "engine_time": current.engine_time,
+                                         "engine_level": current.engine_level}
+            merged.update(data)
+            session.seats = parse_seat_options(merged, session.game.seats)
+            session.touch()
+        return 200, state(session, orientation=_cell_param(query, "orientation"))
 
 
 def resign(store: Store, game_id: str, data: Mapping[str, object], query: Mapping[str, str],
            token: str | None = None) -> tuple[int, Json]:
     """{"player": "red"} resigns (a human seat); without it, the player to move (in a game
     played by invitation: the seat of the request's secret, which may resign only itself)."""
-    session = store.get(game_id)
-    role = authorize(session, token)
-    seat = _seat_of(session, role, "resign")
-    _refuse_unknown(data, ("player",))
-    name = _short_string(data, "player")
-    if name is None:
-        player = seat or session.game.turn
-    elif name in [c.value for c in session.game.colours]:
-        player = Colour(name)
-    else:
-        raise ApiError(400, f"player: no seat {name!r} in this game")
-    if seat is not None and player != seat:
-        raise ApiError(403, f"{seat}'s invitation cannot resign for {player}")
-    session.resign(player)
-    return 200, state(session, orientation=_orientation(query, role), viewer=role)
+    with store.using(game_id) as session:
+        role = authorize(session, token)
+        seat = _seat_of(session, role, "resign")
+        _refuse_unknown(data, ("player",))
+        name = _short_string(data, "player")
+        if name is None:
+            player = seat or session.game.turn
+        elif name in [c.value for c in session.game.colours]:
+            player = Colour(name)
+        else:
+            raise ApiError(400, f"player: no seat {name!r} in this game")
+        if seat is not None and player != seat:
+            raise ApiError(403, f"{seat}'s invitation cannot resign for {player}")
+        session.resign(player)
+        return 200, state(session, orientation=_orientation(query, role), viewer=role)
 
 
 def offer(store: Store, game_id: str, data: Mapping[str, object], query: Mapping[str, str],
           token: str | None = None) -> tuple[int, Json]:
     """{"kind": "draw"} offers a draw, {"kind": "takeback"} asks to take back one's last move
     (and every move after it); every other human still in the game must accept."""
-    session = store.get(game_id)
-    role = authorize(session, token)
-    seat = _seat_of(session, role, "make offers")
-    _refuse_unknown(data, ("kind",))
-    kind = data.get("kind")
-    if kind not in OFFER_KINDS:
-        raise ApiError(400, f"kind must be one of {', '.join(OFFER_KINDS)}, got {kind!r}"[:200])
-    if seat is None:
-        raise ApiError(409, "offers are for games played by invitation; at one screen, just agree")
-    session.make_offer(str(kind), seat)
-    return 200, state(session, orientation=_orientation(query, role), viewer=role)
+    with store.using(game_id) as session:
+        role = authorize(session, token)
+        seat = _seat_of(session, role, "make offers")
+        _refuse_unknown(data, ("kind",))
+        kind = data.get("kind")
+        if kind not in OFFER_KINDS:
+            raise ApiError(400, f"kind must be one of {', '.join(OFFER_KINDS)}, got {kind!r}"[:200])
+        if seat is None:
+            raise ApiError(409, "offers are for games played by invitation; at one screen, just agree")
+        session.make_offer(str(kind), seat)
+        return 200, state(session, orientation=_orientation(query, role), viewer=role)
 
 
 def answer(store: Store, game_id: str, data: Mapping[str, object], query: Mapping[str, str],
            token: str | None = None) -> tuple[int, Json]:
     """{"accept": true} or {"accept": false}: the answer of the request's seat to the offer."""
-    session = store.get(game_id)
-    role = authorize(session, token)
-    seat = _seat_of(session, role, "answer offers")
-    _refuse_unknown(data, ("accept",))
-    accept = data.get("accept")
-    if not isinstance(accept, bool):
-        raise ApiError(400, f"accept must be true or false, got {accept!r}"[:200])
-    if seat is None:
-        raise ApiError(409, "offers are for games played by invitation")
-    session.answer_offer(seat, accept)
-    return 200, state(session, orientation=_orientation(query, role), viewer=role)
+    with store.using(game_id) as session:
+        role = authorize(session, token)
+        seat = _seat_of(session, role, "answer offers")
+        _refuse_unknown(data, ("accept",))
+        accept = data.get("accept")
+        if not isinstance(accept, bool):
+            raise ApiError(400, f"accept must be true or false, got {accept!r}"[:200])
+        if seat is None:
+            raise ApiError(409, "offers are for games played by invitation")
+        session.answer_offer(seat, accept)
+        return 200, state(session, orientation=_orientation(query, role), viewer=role)
 
 
 def record(store: Store, game_id: str, token: str | None = None) -> tuple[str, str]:
     """The game record and a file name for it."""
-    session = store.get(game_id)
-    authorize(session, token)
-    return session.record(), f"polychess-{session.game.variant}-{session.id}.txt"
+    with store.using(game_id) as session:
+        authorize(session, token)
+        return session.record(), f"polychess-{session.game.variant}-{session.id}.txt"
 
 
 def _orientation(query: Mapping[str, str], role: str | None) -> str | None:

@@ -36,11 +36,11 @@ board to a seat. A game played by invitation (api.py) takes its secret in the
 ``X-Polychess-Token`` header, or as ``?token=`` on ``/events`` (a browser's EventSource sends
 no headers); the server never writes a secret to its log.
 
-Live updates are server-sent events: ``event: state``, the version as the event's id, the
-whole state as its data, sent at once and at every change, with a comment every
-``HEARTBEAT`` seconds. A page that reconnects gets the current state first, so it resumes
-where the game is. The number of listeners is bounded per game and in all (503 beyond); while
-listening, the server also notices a clock running out.
+Live updates are server-sent events (events.py), bounded per game, per client address and in
+all (503 beyond), every seat of a game played by invitation keeping a slot of its own.
+
+A request's body is framed by one Content-Length of plain digits; anything else (chunked, two
+lengths, ``+5``, ``1_0``) is refused, since a proxy in front could read it differently.
 """
 
 from __future__ import annotations
@@ -61,10 +61,10 @@ from urllib.parse import parse_qsl, urlsplit
 
 from polychess.web import api
 from polychess.web.errors import ApiError
-from polychess.web.session import EnginePool, Session
+from polychess.web.events import ListenerSlots, follow
+from polychess.web.session import EnginePool
 from polychess.web.storage import GameStorage
 from polychess.web.store import MAX_GAMES, Store
-from polychess.web.view import state
 
 __all__ = ["WebServer", "make_server", "serve", "MAX_BODY"]
 
@@ -76,12 +76,6 @@ BODY_SECONDS = 10.0  # for the whole body; a megabyte takes well under a second 
 MAX_JSON_DEPTH = 16
 # Open connections in all (each holds a thread); one more is answered 503 and closed.
 MAX_CONNECTIONS = 512
-# Live-update listeners: each holds a thread and a connection.
-MAX_LISTENERS = 256
-MAX_LISTENERS_PER_GAME = 32
-HEARTBEAT = 15.0  # seconds between keep-alive comments on an idle event stream
-CLOCK_CHECK = 1.0  # seconds between a listener's looks at the clock
-RENDER_REUSE = 0.25  # seconds for which one drawing of a state serves every page woken with it
 TOKEN_HEADER = "X-Polychess-Token"
 _TOKEN_IN_PATH = re.compile(r"(token=)[^&\s]*")
 STATIC = Path(__file__).parent / "static"
@@ -118,8 +112,7 @@ class WebServer(ThreadingHTTPServer):
         # or for every address (0.0.0.0) this machine's address on its network.
         self.public_host = public_host or _public_host(address[0], host if isinstance(host, str) else host.decode())
         self.closing = threading.Event()
-        self.listeners: dict[str, int] = {}
-        self.listeners_lock = threading.Lock()
+        self.listeners = ListenerSlots()
         self._connections: set[socket.socket] = set()
         self._connections_lock = threading.Lock()
 
@@ -219,6 +212,7 @@ class RequestHandler(BaseHTTPRequestHandler):
     server_version = "polychess"
     protocol_version = "HTTP/1.1"
     timeout = 60  # a client that stops sending mid-request frees its thread
+    unread_body = 0  # bytes of the request's body not read yet
     body_seconds = BODY_SECONDS  # a class attribute, so that a test can shorten it
 
     # -- dispatch -------------------------------------------------------------------------
@@ -247,9 +241,12 @@ class RequestHandler(BaseHTTPRequestHandler):
     def _dispatch(self, method: str) -> None:
         try:
             self._require_own_origin()
+            self.unread_body = self._body_length()
             path = urlsplit(self.path).path
             handler, params = _route(method, path)
             handler(self, params)
+            if self.unread_body:  # a body nobody asked for (a GET's) must not be taken for the next request
+                self.close_connection = True
         except ApiError as error:
             self._error(error.status, error.message)
         except Exception:  # a bug: answer, log it and keep serving
@@ -293,22 +290,27 @@ class RequestHandler(BaseHTTPRequestHandler):
 
     # -- reading --------------------------------------------------------------------------
 
+    def _body_length(self) -> int:
+        """The length of the request's body: its one Content-Length, in plain digits (0 without
+        one). Any other framing is refused: a server and a proxy in front of it that read a
+        request's end differently would take the rest of it for another request. (Every refusal
+        closes the connection, the body unread.)"""
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            raise ApiError(411, "send the body with a Content-Length, not chunked")
+        lengths = self.headers.get_all("Content-Length") or []
+        if len(lengths) > 1:
+            raise ApiError(400, f"a request may carry one Content-Length header, not {len(lengths)}")
+        text = lengths[0].strip() if lengths else "0"
+        if not (text.isascii() and text.isdigit()):
+            raise ApiError(400, f"Content-Length must be a number of bytes in digits, got {text[:20]!r}")
+        length = int(text)
+        if length > MAX_BODY:
+            raise ApiError(413, f"the body is {length} bytes; the limit is {MAX_BODY}")
+        return length
+
     def read_json(self) -> Json:
         """The request body as a JSON object (an empty body is an empty object)."""
-        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-            self.close_connection = True
-            raise ApiError(411, "send the body with a Content-Length, not chunked")
-        try:
-            length = int(self.headers.get("Content-Length", "0"))
-        except ValueError:
-            self.close_connection = True
-            raise ApiError(400, "Content-Length is not a number") from None
-        if length < 0:
-            self.close_connection = True
-            raise ApiError(400, "Content-Length is negative")
-        if length > MAX_BODY:
-            self.close_connection = True  # the body is left unread
-            raise ApiError(413, f"the body is {length} bytes; the limit is {MAX_BODY}")
+        length, self.unread_body = self.unread_body, 0
         # Checked even for an empty body: an empty POST resigns or moves for the player to move.
         if self.headers.get_content_type() != "application/json":
             self.close_connection = True
@@ -460,68 +462,26 @@ def _answer(handler: RequestHandler, params: dict[str, str]) -> None:
 
 
 def _events(handler: RequestHandler, params: dict[str, str]) -> None:
-    """The game's state now and at every change, as server-sent events, until the client goes
-    or the server closes."""
+    """The game's state now and at every change, as server-sent events (events.py), until the
+    page goes or the server closes."""
     server = cast(WebServer, handler.server)
-    session = handler.store.get(params["id"])
-    role = api.authorize(session, handler.token)
-    orientation = api._orientation(handler.query, role)
-    with server.listeners_lock:
-        everyone = sum(server.listeners.values())
-        here = server.listeners.get(session.id, 0)
-        if everyone >= MAX_LISTENERS or here >= MAX_LISTENERS_PER_GAME:
-            raise ApiError(503, f"too many live pages ({MAX_LISTENERS_PER_GAME} a game, {MAX_LISTENERS} in all); "
-                                "try again later")
-        server.listeners[session.id] = here + 1
-    try:
-        handler.close_connection = True
-        handler.send_response(200)
-        handler.send_header("Content-Type", "text/event-stream; charset=utf-8")
-        handler.send_header("Cache-Control", "no-store")
-        handler.send_header("X-Content-Type-Options", "nosniff")
-        handler.send_header("Content-Security-Policy", _CSP)
-        handler.end_headers()
-        if handler.command == "HEAD":
-            return
-        sent, quiet_since = -1, time.monotonic()
-        while not server.closing.is_set():
-            with session.lock:
-                session.check_clock()
-                if session.version == sent:
-                    session.changed.wait(CLOCK_CHECK)
-                    data = None
-                else:
-                    sent = session.version
-                    data = _rendered(session, orientation, role)
-            if data is not None:
-                handler.wfile.write(f"id: {sent}\nevent: state\ndata: {data}\n\n".encode())
-                quiet_since = time.monotonic()
-            elif time.monotonic() - quiet_since >= HEARTBEAT:
-                handler.wfile.write(b": still here\n\n")
-                quiet_since = time.monotonic()
-            handler.wfile.flush()
-    except OSError:  # the page went away
-        pass
-    finally:
-        with server.listeners_lock:
-            server.listeners[session.id] -= 1
-            if not server.listeners[session.id]:
-                del server.listeners[session.id]
-
-
-def _rendered(session: Session, orientation: str | None, role: str | None) -> str:
-    """The state as JSON for one kind of page (its seat and orientation), drawn once for all the
-    pages of that kind that a change wakes at once (fifty spectators get one drawing). Kept for
-    an instant only: the clocks in it must be the clocks now. Under the session's lock."""
-    cache = session.rendered
-    now = time.monotonic()
-    if cache.get("version") != session.version or now - float(cache.get("at", 0.0)) > RENDER_REUSE:  # type: ignore[arg-type]
-        cache.clear()
-        cache.update(version=session.version, at=now)
-    key = f"{orientation}/{role}"
-    if key not in cache:
-        cache[key] = json.dumps(state(session, orientation=orientation, viewer=role))
-    return str(cache[key])
+    with handler.store.using(params["id"]) as session:  # kept in memory while the page follows it
+        role = api.authorize(session, handler.token)
+        orientation = api._orientation(handler.query, role)
+        with server.listeners.slot(session.id, str(handler.client_address[0]), role):
+            handler.close_connection = True
+            handler.send_response(200)
+            handler.send_header("Content-Type", "text/event-stream; charset=utf-8")
+            handler.send_header("Cache-Control", "no-store")
+            handler.send_header("X-Content-Type-Options", "nosniff")
+            handler.send_header("Content-Security-Policy", _CSP)
+            handler.end_headers()
+            if handler.command == "HEAD":
+                return
+            try:
+                follow(session, orientation, role, handler.connection, handler.wfile, server.closing)
+            except OSError:  # the page went away
+                pass
 
 
 def _record(handler: RequestHandler, params: dict[str, str]) -> None:

@@ -9,7 +9,8 @@ played only if the game has not moved on meanwhile.
 A game played by invitation (:mod:`polychess.web.invitations`) knows which seats are whose;
 draw offers and takebacks then need the consent of every other human still in the game.
 Every change raises the session's ``version`` and wakes whoever waits on ``changed`` (the
-pages' live updates), then calls ``on_change`` (the store saves the game).
+pages' live updates), then calls ``on_change`` (the store saves the game; if it cannot, it
+undoes the change with :meth:`Session.reset_to` and raises, so the change fails as a whole).
 
 The games do not own engines: an engine's transposition table is megabytes, and a server
 keeps up to a hundred games, so they borrow one from the server's :class:`EnginePool`.
@@ -165,12 +166,24 @@ class Session:
         return cls(game, seats, _entries_of(game), invitations, game_id)
 
     def touch(self) -> None:
-        """Marks a change: a new version for the waiting pages, and a save."""
+        """Marks a change: a new version for the waiting pages, and a save (which may raise,
+        the change undone)."""
         with self.lock:
             self.version += 1
             self.changed.notify_all()
             if self.on_change is not None:
                 self.on_change(self)
+
+    def reset_to(self, stored: Session) -> None:
+        """Takes on the game of ``stored``, this game rebuilt as it was stored last: how a change
+        that could not be saved is undone. A pending offer goes, as it does in a restart. The
+        version stays, so that the pages take the state they get next as news."""
+        with self.lock:
+            self.game, self.seats, self.entries = stored.game, stored.seats, stored.entries
+            self.invitations = stored.invitations
+            self.offer = None
+            self.rendered.clear()
+            self.changed.notify_all()
 
     # -- reading --------------------------------------------------------------------------
 
@@ -404,7 +417,8 @@ def _entries_of(game: Game) -> list[Entry]:
     copy = read_record(write_record(game))
     entries: list[Entry] = []
     while copy.history:
-        token = copy.pop()
+        token = copy.history[-1]  # the step's record token, whatever pop() returns
+        copy.pop()
         entries.append(Entry(copy.fullmove_number, copy.turn if _is_move(token) else None, token))
     entries.reverse()
     return entries

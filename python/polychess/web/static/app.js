@@ -158,15 +158,34 @@ function showInvitations() {
     item.dataset.role = role;
     const label = document.createElement("span");
     label.textContent = role === "spectator" ? "Spectators" : NAMES[role] + (role === invitations.mine ? " (you)" : "");
-    const field = document.createElement("input");
-    field.readOnly = true;
-    field.value = link;
-    field.size = 60;
-    field.addEventListener("focus", () => field.select());
-    item.append(label, " ", field);
+    const field = document.createElement("code");
+    field.className = "link";
+    field.textContent = link;
+    const copy = document.createElement("button");
+    copy.type = "button";
+    copy.className = "copy";
+    copy.textContent = "Copy";
+    copy.addEventListener("click", () => copyLink(field, copy));
+    item.append(label, field, copy);
     list.append(item);
   }
   $("invitations").showModal();
+}
+
+// The clipboard API is there only for a secure context (https, or this machine's own address);
+// a page opened on the network's address copies the selected text the old way.
+async function copyLink(field, button) {
+  try {
+    await navigator.clipboard.writeText(field.textContent);
+  } catch (error) {
+    getSelection().selectAllChildren(field);
+    if (!document.execCommand("copy")) {
+      report(new Error("The link is selected: copy it with Ctrl+C (⌘C on a Mac)."));
+      return;
+    }
+  }
+  button.textContent = "Copied";
+  setTimeout(() => { button.textContent = "Copy"; }, 2000);
 }
 
 // A game this page has just created: by invitation, this page plays the first invited seat
@@ -184,9 +203,12 @@ async function showNew(state) {
   show(await api("GET", `/api/games/${encodeURIComponent(state.id)}`));
 }
 
+// In a game played by invitation each player has their own window, often in the background:
+// the one whose turn it is says so in the status, around the board and in the tab's title.
 function showStatus() {
   const status = $("status");
   status.className = "";
+  const yours = Boolean(game.invited && myTurn());
   if (game.outcome) {
     status.textContent = game.outcome.text;
     status.classList.add("over");
@@ -194,9 +216,13 @@ function showStatus() {
     status.textContent = `${NAMES[game.turn]} (engine) is thinking…`;
     status.classList.add("thinking");
   } else {
-    status.textContent = `${NAMES[game.turn]} to move${game.check ? " — check!" : ""}`;
+    const check = game.check ? " — check!" : "";
+    status.textContent = yours ? `Your move (${NAMES[game.turn]})${check}` : `${NAMES[game.turn]} to move${check}`;
     if (game.check) status.classList.add("check");
+    if (yours) status.classList.add("your-move");
   }
+  $("board-area").classList.toggle("your-move", yours);
+  document.title = yours ? `● Your move (${NAMES[game.turn]}) — polychess` : "polychess";
 }
 
 function swatch(colour, title) {
