@@ -1,13 +1,13 @@
-// Action codes (cpp/actions.h) for Python: the space of a game, and the codes of a board's
+// Action codes (cpp/learn/actions.h) for Python: the space of a game, and the codes of a board's
 // legal moves, as lists or written into a caller's buffer (no numpy needed by the core).
 #include <pybind11/stl.h>
 
 #include <algorithm>
 #include <climits>
 
-#include "actions.h"
 #include "bindings.h"
-#include "notation.h"
+#include "core/notation.h"
+#include "learn/actions.h"
 
 namespace py = pybind11;
 
@@ -56,13 +56,13 @@ struct PyActionSpace {
       throw std::invalid_argument("this action space is " + variant->name + "'s, not the board's (" + b.variant().name +
                                   ")");
   }
-  int seat(const PyBoard& b) const { return b.board->meta().turn; }
+  int seat(const PyBoard& b) const { return b.meta().turn; }
   // The board's legal move with this code, MOVE_NONE if none has it (also for a number that is no code).
   Move find(const PyBoard& b, long long code) const {
     check_board(b);
     if (!is_action_code(*space, code)) return MOVE_NONE;
     Move moves[MAX_MOVES];
-    const int n = b.board->legal_moves(moves);
+    const int n = b.legal_moves(moves);
     return decode_action(*space, seat(b), int(code), moves, n);
   }
 };
@@ -116,7 +116,7 @@ void bind_actions(py::module_& m) {
           [](const PyActionSpace& s, const PyBoard& b) {
             s.check_board(b);
             Move moves[MAX_MOVES];
-            const int n = b.board->legal_moves(moves);
+            const int n = b.legal_moves(moves);
             std::vector<int> codes(n);
             for (int i = 0; i < n; ++i) codes[i] = encode_action(*s.space, s.seat(b), moves[i]);
             std::sort(codes.begin(), codes.end());
@@ -130,7 +130,7 @@ void bind_actions(py::module_& m) {
             auto* mask =
                 static_cast<int8_t*>(buffer_items(out, size_t(s.space->size), {"B", "b", "?"}, "one-byte", "the mask"));
             Move moves[MAX_MOVES];
-            const int n = b.board->legal_moves(moves);
+            const int n = b.legal_moves(moves);
             write_action_mask(*s.space, s.seat(b), moves, n, mask);
           },
           py::arg("board"), py::arg("out"), "Sets out[code] to 1 for every legal move, 0 elsewhere.");

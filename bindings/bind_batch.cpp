@@ -1,4 +1,4 @@
-// Batches of games for the vector environment (cpp/game_batch.h): polychess._core.GameBatch.
+// Batches of games for the vector environment (cpp/learn/game_batch.h): polychess._core.GameBatch.
 // Every call that steps or writes releases the GIL; the arrays are the caller's (numpy).
 #include <pybind11/stl.h>
 
@@ -6,9 +6,9 @@
 #include <string_view>
 #include <vector>
 
-#include "actions.h"
 #include "bindings.h"
-#include "game.h"
+#include "learn/actions.h"
+#include "learn/game_batch.h"
 
 namespace py = pybind11;
 
@@ -101,7 +101,8 @@ void bind_batch(py::module_& m) {
              options.max_plies = max_plies;
              options.threads = threads;
              options.seed = seed;
-             return PyGameBatch{game.game->batch(options), std::vector<int32_t>(size_t(games))};
+             return PyGameBatch{game.visit([&](const auto& s) { return make_batch(s, options); }),
+                                std::vector<int32_t>(size_t(games))};
            }),
            py::arg("game"), py::arg("games"), py::arg("max_plies") = 0, py::arg("threads") = 1, py::arg("seed") = 0)
       .def_property_readonly("games", &PyGameBatch::games)

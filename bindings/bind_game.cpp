@@ -1,46 +1,28 @@
-// Rules, game states and playouts: polychess._core.RuleSet, GameState and playouts().
+// Game states and playouts for Python: polychess._core.GameState and playouts(). A game plays
+// on a _core.Board's position, which it keeps alive; every call visits the state's width.
 #include <pybind11/stl.h>
 
 #include "bindings.h"
-#include "game.h"
-#include "observation.h"
+#include "learn/observation.h"
+#include "learn/playouts.h"
 
 namespace py = pybind11;
 
 namespace polychess {
 namespace {
 
-// The words of polychess.Reason and polychess.Termination.
-const char* reason_word(Reason r) {
-  constexpr const char* words[] = {"checkmate", "king capture", "stalemate", "resignation", "time forfeit"};
-  return words[int(r)];
-}
-
-py::object termination_word(Termination t) {
-  constexpr const char* words[] = {"",
-                                   "checkmate",
-                                   "king capture",
-                                   "stalemate",
-                                   "points lead",
-                                   "move limit",
-                                   "agreement",
-                                   "threefold repetition",
-                                   "fifty moves",
-                                   "insufficient material",
-                                   "resignation",
-                                   "time forfeit",
-                                   "decided"};
+py::object termination_or_none(Termination t) {
   if (t == Termination::NONE) return py::none();
-  return py::str(words[int(t)]);
+  return py::str(termination_word(t));
 }
 
-PyGame start(py::object board_object, const RuleSet& rules, const std::vector<int>& points, bool judge_start) {
+PyGame start(py::object board_object, const std::vector<int>& points, bool judge_start) {
   PyBoard& b = board_object.cast<PyBoard&>();
   if (!points.empty() && points.size() != size_t(b.variant().players))
     throw std::invalid_argument("points: one value per player (" + std::to_string(b.variant().players) + ")");
   std::array<int, MAX_PLAYERS> start_points{};
   std::copy(points.begin(), points.end(), start_points.begin());
-  return PyGame{board_object, b.board->start_game(rules, start_points, judge_start)};
+  return PyGame{board_object, make_game_state(*b.position, start_points, judge_start)};
 }
 
 // Per player his place, or None (no place yet, or no seat: the core leaves those 0).
@@ -50,189 +32,270 @@ py::list places_list(int players, const std::array<uint8_t, MAX_PLAYERS>& places
   return out;
 }
 
+// The legal move of the player to move that `move` names: a Move (one of another mode or setup
+// of the same game is read by its text) or move text. GameOver once the game is over.
+template <class State>
+Move legal_move_of(const State& state, py::handle move) {
+  const Variant& v = state.position().variant();
+  state.require_running();
+  if (PyUnicode_Check(move.ptr())) {
+    const std::string text = move.cast<MoveTextArg>();
+    return state.legal_move(parse_move_text(v, text), text);
+  }
+  py::detail::make_caster<MoveValue> caster;  // one lookup of the type: this is every push's path
+  if (!caster.load(move, false))
+    throw py::type_error(std::string("expected a Move or move text, got ") + Py_TYPE(move.ptr())->tp_name);
+  const MoveValue& m = py::detail::cast_op<const MoveValue&>(caster);
+  const MoveText wanted{m.from, m.to, m.promotion};
+  if (m.variant == &v) {
+    int n = 0;
+    const Move found = matching_move(state.judged_moves(n), n, wanted);
+    if (found != MOVE_NONE) return found;
+  }
+  const std::string text =
+      move_text(*m.variant, m.promotion ? make_promotion(m.from, m.to, m.promotion) : make_move(m.from, m.to));
+  if (m.variant->name != v.name)
+    throw IllegalMove("move " + text + " is a " + m.variant->name + " move, not a " + v.name + " move");
+  return state.legal_move(m.variant == &v ? wanted : parse_move_text(v, text), text);
+}
+
+// A step of the log: (token, player or None, move or None, move number) — the player who moved,
+// resigned or lost on time (None for a draw agreed), the move if it was one.
+template <class State>
+py::tuple step_tuple(const State& state, size_t i) {
+  const GameStep& s = state.step(i);
+  const Variant& v = state.position().variant();
+  const bool is_move = s.kind == StepKind::MOVE;
+  return py::make_tuple(state.step_token(i),
+                        s.kind == StepKind::DRAW_AGREED ? py::object(py::none()) : py::object(py::int_(s.player)),
+                        is_move ? move_object(v, s.move) : py::object(py::none()), s.fullmove);
+}
+
 }  // namespace
 
 void bind_game(py::module_& m) {
-  py::enum_<Army>(m, "Army", "Where the pieces of a player who goes out end up.")
-      .value("PASSES", Army::PASSES)
-      .value("DEAD", Army::DEAD);
-  py::enum_<MateJudged>(m, "MateJudged", "When a checkmate is established.")
-      .value("AT_TURN", MateJudged::AT_TURN)
-      .value("AFTER_MOVE", MateJudged::AFTER_MOVE);
-  py::enum_<StalemateEffect>(m, "StalemateEffect", "What a stalemate does to the stalemated player.")
-      .value("FREEZE", StalemateEffect::FREEZE)
-      .value("OUT", StalemateEffect::OUT)
-      .value("DRAW", StalemateEffect::DRAW);
-  py::enum_<Ranking>(m, "Ranking", "How players are ranked.")
-      .value("ORDER_OUT", Ranking::ORDER_OUT)
-      .value("POINTS", Ranking::POINTS);
-  py::enum_<Insufficient>(m, "Insufficient", "Which material draws.")
-      .value("NEVER", Insufficient::NEVER)
-      .value("BARE_KINGS", Insufficient::BARE_KINGS)
-      .value("FIDE", Insufficient::FIDE);
-
-  py::class_<PointsTable>(m, "PointsTable", "Points for captures, mates, stalemates, checks and draws.")
-      .def(py::init<>())
-      .def_readwrite("capture", &PointsTable::capture, "By kind index (0 unused, pawn 1 ... one-point queen 7).")
-      .def_readwrite("mate", &PointsTable::mate)
-      .def_readwrite("stalemate", &PointsTable::stalemate)
-      .def_readwrite("draw", &PointsTable::draw)
-      .def_readwrite("checks", &PointsTable::checks, "[two kings, three kings] checked at once.")
-      .def_readwrite("checks_by_queens", &PointsTable::checks_by_queens)
-      .def_readwrite("lead", &PointsTable::lead);
-
-  py::class_<RuleSet>(m, "RuleSet", "A game's rules as the core executes them (built by polychess.rules).")
-      .def(py::init<>())
-      .def_readwrite("army", &RuleSet::army)
-      .def_readwrite("mate_judged", &RuleSet::mate_judged)
-      .def_readwrite("stalemate", &RuleSet::stalemate)
-      .def_readwrite("first_out_decides", &RuleSet::first_out_decides)
-      .def_readwrite("out_after_freeze_ends", &RuleSet::out_after_freeze_ends)
-      .def_readwrite("ranking", &RuleSet::ranking)
-      .def_readwrite("points", &RuleSet::points)
-      .def_readwrite("move_limit", &RuleSet::move_limit)
-      .def_readwrite("repetitions", &RuleSet::repetitions)
-      .def_readwrite("quiet_moves_per_player", &RuleSet::quiet_moves_per_player)
-      .def_readwrite("insufficient", &RuleSet::insufficient);
-
+  m.def("place_return", &place_return, py::arg("place"), py::arg("seats"),
+        "The return of a place among `seats` players: +1 for a sole first down to -1 for a sole last.");
   py::class_<PyGame>(m, "GameState",
-                     "A game played by the rules on a board's position (low-level; see polychess.Game).")
-      .def(py::init(&start), py::arg("board"), py::arg("rules"), py::arg("points") = std::vector<int>{},
-           py::arg("judge_start") = true,
-           "A game from the board's position; `points`: each player's points scored before it; "
+                     "A game played by its board's rules on the board's position (low-level; see polychess.Game).")
+      .def(py::init(&start), py::arg("board"), py::arg("points") = std::vector<int>{}, py::arg("judge_start") = true,
+           "A game from the board's position, by its rules; `points`: each player's points scored before it; "
            "`judge_start` false: the position's player to move moves from it as it stands (a bare board searched).")
       .def_property_readonly("board", [](const PyGame& g) { return g.board_object; })
-      .def_property_readonly("current_player", [](const PyGame& g) { return g.game->current_player(); })
-      .def("is_terminal", [](const PyGame& g) { return g.game->is_terminal(); })
-      .def("legal_moves",
-           [](const PyGame& g) {
-             Move moves[MAX_MOVES];
-             const int n = g.game->legal_moves(moves);
-             py::list out(n);
-             for (int i = 0; i < n; ++i)
-               PyList_SET_ITEM(out.ptr(), i, move_object(g.variant(), moves[i]).release().ptr());
-             return out;
-           })
+      .def_property_readonly("current_player",
+                             [](const PyGame& g) { return g.visit([](const auto& s) { return s.current_player(); }); })
+      .def("is_terminal", [](const PyGame& g) { return g.visit([](const auto& s) { return s.is_terminal(); }); })
       .def(
-          "apply",
-          [](PyGame& g, const MoveValue& m) {
-            g.require_running();
-            g.game->apply(g.board().resolve(m));
+          "legal_moves",
+          [](PyGame& g) {
+            if (g.legal_at != g.changes) {  // read once a step: a game's loop asks for them again and again
+              g.legal = g.visit([](const auto& s) {
+                int n = 0;
+                const Move* moves = s.judged_moves(n);
+                return move_tuple(s.position().variant(), moves, s.is_terminal() ? 0 : n);
+              });
+              g.legal_at = g.changes;
+            }
+            return g.legal;
           },
-          "Plays a legal move and everything it causes; IllegalMoveError leaves the game unchanged.")
-      .def("apply_text",
-           [](PyGame& g, const MoveTextArg& text) {
-             g.require_running();
-             const Move mv = g.board().board->parse_move(text);
-             g.game->apply(mv);
-             return move_object(g.variant(), mv);
+          "The legal moves of the player to move (a tuple; none once the game is over).")
+      .def_readonly("changes", &PyGame::changes, "Counts the steps taken and taken back (what a cache is keyed by).")
+      .def(
+          "push",
+          [](PyGame& g, py::handle move) {
+            return g.visit([&](auto& s) {
+              const Move found = legal_move_of(s, move);
+              ++g.changes;
+              s.apply(found);
+              return move_object(s.position().variant(), found);
+            });
+          },
+          py::arg("move"),
+          "Plays a legal move (a Move or move text) and everything it causes, in one call; returns the Move. "
+          "IllegalMoveError or InvalidMoveError leave the game unchanged; GameOverError once the game is over.")
+      .def(
+          "legal_move",
+          [](const PyGame& g, py::handle move) {
+            return g.visit([&](const auto& s) { return move_object(s.position().variant(), legal_move_of(s, move)); });
+          },
+          py::arg("move"), "The legal move a Move or move text names (push()'s errors), not played.")
+      .def("resign",
+           [](PyGame& g, int p) {
+             ++g.changes;
+             g.visit([&](auto& s) { s.leave(g.player_index(p), Reason::RESIGNATION); });
            })
-      .def("resign", [](PyGame& g, int p) { g.game->leave(g.player_index(p), Reason::RESIGNATION); })
-      .def("time_forfeit", [](PyGame& g, int p) { g.game->leave(g.player_index(p), Reason::TIME_FORFEIT); })
-      .def("agree_draw", [](PyGame& g) { g.game->agree_draw(); })
+      .def("time_forfeit",
+           [](PyGame& g, int p) {
+             ++g.changes;
+             g.visit([&](auto& s) { s.leave(g.player_index(p), Reason::TIME_FORFEIT); });
+           })
+      .def("agree_draw",
+           [](PyGame& g) {
+             ++g.changes;
+             g.visit([](auto& s) { s.agree_draw(); });
+           })
       .def(
           "undo",
           [](PyGame& g) {
-            if (!g.game->undo()) throw py::index_error("nothing to take back");
+            return g.visit([&](auto& s) -> py::object {
+              if (s.step_count() == 0) throw py::index_error("nothing to take back");
+              const GameStep last = s.step(s.step_count() - 1);
+              ++g.changes;
+              s.undo();
+              if (last.kind != StepKind::MOVE) return py::none();
+              return move_object(s.position().variant(), last.move);
+            });
           },
-          "Takes back the last step (a move or an event) with everything it entailed.")
-      .def("step_count", [](const PyGame& g) { return g.game->step_count(); })
-      .def_property_readonly("ply", [](const PyGame& g) { return g.game->facts().ply; })
+          "Takes back the last step (a move or an event) with everything it entailed; returns the move taken back, "
+          "or None for an event.")
+      .def("step_count", [](const PyGame& g) { return g.visit([](const auto& s) { return s.step_count(); }); })
+      .def(
+          "history",
+          [](const PyGame& g) {
+            return g.visit([](const auto& s) {
+              py::list out(s.step_count());
+              for (size_t i = 0; i < s.step_count(); ++i)
+                PyList_SET_ITEM(out.ptr(), i, py::str(s.step_token(i)).release().ptr());
+              return out;
+            });
+          },
+          "Every step as game records write it: the move text, resign(colour), timeout(colour) or draw.")
+      .def(
+          "steps",
+          [](const PyGame& g, size_t first) {
+            return g.visit([&](const auto& s) {
+              py::list out;
+              for (size_t i = first; i < s.step_count(); ++i) out.append(step_tuple(s, i));
+              return out;
+            });
+          },
+          py::arg("first") = 0,
+          "(token, player or None, move or None, move number) of every step from `first` on: who moved, resigned or "
+          "lost on time (None for a draw agreed), the move if the step was one, the position's move number then.")
+      .def("status", [](const PyGame& g,
+                        int p) { return g.visit([&](const auto& s) { return s.status_of(g.player_index(p)); }); })
+      .def_property_readonly("ply",
+                             [](const PyGame& g) { return g.visit([](const auto& s) { return s.facts().ply; }); })
       .def_property_readonly("points",
                              [](const PyGame& g) {
-                               return std::vector<int>(g.game->facts().points.begin(),
-                                                       g.game->facts().points.begin() + g.variant().players);
+                               return g.visit([&](const auto& s) {
+                                 const auto& points = s.facts().points;
+                                 return std::vector<int>(points.begin(), points.begin() + g.variant().players);
+                               });
                              })
       .def_property_readonly(
-          "places", [](const PyGame& g) { return places_list(g.variant().players, g.game->facts().places); },
-          "Per player: his place (fixed for players out; every seat's once the game is over) "
-          "or None.")
+          "places",
+          [](const PyGame& g) {
+            return g.visit([&](const auto& s) { return places_list(g.variant().players, s.facts().places); });
+          },
+          "Per player: his place (fixed for players out; every seat's once the game is over) or None.")
       .def_property_readonly("termination",
-                             [](const PyGame& g) { return termination_word(g.game->facts().termination); })
+                             [](const PyGame& g) {
+                               return g.visit([](const auto& s) { return termination_or_none(s.facts().termination); });
+                             })
       .def_property_readonly("seats",
                              [](const PyGame& g) {
-                               std::vector<int> seats;
-                               for (int p = 0; p < g.variant().players; ++p)
-                                 if (g.game->is_seat(p)) seats.push_back(p);
-                               return seats;
+                               return g.visit([&](const auto& s) {
+                                 std::vector<int> seats;
+                                 for (int p = 0; p < g.variant().players; ++p)
+                                   if (s.is_seat(p)) seats.push_back(p);
+                                 return seats;
+                               });
                              })
-      .def_property_readonly("elimination_count", [](const PyGame& g) { return g.game->eliminations().size(); })
+      .def_property_readonly(
+          "elimination_count",
+          [](const PyGame& g) { return g.visit([](const auto& s) { return s.eliminations().size(); }); })
       .def(
           "eliminations",
           [](const PyGame& g, size_t first) {
-            py::list out;
-            const auto& all = g.game->eliminations();
-            for (size_t i = first; i < all.size(); ++i) {
-              const EliminationRecord& e = all[i];
-              out.append(py::make_tuple(int(e.player), reason_word(e.reason),
-                                        e.by < 0 ? py::object(py::none()) : py::int_(int(e.by)), e.ply));
-            }
-            return out;
+            return g.visit([&](const auto& s) {
+              py::list out;
+              const auto& all = s.eliminations();
+              for (size_t i = first; i < all.size(); ++i) {
+                const EliminationRecord& e = all[i];
+                out.append(py::make_tuple(int(e.player), reason_word(e.reason),
+                                          e.by < 0 ? py::object(py::none()) : py::int_(int(e.by)), e.ply));
+              }
+              return out;
+            });
           },
           py::arg("first") = 0, "(player, reason, by or None, ply) of every elimination from `first` on.")
       .def_property_readonly(
           "observation_shape",
           [](const PyGame& g) {
-            const ObservationShape s = observation_shape(g.variant(), g.game->rules().ranking == Ranking::POINTS);
-            return std::vector<int>{s.planes, s.rows, s.cols};
+            return g.visit([](const auto& s) {
+              const ObservationShape shape =
+                  observation_shape(s.position().variant(), s.rules().ranking == Ranking::POINTS);
+              return std::vector<int>{shape.planes, shape.rows, shape.cols};
+            });
           },
           "The shape of the observations (planes, rows, columns; docs/rl.md).")
       .def(
           "write_observation",
           [](const PyGame& g, py::buffer out, int viewer) {
-            const ObservationShape s = observation_shape(g.variant(), g.game->rules().ranking == Ranking::POINTS);
-            if (viewer < 0) viewer = g.game->current_player();
-            g.player_index(viewer);
-            if (out.request().format == "B")
-              g.game->observe(viewer, static_cast<uint8_t*>(
-                                          buffer_items(out, size_t(s.size()), {"B"}, "uint8", "the observation")));
-            else
-              g.game->observe(viewer, static_cast<float*>(buffer_items(out, size_t(s.size()), {"f"}, "float32 or uint8",
-                                                                       "the observation")));
+            g.visit([&](const auto& s) {
+              const ObservationShape shape =
+                  observation_shape(s.position().variant(), s.rules().ranking == Ranking::POINTS);
+              if (viewer < 0) viewer = s.current_player();
+              g.player_index(viewer);
+              if (out.request().format == "B")
+                write_observation(
+                    s, viewer,
+                    static_cast<uint8_t*>(buffer_items(out, size_t(shape.size()), {"B"}, "uint8", "the observation")));
+              else
+                write_observation(s, viewer,
+                                  static_cast<float*>(buffer_items(out, size_t(shape.size()), {"f"}, "float32 or uint8",
+                                                                   "the observation")));
+            });
           },
           py::arg("out"), py::arg("viewer") = -1,
           "Writes the observation of `viewer` (default: the player to move) into `out`, a float32 or uint8 array.")
       .def_property_readonly(
-          "settled_players", [](const PyGame& g) { return g.game->settled_players(); },
+          "settled_players", [](const PyGame& g) { return g.visit([](const auto& s) { return s.settled_players(); }); },
           "The players whose place is fixed, a bit each (out with a place, or the game over).")
       .def(
-          "return_of", [](const PyGame& g, int player) { return g.game->return_of(g.player_index(player)); },
+          "return_of",
+          [](const PyGame& g, int player) {
+            return g.visit([&](const auto& s) { return s.return_of(g.player_index(player)); });
+          },
           py::arg("player"), "A settled player's return (+1 sole first down to -1 sole last).")
       .def("returns",
            [](const PyGame& g) {
-             const auto r = g.game->returns();
-             return std::vector<double>(r.begin(), r.begin() + g.variant().players);
+             return g.visit([&](const auto& s) {
+               const auto r = s.returns();
+               return std::vector<double>(r.begin(), r.begin() + g.variant().players);
+             });
            })
       .def("clone",
            [](const PyGame& g) {
-             py::object board_copy = py::cast(PyBoard{g.board().board->clone()});
+             py::object board_copy = py::cast(g.board().copy());
              PyBoard& b = board_copy.cast<PyBoard&>();
-             return PyGame{board_copy, b.board->copy_game(*g.game)};
+             return PyGame{board_copy, copy_game_state(*b.position, g.state)};
            })
-      .def("serialize", [](const PyGame& g) { return g.game->serialize(); })
+      .def("serialize", [](const PyGame& g) { return g.visit([](const auto& s) { return s.serialize(); }); })
       .def_static(
           "deserialize",
-          [](const NameText& variant, const PositionText& text, const RuleSet& rules, bool neutrality,
-             const NameText& mode, const NameText& setup) {
+          [](const NameText& variant, const PositionText& text, const RuleSet& rules, const NameText& mode,
+             const NameText& setup) {
             const std::string& all = text.value;
             const size_t line = all.find('\n');
             if (line == std::string::npos)
               throw InvalidPosition("a serialized game is its start position, a new line, then its steps");
             const Variant& v = find_variant(variant, mode, setup);
-            GameRules board_rules;
-            board_rules.neutrality = neutrality;
-            py::object board_object = py::cast(PyBoard{Board::create(v, all.substr(0, line), board_rules)});
-            PyGame g = start(board_object, rules, {}, true);
-            g.game->replay(all.substr(line + 1));
+            const std::string start_text = all.substr(0, line);
+            py::object board_object =
+                py::cast(PyBoard{std::make_unique<AnyPosition>(make_position(v, &start_text, rules))});
+            PyGame g = start(board_object, {}, true);
+            g.visit([&](auto& s) { s.replay(all.substr(line + 1)); });
             return g;
           },
-          py::arg("variant"), py::arg("text"), py::arg("rules"), py::kw_only(), py::arg("neutrality") = false,
-          py::arg("mode") = "", py::arg("setup") = "");
+          py::arg("variant"), py::arg("text"), py::arg("rules"), py::kw_only(), py::arg("mode") = "",
+          py::arg("setup") = "");
 
   m.def(
       "playouts",
-      [](const PyBoard& b, const RuleSet& rules, int games, uint64_t seed, const NameText& policy, uint32_t max_plies,
-         bool record_moves, int threads) {
+      [](const PyBoard& b, int games, uint64_t seed, const NameText& policy, uint32_t max_plies, bool record_moves,
+         int threads) {
         if (games < 0) throw std::invalid_argument("games must be >= 0, got " + std::to_string(games));
         if (threads < 1) throw std::invalid_argument("threads must be >= 1, got " + std::to_string(threads));
         PlayoutOptions options;
@@ -247,7 +310,7 @@ void bind_game(py::module_& m) {
         std::vector<PlayoutResult> results;
         {
           py::gil_scoped_release release;
-          results = b.board->playouts(rules, options);
+          results = b.visit([&](const auto& pos) { return run_playouts(pos, options); });
         }
         const Variant& v = b.variant();
         const int n = v.players;
@@ -265,17 +328,18 @@ void bind_game(py::module_& m) {
             for (Move mv : r.moves) texts.append(move_text(v, mv));
             moves = texts;
           }
-          PyList_SET_ITEM(
-              out.ptr(), i,
-              py::make_tuple(termination_word(r.termination), r.plies, places_list(n, r.places), points, returns, moves)
-                  .release()
-                  .ptr());
+          PyList_SET_ITEM(out.ptr(), i,
+                          py::make_tuple(termination_or_none(r.termination), r.plies, places_list(n, r.places), points,
+                                         returns, moves)
+                              .release()
+                              .ptr());
         }
         return out;
       },
-      py::arg("board"), py::arg("rules"), py::arg("games"), py::arg("seed"), py::arg("policy"), py::arg("max_plies"),
+      py::arg("board"), py::arg("games"), py::arg("seed"), py::arg("policy"), py::arg("max_plies"),
       py::arg("record_moves"), py::arg("threads"),
-      "Plays whole games from the board's position without the GIL: (termination or None, plies, places, points, "
+      "Plays whole games from the board's position, by its rules, without the GIL: (termination or None, plies, "
+      "places, points, "
       "returns, moves or None) per game.");
 }
 

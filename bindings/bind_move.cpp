@@ -1,11 +1,11 @@
 #include <pybind11/stl.h>
 
+#include <array>
 #include <functional>
-#include <map>
 
 #include "bindings.h"
-#include "errors.h"
-#include "notation.h"
+#include "core/errors.h"
+#include "core/notation.h"
 
 namespace py = pybind11;
 
@@ -17,13 +17,33 @@ std::string text_of(const MoveValue& m) {
   return move_text(*m.variant, code);
 }
 
-// Objects live until the interpreter exits; they are deliberately never freed, so no
-// destructor runs after Python has shut down.
+// One variant's Move objects, a slot per (from, to, promotion), made when first asked for. They
+// live until the interpreter exits and are deliberately never freed, so no destructor runs
+// after Python has shut down. The few variants are searched in a short array (a legal-move list
+// asks once for all its moves).
 std::vector<PyObject*>& cache_of(const Variant& v) {
-  static auto* caches = new std::map<const Variant*, std::vector<PyObject*>>();
-  auto& cache = (*caches)[&v];
-  if (cache.empty()) cache.assign(size_t(v.layout.cell_count) * v.layout.cell_count * 8, nullptr);
-  return cache;
+  struct Cache {
+    const Variant* variant;
+    std::vector<PyObject*> moves;
+  };
+  static auto* caches = new std::array<Cache, 16>();
+  for (Cache& c : *caches) {
+    if (c.variant == &v) return c.moves;
+    if (c.variant == nullptr) {
+      c.variant = &v;
+      c.moves.assign(size_t(v.layout.cell_count) * v.layout.cell_count * 8, nullptr);
+      return c.moves;
+    }
+  }
+  throw std::logic_error("more variants than move caches");
+}
+
+// The Move object of `move`, borrowed from the cache.
+PyObject* cached_move(std::vector<PyObject*>& cache, const Variant& v, uint32_t move) {
+  const MoveValue value = move_value(v, move);
+  PyObject*& slot = cache[(size_t(value.from) * v.layout.cell_count + value.to) * 8 + value.promotion];
+  if (!slot) slot = py::cast(value).release().ptr();
+  return slot;
 }
 
 }  // namespace
@@ -33,11 +53,29 @@ MoveValue move_value(const Variant& v, uint32_t move) {
 }
 
 py::object move_object(const Variant& v, uint32_t move) {
-  const MoveValue value = move_value(v, move);
+  return py::reinterpret_borrow<py::object>(cached_move(cache_of(v), v, move));
+}
+
+py::list move_list(const Variant& v, const Move* moves, int n) {
   auto& cache = cache_of(v);
-  PyObject*& slot = cache[(size_t(value.from) * v.layout.cell_count + value.to) * 8 + value.promotion];
-  if (!slot) slot = py::cast(value).release().ptr();
-  return py::reinterpret_borrow<py::object>(slot);
+  py::list out(n);
+  for (int i = 0; i < n; ++i) {
+    PyObject* move = cached_move(cache, v, moves[i]);
+    Py_INCREF(move);
+    PyList_SET_ITEM(out.ptr(), i, move);
+  }
+  return out;
+}
+
+py::tuple move_tuple(const Variant& v, const Move* moves, int n) {
+  auto& cache = cache_of(v);
+  py::tuple out(n);
+  for (int i = 0; i < n; ++i) {
+    PyObject* move = cached_move(cache, v, moves[i]);
+    Py_INCREF(move);
+    PyTuple_SET_ITEM(out.ptr(), i, move);
+  }
+  return out;
 }
 
 void bind_move(py::module_& m) {

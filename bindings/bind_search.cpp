@@ -5,6 +5,8 @@
 #include <exception>
 
 #include "bindings.h"
+#include "core/evaluate.h"
+#include "search/search.h"
 
 namespace py = pybind11;
 
@@ -96,7 +98,7 @@ void bind_search(py::module_& m) {
             SearchReport report;
             try {
               py::gil_scoped_release release;
-              report = g.game->search(e.tt, limits, e.stop, callback);
+              report = g.visit([&](const auto& s) { return polychess::search(s, e.tt, limits, e.stop, callback); });
             } catch (...) {
               e.busy = false;
               throw;
@@ -117,14 +119,15 @@ void bind_search(py::module_& m) {
   m.def(
       "evaluate",
       [](const PyBoard& b) {
-        const auto values = b.board->evaluate();
+        const auto values = b.visit([](const auto& pos) { return evaluate_players(pos, eval_tables(pos.topo())); });
         return std::vector<int>(values.begin(), values.begin() + b.variant().players);
       },
       "The evaluation's value of every player's pieces, in centipawns.");
   m.def(
       "evaluation_features",
       [](const PyBoard& b) {
-        const PlayerFeatures f = b.board->evaluation_features();
+        const PlayerFeatures f =
+            b.visit([](const auto& pos) { return evaluation_features(pos, eval_tables(pos.topo())); });
         std::vector<std::vector<int>> features;
         for (int p = 0; p < b.variant().players; ++p) features.emplace_back(f[p].begin(), f[p].end());
         return features;
@@ -133,7 +136,7 @@ void bind_search(py::module_& m) {
   m.def(
       "board_evaluation_weights",
       [](const PyBoard& b) {
-        const EvalWeights& w = b.board->evaluation_weights();
+        const EvalWeights& w = b.visit([](const auto& pos) -> const EvalWeights& { return pos.evaluation().weights; });
         return std::vector<int>(w.begin(), w.end());
       },
       "The weights the board's position was made with, in the order of evaluation_terms().");

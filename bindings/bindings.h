@@ -1,4 +1,6 @@
-// Shared declarations of the binding units.
+// Shared declarations of the binding units. A board holds its position as an AnyPosition and
+// a game its state as an AnyGameState (core/any_width.h): every call visits the width's
+// templates of the core directly.
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -6,11 +8,14 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
+#include <variant>
 
-#include "board.h"
-#include "errors.h"
-#include "game.h"
-#include "variant.h"
+#include "board/variant.h"
+#include "core/any_width.h"
+#include "core/errors.h"
+#include "core/movegen.h"
+#include "core/notation.h"
 
 namespace polychess {
 
@@ -23,6 +28,7 @@ struct MoveValue {
 };
 
 void bind_move(pybind11::module_& m);
+void bind_rules(pybind11::module_& m);
 void bind_board(pybind11::module_& m);
 void bind_topology(pybind11::module_& m);
 void bind_search(pybind11::module_& m);
@@ -34,12 +40,43 @@ void bind_batch(pybind11::module_& m);
 // these cached objects instead of building new ones, which keeps iteration cheap.
 pybind11::object move_object(const Variant& variant, uint32_t move);
 MoveValue move_value(const Variant& variant, uint32_t move);
+// Moves as a Python list, or tuple, of those objects.
+pybind11::list move_list(const Variant& variant, const Move* moves, int n);
+pybind11::tuple move_tuple(const Variant& variant, const Move* moves, int n);
 
-// The Python-facing board: the core board plus a stack of Python move objects.
+// The Python-facing board: a position of any width, on the heap (a game keeps a pointer to it).
 struct PyBoard {
-  std::unique_ptr<Board> board;
+  std::unique_ptr<AnyPosition> position;
 
-  const Variant& variant() const { return board->variant(); }
+  template <class F>
+  decltype(auto) visit(F&& f) const {
+    return std::visit(std::forward<F>(f), std::as_const(*position));
+  }
+  template <class F>
+  decltype(auto) visit(F&& f) {
+    return std::visit(std::forward<F>(f), *position);
+  }
+
+  PyBoard copy() const { return PyBoard{std::make_unique<AnyPosition>(*position)}; }
+  const Variant& variant() const {
+    return visit([](const auto& pos) -> const Variant& { return pos.variant(); });
+  }
+  const Meta& meta() const {
+    return visit([](const auto& pos) -> const Meta& { return pos.meta(); });
+  }
+  const std::vector<Undo>& history() const {
+    return visit([](const auto& pos) -> const std::vector<Undo>& { return pos.history(); });
+  }
+  int legal_moves(Move* out) const {  // room for MAX_MOVES
+    return visit([&](const auto& pos) { return polychess::legal_moves(pos, out); });
+  }
+
+  // The legal move that move text names; throws InvalidMove or IllegalMove.
+  Move parse_move(const std::string& text) const {
+    Move moves[MAX_MOVES];
+    const int n = legal_moves(moves);
+    return find_move(variant(), moves, n, parse_move_text(variant(), text), text, meta().turn);
+  }
 
   // The legal move a Move value stands for. A move of another mode or setup of the same game
   // is read by its text (the promotion letter names the piece in this mode).
@@ -48,20 +85,21 @@ struct PyBoard {
         move_text(*m.variant, m.promotion ? make_promotion(m.from, m.to, m.promotion) : make_move(m.from, m.to));
     if (m.variant->name != variant().name)
       throw IllegalMove("move " + text + " is a " + m.variant->name + " move, not a " + variant().name + " move");
-    if (m.variant != &variant()) return board->parse_move(text);
-    return board->find_legal(MoveText{m.from, m.to, m.promotion}, text);
+    if (m.variant != &variant()) return parse_move(text);
+    Move moves[MAX_MOVES];
+    const int n = legal_moves(moves);
+    return find_move(variant(), moves, n, MoveText{m.from, m.to, m.promotion}, text, meta().turn);
   }
 
-  pybind11::list legal_moves() const {
-    Move moves[MAX_MOVES];
-    const int n = board->legal_moves(moves);
-    pybind11::list out(n);
-    for (int i = 0; i < n; ++i) PyList_SET_ITEM(out.ptr(), i, move_object(variant(), moves[i]).release().ptr());
-    return out;
+  void make(Move move) {
+    visit([&](auto& pos) { pos.make(move); });
+  }
+  void unmake() {
+    visit([](auto& pos) { pos.unmake(); });
   }
 
   bool has_move() const {
-    for (const Undo& u : board->history())
+    for (const Undo& u : history())
       if (u.move != MOVE_NONE) return true;
     return false;
   }
@@ -69,15 +107,15 @@ struct PyBoard {
   // Takes back the events after the last move, then the move itself.
   pybind11::object pop() {
     if (!has_move()) throw pybind11::index_error("pop from a board with no moves");
-    while (board->history().back().move == MOVE_NONE) board->unmake();
-    const Move last = board->history().back().move;
-    board->unmake();
+    while (history().back().move == MOVE_NONE) unmake();
+    const Move last = history().back().move;
+    unmake();
     return move_object(variant(), last);
   }
 
   pybind11::list move_stack() const {
     pybind11::list out;
-    for (const Undo& u : board->history())
+    for (const Undo& u : history())
       if (u.move != MOVE_NONE) out.append(move_object(variant(), u.move));
     return out;
   }
@@ -86,13 +124,23 @@ struct PyBoard {
 // A game and the board (a polychess._core.Board object) whose position it plays on.
 struct PyGame {
   pybind11::object board_object;
-  std::unique_ptr<Game> game;
+  AnyGameState state;
+  // Counts the steps taken and taken back: what the legal moves handed to Python were read at.
+  uint64_t changes = 0;
+  pybind11::object legal;  // the legal moves, a tuple of Move objects, read at `legal_at`
+  uint64_t legal_at = ~uint64_t(0);
 
   PyBoard& board() const { return board_object.cast<PyBoard&>(); }
-  const Variant& variant() const { return game->variant(); }
-
-  void require_running() const {
-    if (game->is_terminal()) throw std::invalid_argument("the game is over");
+  template <class F>
+  decltype(auto) visit(F&& f) const {
+    return std::visit(std::forward<F>(f), state);
+  }
+  template <class F>
+  decltype(auto) visit(F&& f) {
+    return std::visit(std::forward<F>(f), state);
+  }
+  const Variant& variant() const {
+    return visit([](const auto& g) -> const Variant& { return g.position().variant(); });
   }
   int player_index(int player) const {
     if (player < 0 || player >= variant().players) throw pybind11::index_error("no player " + std::to_string(player));

@@ -3,8 +3,8 @@
 #include <pybind11/stl.h>
 
 #include "bindings.h"
-#include "errors.h"
-#include "variant.h"
+#include "board/variant.h"
+#include "core/errors.h"
 
 namespace py = pybind11;
 
@@ -13,8 +13,28 @@ PYBIND11_MODULE(_core, m) {
   py::register_exception<polychess::InvalidPosition>(m, "InvalidPositionError", PyExc_ValueError);
   py::register_exception<polychess::InvalidMove>(m, "InvalidMoveError", PyExc_ValueError);
   py::register_exception<polychess::IllegalMove>(m, "IllegalMoveError", PyExc_ValueError);
+  py::register_exception<polychess::GameOver>(m, "GameOverError", PyExc_ValueError);
   m.def("variant_names", &polychess::variant_names, "Names of the variants the core knows.");
+  m.def(
+      "variants",
+      [] {
+        std::vector<py::tuple> out;
+        for (const polychess::Variant* v : polychess::variants())
+          out.push_back(py::make_tuple(v->name, v->mode, v->setup, v->colour_names, v->teams));
+        return out;
+      },
+      "Every game the core knows, as (variant, mode, setup, colour names, whether players p and p + 2 are "
+      "partners), in its listed order (the catalogue).");
+  m.def(
+      "resolve_variant",
+      [](const polychess::NameText& name, const polychess::NameText& mode, const polychess::NameText& setup) {
+        const polychess::Variant& v = polychess::find_variant(name, mode, setup);
+        return py::make_tuple(v.name, v.mode, v.setup);
+      },
+      py::arg("name"), py::arg("mode") = "", py::arg("setup") = "",
+      "(variant, mode, setup) of the game these name, the defaults filled in; ValueError for an unknown one.");
   polychess::bind_move(m);
+  polychess::bind_rules(m);
   polychess::bind_board(m);
   polychess::bind_topology(m);
   polychess::bind_search(m);

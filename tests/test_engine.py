@@ -266,14 +266,13 @@ def test_free_for_all_points_lead_ends_the_game_inside_the_search():
     # (The game's points reach the core through Engine.search(game); here a low-level game
     # state starts with them.)
     from polychess import _core
-    from polychess.rules import FOUR_PLAYER_FFA
     pieces = {"h1": "rK", "h5": "rR", "h10": "yP", "g14": "yK", "a7": "bK", "n8": "gK", "d4": "yN"}
     board = Board("four-player", cross_position(pieces, controllers="r-y-", statuses="axax"), mode="ffa")
     engine = _core.Engine(8)
-    state = _core.GameState(board._core.copy(), FOUR_PLAYER_FFA.to_core(), points=[20, 0, 0, 0])
+    state = _core.GameState(board._core.copy(), points=[20, 0, 0, 0])
     ahead = engine.search(state, 3, 0, 0.0, None, "brs")
     assert str(ahead["best"]) == "h5h10" and ahead["score"] > _core.MATE - 100
-    state = _core.GameState(board._core.copy(), FOUR_PLAYER_FFA.to_core(), points=[0, 0, 0, 0])
+    state = _core.GameState(board._core.copy(), points=[0, 0, 0, 0])
     level = engine.search(state, 3, 0, 0.0, None, "brs")
     assert level["score"] < _core.MATE - 1000
 

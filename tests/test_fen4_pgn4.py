@@ -437,7 +437,7 @@ def record(moves: str, **tags: str) -> str:
     (record("1. h2-h3 ( .. b7-c7"), r"line 2: variation '\(' is never closed"),
     (record("1. h2-h3", Result="1-0"), r"line 1: Result tag says 1-0 but the game is not over"),
     (record("1. R .. h2-h3"), r"line 2: the game is over \(resignation\) but the record goes on with 'h2-h3'"),
-    (record("1. h2-h3\n[Variant \"FFA\"]"), r"line 3: a tag after the movetext"),
+    (record("1. h2-h3\n[Variant \"FFA\"]"), r"line 3: the tags of another game \(read one game at a time\)"),
     # names of the 14 x 14 square that are cut-off corners, with no cell
     ("1. a1-a2", r"line 1: 'a1-a2': bad move text 'a1a2': 'a1' is not a cell of four-player"),
     (record("1. h2-h3 .. n13-m13"), r"line 2: 'n13-m13': bad move text 'n13m13': 'n13' is not a cell"),

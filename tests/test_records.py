@@ -92,7 +92,7 @@ def test_time_control_and_start_position():
     ('[Variant "three-player"]\n\n1. E2E4 Z9Z9', 3, "not a cell"),
     ('[Variant "three-player"]\n\n1. E2E4 mate(red,white)', 3, "does not happen"),
     ('[Variant "three-player"]\n\n1. E2E4 resign(green)', 3, "no player"),
-    ('[Variant "three-player"]\n\n1. E2E4 {unclosed', 3, "comment not closed"),
+    ('[Variant "three-player"]\n\n1. E2E4 {unclosed', 3, r"comment '\{' is never closed"),
     ('[Result "1-2-3"]\n\n1. E2E4 *', 1, "Result tag"),
     ('[Termination "checkmate"]\n\n1. E2E4 *', 1, "Termination tag"),
     ('[Variant "three-player"]\n\n1. E2E4 draw M11M9', 3, "game is over"),

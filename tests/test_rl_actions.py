@@ -1,4 +1,4 @@
-"""Action codes (polychess.rl.actions, cpp/actions.h): every legal move has exactly one code,
+"""Action codes (polychess.rl.actions, cpp/learn/actions.h): every legal move has exactly one code,
 decoding gives the move back, the codes are read in the mover's frame (a seat whose army
 stands as the first seat's does gets the first seat's codes), and bad input is refused."""
 

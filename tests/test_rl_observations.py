@@ -1,4 +1,4 @@
-"""Observations (polychess.rl.observations, cpp/observation.h): the planes of docs/rl.md, seen
+"""Observations (polychess.rl.observations, cpp/learn/observation.h): the planes of docs/rl.md, seen
 from the player to move. A seat whose army stands as the first seat's does sees exactly what
 the first seat sees; pieces, en passant, repetitions and points land where the docs say."""
 

@@ -33,6 +33,14 @@ GAMES: dict[str, dict[str, Any]] = {
 }
 
 
+def bare_state(game: Game, rules: polychess.Rules | None = None) -> _core.GameState:
+    """A core game state on its own board in the game's start position, played by ``rules``
+    (the game's own by default)."""
+    board = _core.Board(game.variant, game.start_position, rules=(rules or game.rules).to_core(),
+                        mode=game.mode or "", setup=game.setup or "")
+    return _core.GameState(board)
+
+
 def state_facts(state: _core.GameState) -> tuple[Any, ...]:
     board = state.board
     return (board.fen(), state.current_player, state.termination, state.places, state.points, state.ply,
@@ -65,9 +73,7 @@ def test_game_and_a_bare_state_agree_after_every_move(name):
     same moves and resignations: turn, statuses, points, places and the end agree at every step."""
     for seed in range(2):
         game = Game(**GAMES[name])
-        board = Board(game.variant, game.start_position, neutrality=game.rules.neutrality, mode=game.mode,
-                      setup=game.setup)
-        state = _core.GameState(board._core, game.rules.to_core())
+        state = bare_state(game)
         rng = random.Random(seed)
         colours = game.colours
         while not game.is_over():
@@ -78,7 +84,7 @@ def test_game_and_a_bare_state_agree_after_every_move(name):
             else:
                 move = rng.choice(list(game.legal_moves))
                 game.push(move)
-                state.apply(move)
+                state.push(move)
             assert colours[state.current_player] == game.turn
             board = game.board  # a decided game's loser is out in the game, not on its last board
             assert [state.board.status(i) for i in range(len(colours))] == [board.status(c) for c in colours]
@@ -151,16 +157,14 @@ def random_state(name: str, seed: int, rules: polychess.Rules | None = None) -> 
     with its facts after every step."""
     options = GAMES[name]
     game = Game(**options)  # the start position and rules, as Game sets them up
-    board = Board(game.variant, game.start_position, neutrality=game.rules.neutrality, mode=game.mode,
-                  setup=game.setup)
-    state = _core.GameState(board._core, (rules or game.rules).to_core())
+    state = bare_state(game, rules)
     rng = random.Random(seed)
     history = [state_facts(state)]
     while not state.is_terminal():
         if rng.random() < 0.003:
             state.resign(state.current_player)
         else:
-            state.apply(rng.choice(state.legal_moves()))
+            state.push(rng.choice(state.legal_moves()))
         history.append(state_facts(state))
     return state, history
 
@@ -189,8 +193,7 @@ def test_clone_and_serialize_round_trip(name):
     copy.undo()  # the copy is independent
     assert state_facts(copy) != state_facts(state)
     restored = _core.GameState.deserialize(options.variant, state.serialize(), rules.to_core(),
-                                           neutrality=options.neutrality, mode=options.mode or "",
-                                           setup=options.setup or "")
+                                           mode=options.mode or "", setup=options.setup or "")
     assert state_facts(restored) == state_facts(state)
     assert restored.serialize() == state.serialize()
 
@@ -216,9 +219,14 @@ def test_returns_follow_the_places():
     assert state.returns() == [-1.0, 0.0, 1.0] == list(game.outcome().returns())
 
 
-def test_rules_and_board_must_agree_on_dead_armies():
-    with pytest.raises(ValueError, match="dead"):
-        _core.GameState(Board("three-player")._core, FOUR_PLAYER_FFA.to_core())
+def test_a_board_carries_its_rules_whole():
+    # One rule struct: a board is made with its game's rules, dead armies and neutrality included,
+    # and a game on it plays by them (they cannot disagree).
+    board = Board("four-player", mode="ffa")
+    assert board._core.rules.army == _core.Army.DEAD and board.rules is FOUR_PLAYER_FFA
+    assert Board("three-player", neutrality=True)._core.rules.neutrality
+    with pytest.raises(ValueError, match="three players"):
+        _core.Board("standard", rules=THREE_PLAYER.replace(neutrality=True).to_core())
 
 
 # ---- declarations changed in a test change what happens ------------------------------------
@@ -246,11 +254,9 @@ def moves_until(name: str, seed: int, wanted: str) -> list[Any]:
 
 
 def replay(name: str, moves: list[Any], rules: polychess.Rules) -> _core.GameState:
-    game = Game(**GAMES[name])
-    board = Board(game.variant, game.start_position, neutrality=rules.neutrality, mode=game.mode, setup=game.setup)
-    state = _core.GameState(board._core, rules.to_core())
+    state = bare_state(Game(**GAMES[name]), rules)
     for move in moves:
-        state.apply(move)
+        state.push(move)
     return state
 
 
@@ -282,9 +288,9 @@ def test_repetitions_off_means_no_repetition_draw():
         game.push(move)
     outcome = game.outcome()
     assert outcome is not None and outcome.termination is Termination.THREEFOLD_REPETITION
-    state = _core.GameState(Board("standard")._core, game.rules.replace(repetitions=None).to_core())
+    state = bare_state(Game("standard"), game.rules.replace(repetitions=None))
     for move in knights:
-        state.apply_text(move)
+        state.push(move)
     assert state.termination is None and not state.is_terminal()
 
 
@@ -303,7 +309,8 @@ def _ffa(pieces: dict[str, str]) -> Game:
 
 
 def _search(game: Game, rules: polychess.Rules, depth: int) -> dict[str, Any]:
-    state = _core.GameState(game.board._core, rules.to_core())
+    state = _core.GameState(_core.Board(game.variant, game.board.fen(), rules=rules.to_core(), mode=game.mode or "",
+                                        setup=game.setup or ""))
     return _core.Engine(8).search(state, depth, 0, 0.0, None, "paranoid")
 
 

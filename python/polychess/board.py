@@ -8,58 +8,19 @@ move also takes its text.
 from __future__ import annotations
 
 import dataclasses
-import enum
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from polychess import _core
 from polychess._core import Move, Status, StopFlag
+from polychess.catalogue import VARIANTS, GameKind, kind_of
+from polychess.pieces import Colour, Kind, Piece
 
 if TYPE_CHECKING:  # the game module imports this one
     from polychess.game import Outcome
+    from polychess.rules import Rules
 
 __all__ = ["Board", "Move", "Colour", "Kind", "Piece", "Status", "StopFlag", "LegalMoves", "VARIANTS"]
-
-VARIANTS: tuple[str, ...] = tuple(_core.variant_names())
-
-
-class Colour(str, enum.Enum):
-    """A colour of pieces, which is also the name of the seat that starts with it."""
-
-    WHITE = "white"
-    RED = "red"
-    BLACK = "black"
-    BLUE = "blue"
-    YELLOW = "yellow"
-    GREEN = "green"
-
-    def __str__(self) -> str:
-        return self.value
-
-
-_COLOURS_OF_VARIANT: dict[str, tuple[Colour, ...]] = {
-    "three-player": (Colour.WHITE, Colour.RED, Colour.BLACK),
-    "standard": (Colour.WHITE, Colour.BLACK),
-    "four-player": (Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.GREEN),
-}
-
-
-class Kind(enum.IntEnum):
-    """A kind of piece (values as in the core)."""
-
-    PAWN = 1
-    KNIGHT = 2
-    BISHOP = 3
-    ROOK = 4
-    QUEEN = 5
-    KING = 6
-    ONE_POINT_QUEEN = 7  # four-player free-for-all's promoted queen (moves as a queen)
-
-
-class Piece(NamedTuple):
-    colour: Colour
-    kind: Kind
-
 
 class LegalMoves:
     """A live view of the legal moves of a board: ``len``, ``in``, iteration, ``bool``."""
@@ -103,13 +64,27 @@ class Board:
     (default) or ``"classic"`` (rules §2).
     """
 
-    __slots__ = ("_core", "_colours", "_layout")
+    __slots__ = ("_core", "_kind", "_rules", "_layout")
 
     def __init__(self, variant: str = "three-player", fen: str | None = None, *, neutrality: bool = False,
                  mode: str | None = None, setup: str | None = None) -> None:
-        self._core = _core.Board(variant, fen, neutrality=neutrality, mode=mode or "", setup=setup or "")
-        self._colours = _COLOURS_OF_VARIANT[variant]
-        self._layout = _layout(variant, self._core.mode or None, self._core.setup or None)
+        game = kind_of(variant, mode, setup)
+        rules = game.rules.replace(neutrality=True) if neutrality else game.rules
+        self._start(game, fen, rules)
+
+    @classmethod
+    def _played_by(cls, game: GameKind, fen: str | None, rules: Rules) -> Board:
+        """A board of the game played by ``rules``, its declaration with a game's options applied
+        (:class:`~polychess.Game`'s board)."""
+        board = cls.__new__(cls)
+        board._start(game, fen, rules)
+        return board
+
+    def _start(self, game: GameKind, fen: str | None, rules: Rules) -> None:
+        self._core = _core.Board(game.variant, fen, rules=rules.to_core(), mode=game.mode or "",
+                                 setup=game.setup or "")
+        self._kind, self._rules = game, rules
+        self._layout = _layout(game)
 
     # -- identity -------------------------------------------------------------------------
 
@@ -119,7 +94,18 @@ class Board:
 
     @property
     def neutrality(self) -> bool:
-        return self._core.neutrality
+        return self._rules.neutrality
+
+    @property
+    def rules(self) -> Rules:
+        """The rules the position is played by: its game's declaration (:mod:`polychess.rules`),
+        with the options of a :class:`~polychess.Game` applied on a game's board."""
+        return self._rules
+
+    @property
+    def kind(self) -> GameKind:
+        """The game of the board (:mod:`polychess.catalogue`)."""
+        return self._kind
 
     @property
     def mode(self) -> str | None:
@@ -134,7 +120,7 @@ class Board:
     @property
     def colours(self) -> tuple[Colour, ...]:
         """The colours (and seats) in turn order."""
-        return self._colours
+        return self._kind.colours
 
     def fen(self) -> str:
         """The position string; ``Board(variant, fen=board.fen())`` reproduces the position."""
@@ -148,8 +134,7 @@ class Board:
         """An independent copy, history included."""
         other = Board.__new__(Board)
         other._core = self._core.copy()
-        other._colours = self._colours
-        other._layout = self._layout
+        other._kind, other._rules, other._layout = self._kind, self._rules, self._layout
         return other
 
     __copy__ = copy
@@ -272,15 +257,20 @@ class Board:
         return self._core.is_castling(self._legal(move))
 
     def gives_check(self, move: Move | str) -> bool:
-        """Whether the legal move puts an enemy king in check: a king newly attacked after it,
-        as PGN4 marks checks and free-for-all scores them (:mod:`polychess.checks`). In
-        standard chess: whether the opponent is in check after the move."""
-        from polychess.checks import checks_given, king_attacks  # checks imports this module
+        """Whether the legal move puts an enemy king in check (:meth:`checks`). In standard
+        chess: whether the opponent is in check after the move."""
+        return bool(self.checks(move))
 
-        before = king_attacks(self, self.turn)
-        after = self.copy()
-        after.push(self._legal(move))
-        return bool(checks_given(before, after))
+    def checks(self, move: Move | str, players: Iterable[Colour | str] | None = None) -> tuple[Colour, ...]:
+        """The players whose king the legal move puts in check, in turn order, as PGN4 marks
+        checks (one ``+`` each) and free-for-all scores them (docs/rules.md §2.4; the core's one
+        definition, cpp/core/checks.h): a king is put in check when an enemy piece attacks it
+        after the move that did not before. ``players`` names whose kings are looked at (by
+        default every active player but the mover; a player out whose king stays on the board
+        may be named too)."""
+        looked_at = None if players is None else sum(1 << self._index(p) for p in players)
+        checked, _ = self._core.kings_checked(self._legal(move), looked_at)
+        return tuple(self._kind.colours[p] for p in checked)
 
     def pop(self) -> Move:
         """Takes back the last move (and any events applied after it) and returns it."""
@@ -312,17 +302,17 @@ class Board:
     @property
     def turn(self) -> Colour:
         """The player to move, named by his colour."""
-        return self._colours[self._core.turn]
+        return self._kind.colours[self._core.turn]
 
     def piece_at(self, cell: str | int) -> Piece | None:
         found = self._core.piece_at(self._cell(cell))
         if found is None:
             return None
-        return Piece(self._colours[found[0]], Kind(found[1]))
+        return Piece(self._kind.colours[found[0]], Kind(found[1]))
 
     def pieces(self) -> dict[str, Piece]:
         """Every piece by cell name."""
-        core, colours = self._core, self._colours
+        core, colours = self._core, self._kind.colours
         out: dict[str, Piece] = {}
         for cell, name in enumerate(self._layout.names):  # cells known valid: no per-cell checks
             found = core.piece_at(cell)
@@ -336,7 +326,7 @@ class Board:
     def controller(self, colour: Colour | str) -> Colour | None:
         """The player who controls the colour's pieces (None: nobody, inert pieces)."""
         player = self._core.controller(self._index(colour))
-        return None if player is None else self._colours[player]
+        return None if player is None else self._kind.colours[player]
 
     def king(self, player: Colour | str) -> str | None:
         """The cell of the player's king."""
@@ -424,7 +414,7 @@ class Board:
         """If the player to move is checkmated, the player credited with the mate
         (rules §1.7: among the attackers, the one who moved most recently)."""
         player = self._core.mated_by()
-        return None if player is None else self._colours[player]
+        return None if player is None else self._kind.colours[player]
 
     # -- counting -------------------------------------------------------------------------
 
@@ -472,9 +462,9 @@ class Board:
 
     def _index(self, colour: Colour | str) -> int:
         try:
-            return self._colours.index(Colour(colour))
+            return self._kind.colours.index(Colour(colour))
         except ValueError:
-            names = ", ".join(c.value for c in self._colours)
+            names = ", ".join(c.value for c in self._kind.colours)
             raise ValueError(f"no colour {colour!r} in {self.variant} (one of {names})") from None
 
     def _cell(self, cell: str | int) -> int:
@@ -495,14 +485,13 @@ def _names_colour(value: object) -> bool:
     return isinstance(value, Colour) or (isinstance(value, str) and value in _COLOUR_NAMES)
 
 
-_LAYOUTS: dict[tuple[str, str | None, str | None], _core.Layout] = {}
+_LAYOUTS: dict[GameKind, _core.Layout] = {}
 
 
-def _layout(variant: str, mode: str | None = None, setup: str | None = None) -> _core.Layout:
-    key = (variant, mode, setup)
-    if key not in _LAYOUTS:
-        _LAYOUTS[key] = _core.Layout(variant, mode=mode or "", setup=setup or "")
-    return _LAYOUTS[key]
+def _layout(game: GameKind) -> _core.Layout:
+    if game not in _LAYOUTS:
+        _LAYOUTS[game] = _core.Layout(game.variant, mode=game.mode or "", setup=game.setup or "")
+    return _LAYOUTS[game]
 
 
 def _rebuild(variant: str, start: str, moves: list[str], fen: str, options: dict[str, object]) -> Board:

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from polychess import _core
 from polychess.board import Board, Colour, Move
 from polychess.game import Game
-from polychess.rules import rules_of
 from polychess.strength import MAX_LEVEL, Level, level_for_elo, level_of
 
 __all__ = ["Engine", "SearchResult", "ALGORITHMS", "DEFAULT_ALGORITHM", "default_algorithm", "max_hash_mb"]
@@ -147,7 +146,7 @@ class Engine:
             # position as it stands: the root's moves are the board's own legal moves, even where
             # the game would first have judged the position (a player already mated, a drawn
             # material balance).
-            state = _core.GameState(board._core.copy(), rules_of(board).to_core(), judge_start=False)
+            state = _core.GameState(board._core.copy(), judge_start=False)
         report = self._engine.search(state, depth, nodes, time, callback, algorithm, self.threads,
                                      self.strength.noise, self.seed)
         return _result(board, report)

@@ -1,7 +1,7 @@
 """The evaluation's weights, per game: data the core evaluates with.
 
 The evaluation is a sum of terms, each a feature the core counts on the board (material,
-placement, mobility, king safety, threats; ``cpp/evaluation_weights.h`` lists them) times the
+placement, mobility, king safety, threats; ``cpp/core/evaluation_weights.h`` lists them) times the
 game's weight for it. The weights live in ``polychess/data/evaluation/<game>.json``, one file
 per game (standard, three-player, four-player-teams, four-player-ffa; a four-player setup
 shares its mode's file), written by ``polychess tune fit``. The package hands them to the core

@@ -2,7 +2,7 @@
 clocks.
 
 The rules of each game are declared in :mod:`polychess.rules` and executed by the core's game
-state (``cpp/game_state.h``): after every move it applies what the move causes (king capture,
+state (``cpp/core/game_state.h``): after every move it applies what the move causes (king capture,
 mate, transfer, freeze, dead army, points, the end). This module orchestrates a game around it:
 options, clocks, resignations, draw agreement, the record of moves and events, and the results
 as Python values. Every step can be taken back with :meth:`Game.pop`.
@@ -12,21 +12,23 @@ from __future__ import annotations
 
 import enum
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 from polychess import _core
 from polychess.board import Board, Colour, LegalMoves, Move, Status
+from polychess.catalogue import GameKind, kind_of
 from polychess.clock import Clock
-from polychess.options import OptionError, Options, validate_options
-from polychess.rules import Rules, rules_for, rules_of
+from polychess.options import OptionError, Options, option, validate_options
+from polychess.rules import Rules, rules_for
 
-__all__ = ["Game", "Outcome", "Termination", "Elimination", "Reason", "GameOverError", "TimeForfeitError",
+__all__ = ["Game", "Outcome", "Termination", "Elimination", "Reason", "Step", "GameOverError", "TimeForfeitError",
            "eliminations_by_move", "result_token"]
 
 
-class GameOverError(ValueError):
-    """A move or event was offered after the game ended."""
+GameOverError = _core.GameOverError  # raised by the core, which knows when the game is over
+GameOverError.__doc__ = """A move or event was offered after the game ended."""
+GameOverError.__module__ = __name__
 
 
 class TimeForfeitError(ValueError):
@@ -91,18 +93,48 @@ class Outcome:
     def returns(self) -> tuple[float, ...]:
         """Per player in seat order: +1 for a sole first place, -1 for a sole last place and
         in between linearly by place (a uniform score for learning agents)."""
-        n = len(self.places)
-        return tuple(1.0 - 2.0 * (place - 1) / (n - 1) for place in self.places.values())
+        return tuple(_core.place_return(place, len(self.places)) for place in self.places.values())
 
 
-@dataclass
-class _Step:
-    """What pop() restores besides the game state, which takes its own steps back, and the
-    move the step played (None for an event)."""
+@dataclass(frozen=True)
+class Step:
+    """A step of a game, as :attr:`Game.steps` lists them: its token as records write it (the
+    move text, ``resign(red)``, ``timeout(red)``, ``draw``), the player who moved, resigned or
+    lost on time (None for a draw agreed), the move if the step was one, and the position's move
+    number when it was taken."""
 
-    history: int
-    clock: Clock | None
-    move: Move | None = None
+    token: str
+    player: Colour | None
+    move: Move | None
+    fullmove: int
+
+
+class _GameLegalMoves(LegalMoves):
+    """A live view of the legal moves of a game's player to move, as the game judged them (none
+    once it is over; the core reads them once a step)."""
+
+    __slots__ = ("_state",)
+
+    def __init__(self, state: _core.GameState) -> None:
+        self._state = state
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self._state.legal_moves())
+
+    def __len__(self) -> int:
+        return len(self._state.legal_moves())
+
+    def __bool__(self) -> bool:
+        return bool(self._state.legal_moves())
+
+    def __contains__(self, move: object) -> bool:
+        if not isinstance(move, (str, Move)):
+            return False
+        try:
+            self._state.legal_move(move)
+        except ValueError:
+            return False
+        return True
 
 
 class Game:
@@ -162,37 +194,34 @@ class Game:
         self.rotate_first_player = options.rotate_first_player
         self.time_control = options.time_control
         self._time_source = time_source
-        self.first_mate_wins = options.first_mate_wins or options.players == 2
-        self.neutrality = options.neutrality
-        start = _two_player_start(options.variant, options.neutrality) if options.players == 2 else options.start
-        self._board = Board(options.variant, start, neutrality=self.rules.neutrality, mode=options.mode,
-                            setup=options.setup)
+        # The option (of the games that have it): whether the rules let the first mate end the game.
+        self.first_mate_wins = self.rules.first_out_decides and self.variant in option("first_mate_wins").variants
+        self.neutrality = self.rules.neutrality
+        game = kind_of(options.variant, options.mode, options.setup)
+        start = _two_player_start(game, self.rules) if options.players == 2 else options.start
+        self._board = Board._played_by(game, start, self.rules)
         if options.first_player is not None:
             # Every variant's position string names the side to move by its colour's initial.
             fields = self._board.fen().split(" ")
             fields[1] = options.first_player.value[0]
-            self._board = Board(options.variant, " ".join(fields), neutrality=self.rules.neutrality,
-                                mode=options.mode, setup=options.setup)
+            self._board = Board._played_by(game, " ".join(fields), self.rules)
         self.mode = self._board.mode
         self.setup = self._board.setup
         self.start_position = self._board.fen()
         # The core judges the start position as a position after a move, so that a game that is
         # over before anyone moves (a mate, a stalemate, bare kings) says so at once.
         self.start_points = self._start_points(points)
-        self._state = _core.GameState(self._board._core, self.rules.to_core(),
-                                      [self.start_points.get(c, 0) for c in self._board.colours])
         colours = self._board.colours
+        self._state = _core.GameState(self._board._core, [self.start_points.get(c, 0) for c in colours])
         # Seats with a player at the start (players=2 leaves Black's seat empty).
         self.seats: tuple[Colour, ...] = tuple(colours[p] for p in self._state.seats)
         self.players = options.players or len(colours)
         self.clock: Clock | None = None
         if options.time_control is not None:
             self.clock = Clock(colours, options.time_control, options.increment, options.hourglass, time_source)
-        self._history: list[str] = []  # moves and events, as record tokens
-        self._steps: list[_Step] = []
-        self._eliminations: list[Elimination] = []
-        self._outcome: Outcome | None = None
-        self._sync()
+        self._clocks: list[Clock] = []  # a timed game's clock as it stood before each step: pop() restores it
+        self._legal_moves = _GameLegalMoves(self._state)
+        self._outcome: tuple[int, Outcome | None] = (-1, None)  # read once a step (the core's change count)
 
     # -- reading the game -----------------------------------------------------------------
 
@@ -212,16 +241,23 @@ class Game:
     @property
     def legal_moves(self) -> LegalMoves:
         """The legal moves of the player to move (none once the game is over)."""
-        return LegalMoves(self._board) if self._outcome is None else LegalMoves(_FINISHED)
+        return self._legal_moves
 
     @property
     def history(self) -> list[str]:
         """Moves and events in order, as they are written in game records."""
-        return list(self._history)
+        return self._state.history()
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """Every step with who took it and the move number then (:class:`Step`)."""
+        colours = self.colours
+        return tuple(Step(token, None if player is None else colours[player], move, fullmove)
+                     for token, player, move, fullmove in self._state.steps())
 
     @property
     def eliminations(self) -> tuple[Elimination, ...]:
-        return tuple(self._eliminations)
+        return tuple(_eliminations_of(self._state, self.colours))
 
     @property
     def fullmove_number(self) -> int:
@@ -257,13 +293,13 @@ class Game:
         other = Game.__new__(Game)
         other.__dict__.update(self.__dict__)
         other._state = self._state.clone()
+        other._legal_moves = _GameLegalMoves(other._state)
         # The copy's game plays on the copy's board.
         other._board = board = Board.__new__(Board)
-        board._core, board._colours, board._layout = other._state.board, self._board._colours, self._board._layout
+        board._core, board._kind, board._rules, board._layout = (
+            other._state.board, self._board._kind, self._board._rules, self._board._layout)
         other.clock = None if self.clock is None else self.clock.copy()
-        other._history = list(self._history)
-        other._steps = [s if s.clock is None else _Step(s.history, s.clock.copy(), s.move) for s in self._steps]
-        other._eliminations = list(self._eliminations)
+        other._clocks = [c.copy() for c in self._clocks]
         return other
 
     __copy__ = copy
@@ -273,10 +309,15 @@ class Game:
 
     def outcome(self) -> Outcome | None:
         """The outcome, or None while the game runs."""
-        return self._outcome
+        changes = self._state.changes
+        read_at, outcome = self._outcome
+        if read_at != changes:
+            outcome = self._read_outcome()
+            self._outcome = (changes, outcome)
+        return outcome
 
     def is_over(self) -> bool:
-        return self._outcome is not None
+        return self._state.is_terminal()
 
     is_game_over = is_over  # python-chess's name
 
@@ -284,17 +325,13 @@ class Game:
         """The result as a record writes it (:func:`result_token`): ``1-0``, ``0-1`` or
         ``1/2-1/2`` in standard chess, each seat's place in seat order (``2-3-1``) in the
         others, ``*`` while the game runs."""
-        return result_token(self.variant, self._outcome)
+        return result_token(self.variant, self.outcome())
 
     def status(self, player: Colour | str) -> Status:
         """Active, frozen or out. A game decided by its first player out ends on the position
         in which he went out (his king and army stay on the board), so the game, not the
         board, says that he is out."""
-        colour = Colour(player)
-        if self._outcome is not None and self.rules.first_out_decides and any(
-                e.player == colour and e.reason is not Reason.STALEMATE for e in self._eliminations):
-            return Status.OUT
-        return self._board.status(colour)
+        return self._state.status(self._board._index(player))
 
     def active_players(self) -> list[Colour]:
         return [p for p in self.colours if self.status(p) == Status.ACTIVE]
@@ -318,40 +355,37 @@ class Game:
     # -- playing --------------------------------------------------------------------------
 
     def push(self, move: Move | str) -> Move:
-        """Plays a legal move of the player to move and everything it entails.
+        """Plays a legal move of the player to move (a Move or its text) and everything it
+        entails, and returns the move.
 
         Raises :class:`~polychess.IllegalMoveError` (game unchanged) for an illegal move,
         :class:`GameOverError` after the end, and :class:`TimeForfeitError` if the mover's
         time had run out (then he has lost on time and the move was not played).
         """
-        self._require_running()
-        board = self._board
-        move = board.parse_move(move) if isinstance(move, str) else move
-        if not (isinstance(move, Move) and board._core.is_legal(move)):
-            board.push(move)  # raises IllegalMoveError with the core's message (TypeError for a non-move)
-        mover = board.turn
-        self._save()  # the clock as it was before this turn's time is taken
-        if self.clock is not None and not self.clock.stop(mover, self.active_players()):
-            # stop() has started the next turn's clock
-            self._history.append(f"timeout({mover.value})")
-            self._state.time_forfeit(board.colours.index(mover))
-            self._sync()
-            raise TimeForfeitError(f"{mover} ran out of time; the move {move} was not played")
-        self._state.apply(move)
-        self._steps[-1].move = move
-        self._history.append(str(move))
-        self._sync()
-        return move
+        if self.clock is None:
+            return self._state.push(move)  # one call into the core: found among the legal moves, played, judged
+        found = self._state.legal_move(move)  # refused before the clock is read
+        mover = self.turn
+        before = self.clock.copy()
+        if not self.clock.stop(mover, self.active_players()):  # stop() has started the next turn's clock
+            self._state.time_forfeit(self.colours.index(mover))
+            self._clocks.append(before)
+            raise TimeForfeitError(f"{mover} ran out of time; the move {found} was not played")
+        self._state.push(found)
+        self._clocks.append(before)
+        return found
 
     def resign(self, player: Colour | str) -> None:
         """The player resigns: he is out, ranked as if mated now, his king removed and his other
         pieces left as inert obstacles (rules §1.10)."""
-        self._leave(Colour(player), "resign")
+        self._leave(Colour(player), self._state.resign)
 
     def flag(self) -> bool:
         """Checks the clock of the player to move; if his time has run out he loses on time.
         Returns whether that happened."""
-        self._require_running()
+        outcome = self.outcome()
+        if outcome is not None:
+            raise GameOverError(f"the game is over ({outcome.termination.value})")
         if self.clock is None or self.clock.remaining_now(self.turn) > 0:
             return False
         self.time_forfeit(self.turn)
@@ -360,66 +394,51 @@ class Game:
     def time_forfeit(self, player: Colour | str) -> None:
         """The player loses on time (as an external clock decided): out, ranked as if mated
         now, king removed, other pieces inert (rules §1.10)."""
-        self._leave(Colour(player), "timeout")
+        self._leave(Colour(player), self._state.time_forfeit)
 
     def agree_draw(self) -> None:
         """All players still playing agree to a draw."""
-        self._require_running()
-        self._save()
-        self._history.append("draw")
+        before = None if self.clock is None else self.clock.copy()
         self._state.agree_draw()
-        self._sync()
+        if before is not None:
+            self._clocks.append(before)
 
     def pop(self) -> Move | None:
         """Takes back the last move or event with everything it entailed. Returns the move taken
         back, as :meth:`Board.pop` does, or None for an event (a resignation, a time forfeit, a
         draw agreement); ``history[-1]`` names the step as records write it before it goes."""
-        if not self._steps:
-            raise IndexError("nothing to take back")
-        step = self._steps.pop()
-        self._state.undo()
-        del self._history[step.history:]
-        self.clock = step.clock
-        self._sync()
-        return step.move
+        move = self._state.undo()  # IndexError if there is nothing to take back
+        if self.clock is not None:
+            self.clock = self._clocks.pop()
+        return move
 
     # -- around the rules -----------------------------------------------------------------
 
-    def _leave(self, player: Colour, token: str) -> None:
+    def _leave(self, player: Colour, leave: Callable[[int], None]) -> None:
         """A resignation or time forfeit: the player is out, as the rules say (the core)."""
-        self._require_running()
-        if player not in self.seats or self._board.status(player) == Status.OUT:
+        if player not in self.seats:
             raise ValueError(f"{player} is not playing")
         to_move = player == self.turn
-        self._save()
-        self._history.append(f"{token}({player.value})")
-        index = self._board.colours.index(player)
-        if token == "resign":
-            self._state.resign(index)
-        else:
-            self._state.time_forfeit(index)
-        if self.clock is not None and to_move:
-            self.clock.restart()  # the next player's turn begins now
-        self._sync()
+        before = None if self.clock is None else self.clock.copy()
+        leave(self.colours.index(player))  # GameOverError after the end, ValueError for a player out
+        if self.clock is not None and before is not None:
+            self._clocks.append(before)
+            if to_move:
+                self.clock.restart()  # the next player's turn begins now
 
-    def _sync(self) -> None:
-        """Reads what the last step (or its undoing) changed from the core's game state."""
-        state, colours = self._state, self._board.colours
-        count = state.elimination_count
-        if count < len(self._eliminations):
-            del self._eliminations[count:]
-        elif count > len(self._eliminations):
-            self._eliminations.extend(_eliminations_of(state, colours, len(self._eliminations)))
+    def _read_outcome(self) -> Outcome | None:
+        """The outcome as the core's game state holds it."""
+        state = self._state
         termination = state.termination
         if termination is None:
-            self._outcome = None
-        elif self._outcome is None:
-            places: dict[Colour, int] = {}
-            for seat in self.seats:
-                place = state.places[colours.index(seat)]
-                assert place is not None, "every seat has a place once the game is over"
-                places[seat] = place
-            self._outcome = Outcome(Termination(termination), places, tuple(self._eliminations), self.points or None)
+            return None
+        colours, places = self.colours, state.places
+        seat_places: dict[Colour, int] = {}
+        for seat in self.seats:
+            place = places[colours.index(seat)]
+            assert place is not None, "every seat has a place once the game is over"
+            seat_places[seat] = place
+        return Outcome(Termination(termination), seat_places, self.eliminations, self.points or None)
 
     def _start_points(self, points: Mapping[Colour, int] | Mapping[str, int] | None) -> dict[Colour, int]:
         """The points a game starts with, checked: only where points rank the players, a whole
@@ -443,20 +462,13 @@ class Game:
             checked[colour] = value
         return checked
 
-    def _require_running(self) -> None:
-        if self._outcome is not None:
-            raise GameOverError(f"the game is over ({self._outcome.termination.value})")
-
-    def _save(self) -> None:
-        self._steps.append(_Step(len(self._history), None if self.clock is None else self.clock.copy()))
-
 
 def eliminations_by_move(board: Board, move: Move) -> tuple[Elimination, ...]:
     """Who leaves the game by a legal move of the board, as the rules of the board's game
     (:mod:`polychess.rules`) judge the move played from this position: whom it mates, whose
     king it captures, whom it stalemates (each at ply 1)."""
-    state = _core.GameState(board._core.copy(), rules_of(board).to_core(), judge_start=False)
-    state.apply(move)
+    state = _core.GameState(board._core.copy(), judge_start=False)
+    state.push(move)
     return tuple(_eliminations_of(state, board.colours))
 
 
@@ -477,10 +489,10 @@ def result_token(variant: str, outcome: Outcome | None) -> str:
     return "-".join(str(place) for place in outcome.places.values())
 
 
-def _two_player_start(variant: str, neutrality: bool) -> str:
+def _two_player_start(game: GameKind, rules: Rules) -> str:
     """The start of the hexagon without Black (the ``players=2`` option of three-player chess,
     seed 000 §6.5): White and Red play."""
-    board = Board(variant, neutrality=neutrality)
+    board = Board._played_by(game, None, rules)
     placement, *rest = board.fen().split(" ")
     rows = placement.split("/")
     rows = [_drop_colour(row, "b") for row in rows]
@@ -510,25 +522,3 @@ def _drop_colour(row: str, colour: str) -> str:
             out += str(run)
         out, run = out + c, 0
     return out + (str(run) if run else "")
-
-
-class _Finished:
-    """Stands in for a board in the legal-move view of a finished game."""
-
-    class _NoMoves:
-        def legal_moves(self) -> list[Move]:
-            return []
-
-        def count_legal_moves(self) -> int:
-            return 0
-
-        def parse_move(self, text: str) -> Move:
-            raise ValueError("the game is over")
-
-        def is_legal(self, move: Move) -> bool:
-            return False
-
-    _core = _NoMoves()
-
-
-_FINISHED: Board = _Finished()  # type: ignore[assignment]

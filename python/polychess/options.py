@@ -18,7 +18,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from polychess.board import VARIANTS, Board, Colour
+from polychess.catalogue import VARIANTS, kind_of
+from polychess.pieces import Colour
 
 __all__ = ["OPTIONS", "Option", "OptionError", "Options", "option", "validate_options"]
 
@@ -300,7 +301,7 @@ def validate_options(values: Mapping[str, object],
     if resolved["players"] == 2 and resolved["start"] is not None:
         # players=2 is a start position of its own (Black not set up).
         raise OptionError("start", "{players=2} sets up its own start position; give either {players=2} or {start}")
-    seats = Board(variant).colours if resolved["first_player"] is not None else ()
+    seats = kind_of(variant).colours if resolved["first_player"] is not None else ()
     if resolved["players"] == 2:
         seats = seats[:2]  # Black's seat is empty
     if resolved["first_player"] is not None and resolved["first_player"] not in seats:

@@ -3,7 +3,7 @@
 Each game is a :class:`Rules` value: what a checkmate, a stalemate and a king capture do, how
 the players are ranked, the points table, the end conditions and the draw rules. The options of
 a game (first mate wins, two players on the hexagon, a move limit) are changes to that value
-(:func:`rules_for`). The core executes a declaration (``cpp/game_state.h``) for
+(:func:`rules_for`). The core executes a declaration (``cpp/core/game_state.h``) for
 :class:`~polychess.Game`, :func:`polychess.playouts` and the search alike; nothing else in the
 package decides what a mate or a stalemate does. docs/rules.md says the same in words: §1.6-1.12
 (three-player), §2.3 (teams), §2.4 (free-for-all), §3 (standard).
@@ -22,7 +22,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 from polychess import _core
-from polychess.board import Kind
+from polychess.pieces import Kind
 
 if TYPE_CHECKING:
     from polychess.board import Board
@@ -90,7 +90,7 @@ class Rules:
     repetitions: int | None = 3  # occurrences of one position that draw
     quiet_moves_per_player: int | None = 50  # moves without capture or pawn move, per active player
     insufficient_material: Material = "bare kings"
-    neutrality: bool = False  # three-player's rule of neutrality restricts captures (the board's rule)
+    neutrality: bool = False  # three-player's rule of neutrality restricts captures (the moves follow it)
 
     def replace(self, **changes: object) -> Rules:
         """This declaration with some rules changed (an option of the game, or a test's)."""
@@ -124,6 +124,7 @@ class Rules:
         core.quiet_moves_per_player = self.quiet_moves_per_player or 0
         core.insufficient = {"never": _core.Insufficient.NEVER, "bare kings": _core.Insufficient.BARE_KINGS,
                              "fide": _core.Insufficient.FIDE}[self.insufficient_material]
+        core.neutrality = self.neutrality
         return core
 
 
@@ -201,7 +202,6 @@ def rules_for(options: Options) -> Rules:
 
 
 def rules_of(board: Board) -> Rules:
-    """The declared rules of the game a bare board is a position of (no options but the board's
-    own neutrality)."""
-    rules = DECLARED[(board.variant, board.mode)]
-    return rules.replace(neutrality=True) if board.neutrality else rules
+    """The rules a board's position is played by (``board.rules``): its game's declaration,
+    with the neutrality the board was made with, or a game's options applied on a game's board."""
+    return board.rules

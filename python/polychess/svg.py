@@ -31,7 +31,8 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import NamedTuple
 
-from polychess.board import _COLOURS_OF_VARIANT, Board, Colour, Kind, Move, Status, _layout
+from polychess.board import Board, Colour, Kind, Move, Status, _layout
+from polychess.catalogue import VARIANTS, kind_of
 from polychess.game import Game
 
 __all__ = ["board", "cell_centres", "cell_polygons", "legal_targets"]
@@ -168,7 +169,7 @@ def _squares(names: Sequence[str], side: float) -> _Model:
 
 @cache
 def _model(variant: str) -> _Model:
-    names = _layout(variant).names
+    names = _layout(kind_of(variant)).names
     if variant == "three-player":
         model = _hexagon()
     else:
@@ -181,7 +182,7 @@ def _check_topology(variant: str, model: _Model) -> None:
     """Refuses a drawing that is not the engine's board: it must have exactly the engine's
     cells, and cells the engine calls orthogonal neighbours (first steps of rook rays) must
     share a side. Runs once per variant; tests/test_svg.py checks the converse too."""
-    layout = _layout(variant)
+    layout = _layout(kind_of(variant))
     names = layout.names
     if sorted(model.polygons) != sorted(names):
         raise AssertionError(f"the {variant} drawing does not have the engine's cell names")
@@ -227,7 +228,7 @@ def _inner_radius(polygon: Polygon, centre: Point) -> float:
 @lru_cache(maxsize=64)
 def _drawing(variant: str, bottom: int, coordinates: bool) -> _Drawing:
     model = _model(variant)
-    turn = 360.0 * bottom / len(_COLOURS_OF_VARIANT[variant])
+    turn = 360.0 * bottom / len(kind_of(variant).colours)
     turned = {name: tuple(_rotate(p, turn) for p in poly) for name, poly in model.polygons.items()}
     xs = [p[0] for poly in turned.values() for p in poly]
     ys = [p[1] for poly in turned.values() for p in poly]
@@ -427,12 +428,12 @@ def _bottom(position: Board, orientation: Colour | str | None) -> int:
 
 def _variant_and_bottom(board_or_variant: BoardLike | str, orientation: Colour | str | None) -> tuple[str, int]:
     if isinstance(board_or_variant, str):
-        if board_or_variant not in _COLOURS_OF_VARIANT:
-            raise ValueError(f"unknown variant {board_or_variant!r} (one of {', '.join(_COLOURS_OF_VARIANT)})")
+        if board_or_variant not in VARIANTS:
+            raise ValueError(f"unknown variant {board_or_variant!r} (one of {', '.join(VARIANTS)})")
         variant = board_or_variant
     else:
         variant = _position(board_or_variant).variant
-    return variant, _colour_index(_COLOURS_OF_VARIANT[variant], variant, orientation)
+    return variant, _colour_index(kind_of(variant).colours, variant, orientation)
 
 
 def _cell_name(position: Board, cell: object, what: str) -> str:

@@ -31,10 +31,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from polychess.board import Board, Colour, Kind, Move, Piece
 from polychess.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from polychess.formats.tags import PGN_RESULT, TagPairError, Token, read_tag_pair_text, wrap, write_tag_pair_text
 from polychess.game import Game, Termination
 from polychess.options import option
 
@@ -44,16 +44,12 @@ _VARIANT = "standard"
 _START = Board(_VARIANT).fen()
 _ROSTER: tuple[tuple[str, str], ...] = (("Event", "?"), ("Site", "?"), ("Date", "????.??.??"), ("Round", "?"),
                                         ("White", "?"), ("Black", "?"))
-_RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 _LETTERS: dict[Kind, str] = {Kind.PAWN: "", Kind.KNIGHT: "N", Kind.BISHOP: "B", Kind.ROOK: "R", Kind.QUEEN: "Q",
                              Kind.KING: "K"}
 _KINDS: dict[str, Kind] = {letter: kind for kind, letter in _LETTERS.items() if letter}
 _EVENT = re.compile(r"^(?:(resign|timeout)\((white|black)\)|draw)$")
-_TAG_NAME = re.compile(r"[A-Za-z0-9_]+")
-_TAG = re.compile(r'\[[ \t]*([A-Za-z0-9_]+)[ \t]+"((?:[^"\\\n]|\\.)*)"[ \t]*\]')
-_NUMBER = re.compile(r"^([0-9]+)(\.*)(.*)$")
 _ANNOTATION = re.compile(r"[!?]+$")
-_GLYPHS = {"!", "?", "!!", "??", "!?", "?!", "e.p.", "...", "\u2026"}
+_GLYPHS = {"!", "?", "!!", "??", "!?", "?!", "e.p."}  # words of the movetext that annotate the move before
 _CASTLE = re.compile(r"^[O0o]-[O0o](-[O0o])?$")
 # A move in any algebraic form: SAN (also over-specified), long algebraic (Ng1-f3) or coordinates (g1f3).
 _LOOSE = re.compile(r"^(?P<piece>[KQRBN])?(?P<file>[a-h])?(?P<rank>[1-8])?(?P<capture>[-x:])?(?P<to>[a-h][1-8])"
@@ -64,13 +60,8 @@ _AUTOMATIC: dict[str, Termination] = {t.value: t for t in Termination if t not i
 _EVENT_COMMENTS = {"resign": "{side} resigns.", "timeout": "{side} forfeits on time.", "draw": "Draw agreed."}
 
 
-class PgnError(ValueError):
+class PgnError(TagPairError):
     """A PGN record that cannot be read; the message names the line and the problem."""
-
-    def __init__(self, line: int, problem: str) -> None:
-        super().__init__(f"line {line}: {problem}")
-        self.line = line
-        self.problem = problem
 
 
 # -- Standard Algebraic Notation ------------------------------------------------------------------
@@ -125,15 +116,6 @@ def san(board: Board, move: Move) -> str:
 
 # -- writing --------------------------------------------------------------------------------------
 
-def _tag_line(name: str, value: str) -> str:
-    if not _TAG_NAME.fullmatch(name):
-        raise ValueError(f"bad tag name {name!r} (letters, digits and '_' only)")
-    if any(c in value for c in "\n\r"):
-        raise ValueError(f"the value of tag {name} has a line break")
-    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-    return f'[{name} "{escaped}"]'
-
-
 def write_pgn(game: Game, tags: Mapping[str, str] | None = None) -> str:
     """The PGN of a standard-chess game.
 
@@ -167,10 +149,7 @@ def write_pgn(game: Game, tags: Mapping[str, str] | None = None) -> str:
     outcome = game.outcome()
     if outcome is not None and "Termination" not in head:
         head["Termination"] = outcome.termination.value
-    lines = [_tag_line(name, str(value)) for name, value in head.items()]
-    lines.append("")
-    lines.extend(_wrap(_movetext(game) + [result]))
-    return "\n".join(lines) + "\n"
+    return write_tag_pair_text(head, wrap(_movetext(game) + [result]))
 
 
 def _movetext(game: Game) -> list[str]:
@@ -201,141 +180,7 @@ def _movetext(game: Game) -> list[str]:
     return tokens
 
 
-def _wrap(tokens: list[str], width: int = 80) -> list[str]:
-    lines: list[str] = []
-    line = ""
-    for token in tokens:
-        if line and len(line) + 1 + len(token) > width:
-            lines.append(line)
-            line = token
-        else:
-            line = f"{line} {token}" if line else token
-    lines.append(line)
-    return lines
-
-
 # -- reading --------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class _Token:
-    line: int
-    kind: str  # "move", "number" or "result"
-    text: str
-
-
-def _tokenize(text: str) -> tuple[dict[str, str], dict[str, int], list[_Token]]:
-    """The tags (with their lines) and the movetext tokens that matter: moves, move numbers and
-    the result. Comments, '%' escape lines, NAGs, annotation glyphs and variations are dropped."""
-    text = text.removeprefix("\ufeff")
-    source = "\n".join("" if line.startswith("%") else line for line in text.splitlines())
-    tags: dict[str, str] = {}
-    tag_lines: dict[str, int] = {}
-    tokens: list[_Token] = []
-    pos, line, n = 0, 1, len(source)
-
-    def skip_space() -> None:
-        nonlocal pos, line
-        while pos < n and source[pos].isspace():
-            line += source[pos] == "\n"
-            pos += 1
-
-    def skip_comment() -> None:  # at '{'
-        nonlocal pos, line
-        end = source.find("}", pos)
-        if end < 0:
-            raise PgnError(line, "comment '{' is never closed")
-        line += source.count("\n", pos, end)
-        pos = end + 1
-
-    def skip_line() -> None:  # at ';'
-        nonlocal pos
-        end = source.find("\n", pos)
-        pos = n if end < 0 else end
-
-    skip_space()
-    while pos < n and source[pos] == "[":
-        match = _TAG.match(source, pos)
-        if not match:
-            end = source.find("\n", pos)
-            raise PgnError(line, f"malformed tag {source[pos:end if end >= 0 else n]!r} (expected [Name \"value\"])")
-        name = match.group(1)
-        if name in tags:
-            raise PgnError(line, f"tag {name} given twice")
-        tags[name], tag_lines[name] = re.sub(r"\\(.)", r"\1", match.group(2)), line
-        pos = match.end()
-        while pos < n and source[pos] in " \t":
-            pos += 1
-        if pos < n and source[pos] == ";":
-            skip_line()
-        if pos < n and source[pos] not in "\n[":
-            end = source.find("\n", pos)
-            raise PgnError(line, f"unexpected {source[pos:end if end >= 0 else n]!r} after tag {name}")
-        skip_space()
-
-    while pos < n:
-        char = source[pos]
-        if char.isspace():
-            skip_space()
-        elif char == "{":
-            skip_comment()
-        elif char == ";":
-            skip_line()
-        elif char == "(":
-            start, depth = line, 0
-            while True:
-                if pos >= n:
-                    raise PgnError(start, "variation '(' is never closed")
-                c = source[pos]
-                if c == "{":
-                    skip_comment()
-                    continue
-                if c == ";":
-                    skip_line()
-                    continue
-                depth += (c == "(") - (c == ")")
-                line += c == "\n"
-                pos += 1
-                if depth == 0:
-                    break
-        elif char in ")}]":
-            opening = {")": "(", "}": "{", "]": "["}[char]
-            raise PgnError(line, f"'{char}' without '{opening}'")
-        elif char == "[":
-            what = "the tags of another game (read_pgn reads one game)" if tokens and tokens[-1].kind == "result" \
-                else "a tag inside the movetext"
-            raise PgnError(line, what)
-        elif char == "$":
-            match = re.compile(r"\$[0-9]+").match(source, pos)
-            if not match:
-                raise PgnError(line, "'$' without a number (a NAG is written $1, $2, ...)")
-            pos = match.end()
-        else:
-            end = pos
-            while end < n and not source[end].isspace() and source[end] not in "{}()[];$":
-                end += 1
-            _words(source[pos:end], line, tokens)
-            pos = end
-    return tags, tag_lines, tokens
-
-
-def _words(word: str, line: int, tokens: list[_Token]) -> None:
-    """Splits one word of the movetext ('12.', '12...Nf6', 'e4!?', '1-0') into tokens."""
-    while word:
-        if word in _RESULTS:
-            tokens.append(_Token(line, "result", word))
-            return
-        number = _NUMBER.match(word)
-        if number and (number.group(2) or not number.group(3)):
-            tokens.append(_Token(line, "number", number.group(1)))
-            word = number.group(3)
-        elif word.startswith(".") or word.startswith("\u2026"):
-            word = word.lstrip(".\u2026")
-        elif word in _GLYPHS:
-            return
-        else:
-            tokens.append(_Token(line, "move", word))
-            return
-
 
 def _plain(word: str) -> str:
     """The move of a movetext word without annotations, check marks and 'e.p.'; castling with 'O'."""
@@ -404,12 +249,12 @@ def parse_san(board: Board, word: str) -> Move:
     raise IllegalMoveError(f"illegal move {word!r} ({turn} to move)")
 
 
-def _resolve(board: Board, word: str, line: int) -> Move:
+def _resolve(board: Board, word: Token) -> Move:
     """The legal move a movetext word stands for (:func:`parse_san`), or a PgnError at its line."""
     try:
-        return parse_san(board, word)
+        return parse_san(board, word.text)
     except ValueError as error:
-        raise PgnError(line, str(error)) from None
+        raise PgnError(word.line, str(error)) from None
 
 
 def _new_game(tags: Mapping[str, str], lines: Mapping[str, int]) -> Game:
@@ -433,33 +278,31 @@ def read_pgn(text: str) -> Game:
     the module's description). Raises :class:`PgnError` naming the line and the problem: a
     malformed tag, an unknown, illegal or ambiguous move, moves after the end of the game, a
     Result (tag or token) or Termination that contradicts how the moves end the game."""
-    tags, lines, tokens = _tokenize(text)
-    if not tags and not tokens:
+    read = read_tag_pair_text(text, PgnError)
+    tags, lines, result = read.tags, read.tag_lines, read.result
+    tokens = [token for token in read.tokens if token.kind != "comment" and token.text not in _GLYPHS]
+    if not tags and not tokens and result is None:
         raise PgnError(1, "no PGN game in the text")
     stated: str | None = None
     stated_line = 1
     if "Result" in tags:
         stated, stated_line = tags["Result"].strip(), lines["Result"]
-        if stated not in _RESULTS:
+        if not PGN_RESULT.fullmatch(stated):
             raise PgnError(stated_line, f"Result {tags['Result']!r} is not 1-0, 0-1, 1/2-1/2 or *")
     game = _new_game(tags, lines)
-    last = tokens[-1].line if tokens else max(lines.values(), default=1)
-    for index, token in enumerate(tokens):
+    for token in tokens:
         if token.kind == "number":
-            continue
-        if token.kind == "result":
-            if index != len(tokens) - 1:
-                raise PgnError(token.line, f"result {token.text} before the end of the movetext")
-            if stated is not None and stated != token.text:
-                raise PgnError(token.line, f"the movetext ends with {token.text} but the Result tag says {stated}")
-            stated, stated_line = token.text, token.line
             continue
         outcome = game.outcome()
         if outcome is not None:
             raise PgnError(token.line, f"the game is over ({outcome.termination.value}, {game.result()}) but the "
                                        f"movetext goes on with {token.text!r}")
-        game.push(_resolve(game.board, token.text, token.line))
-    _finish(game, stated, stated_line, tags, lines, last)
+        game.push(_resolve(game.board, token))
+    if result is not None:
+        if stated is not None and stated != result.text:
+            raise PgnError(result.line, f"the movetext ends with {result.text} but the Result tag says {stated}")
+        stated, stated_line = result.text, result.line
+    _finish(game, stated, stated_line, tags, lines, read.last_line)
     return game
 
 

@@ -24,9 +24,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from polychess.board import Board, Colour, Kind, Move, Piece, Status
-from polychess.checks import checks_given, king_attacks
 from polychess.errors import IllegalMoveError, InvalidMoveError
 from polychess.formats.fen4 import COLOURS, Fen4Error, read_fen4, write_fen4
+from polychess.formats.tags import PGN_RESULT, TagPairError, TagPairText, Token, read_tag_pair_text, write_tag_pair_text
 from polychess.game import Elimination, Game, Reason, Termination, eliminations_by_move
 from polychess.options import OptionError, option
 
@@ -38,8 +38,6 @@ _MOVE = re.compile(rf"^(?P<piece>[KQRBND])?(?P<from>{_SQUARE})(?P<sep>[-x])(?P<c
                    rf"(?:=(?P<promotion>[QRBND]))?(?P<marks>[+#]*)(?P<leave>[RTS]?)$")
 _CASTLE = re.compile(r"^(?P<castle>[O0]-[O0](?:-[O0])?)(?P<marks>[+#]*)(?P<leave>[RTS]?)$")
 _LEAVE = re.compile(r"^(?P<leave>[RT])(?P<marks>#*)$")
-_NUMBER = re.compile(r"^([0-9]+)\.+(.*)$")
-_RESULTS = ("*", "1-0", "0-1", "1/2-1/2")
 _EVENT = re.compile(r"^(?:(resign|timeout)\((red|blue|yellow|green)\)|draw)$")
 _LETTERS: dict[Kind, str] = {Kind.PAWN: "", Kind.KNIGHT: "N", Kind.BISHOP: "B", Kind.ROOK: "R", Kind.QUEEN: "Q",
                              Kind.KING: "K", Kind.ONE_POINT_QUEEN: "Q"}
@@ -58,13 +56,8 @@ _DKW_HINT = (" (chess.com's DeadKingWalking rule lets the king of a player who r
              "polychess does not play that rule)")
 
 
-class Pgn4Error(ValueError):
+class Pgn4Error(TagPairError):
     """A PGN4 record that cannot be read; the message names the line and the problem."""
-
-    def __init__(self, line: int, problem: str) -> None:
-        super().__init__(f"line {line}: {problem}")
-        self.line = line
-        self.problem = problem
 
 
 @dataclass(frozen=True)
@@ -81,121 +74,6 @@ class Pgn4Record:
 
 
 # -- reading ---------------------------------------------------------------------------------
-
-@dataclass
-class _Token:
-    line: int
-    kind: str  # "ply", "number", "comment", "result"
-    text: str
-
-
-def _tokenize(text: str) -> tuple[dict[str, str], dict[str, int], list[_Token]]:
-    """Tags (with their lines) and movetext tokens. Lines starting with '%' are skipped (the
-    PGN escape); {comments} are kept; (variations) and ';' comments are dropped."""
-    lines = [("" if line.startswith("%") else line) for line in text.splitlines()]
-    source = "\n".join(lines)
-    tags: dict[str, str] = {}
-    tag_lines: dict[str, int] = {}
-    tokens: list[_Token] = []
-    pos, line = 0, 1
-    n = len(source)
-
-    def skip_space() -> None:
-        nonlocal pos, line
-        while pos < n and source[pos].isspace():
-            line += source[pos] == "\n"
-            pos += 1
-
-    skip_space()
-    while pos < n and source[pos] == "[":
-        match = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]', re.DOTALL).match(source, pos)
-        if not match:
-            end = source.find("\n", pos)
-            raise Pgn4Error(line, f"malformed tag {source[pos:end if end >= 0 else n]!r} (expected [Name \"value\"])")
-        name, value = match.group(1), re.sub(r"\\(.)", r"\1", match.group(2))
-        if name in tags:
-            raise Pgn4Error(line, f"tag {name} given twice")
-        tags[name], tag_lines[name] = value, line
-        line += match.group(0).count("\n")
-        pos = match.end()
-        skip_space()
-
-    while pos < n:
-        char = source[pos]
-        if char.isspace():
-            skip_space()
-            continue
-        start_line = line
-        if char == "{":
-            end = source.find("}", pos)
-            if end < 0:
-                raise Pgn4Error(line, "comment '{' is never closed")
-            body = source[pos + 1:end]
-            tokens.append(_Token(start_line, "comment", body.strip()))
-            line += body.count("\n")
-            pos = end + 1
-        elif char == "(":
-            depth = 0
-            while pos < n:
-                c = source[pos]
-                if c == "{":
-                    end = source.find("}", pos)
-                    if end < 0:
-                        raise Pgn4Error(line, "comment '{' is never closed")
-                    line += source.count("\n", pos, end)
-                    pos = end
-                elif c == "(":
-                    depth += 1
-                elif c == ")":
-                    depth -= 1
-                    if depth == 0:
-                        break
-                elif c == "\n":
-                    line += 1
-                pos += 1
-            if depth:
-                raise Pgn4Error(start_line, "variation '(' is never closed")
-            pos += 1
-        elif char == ")":
-            raise Pgn4Error(line, "')' without '('")
-        elif char == "}":
-            raise Pgn4Error(line, "'}' without '{'")
-        elif char == "]":
-            raise Pgn4Error(line, "']' without '['")
-        elif char == "[":
-            raise Pgn4Error(line, "a tag after the movetext (read one game at a time)")
-        elif char == ";":
-            end = source.find("\n", pos)
-            pos = n if end < 0 else end
-        else:
-            # Every other character starts a word: the branches above took the delimiters.
-            end = pos
-            while end < n and not source[end].isspace() and source[end] not in "{}()[];":
-                end += 1
-            word = source[pos:end]
-            pos = end
-            while word:
-                number = _NUMBER.match(word)
-                if number:
-                    tokens.append(_Token(start_line, "number", number.group(1)))
-                    word = number.group(2)
-                elif word.startswith(".."):
-                    word = word.lstrip(".")
-                elif word in _RESULTS:
-                    tokens.append(_Token(start_line, "result", word))
-                    word = ""
-                else:
-                    tokens.append(_Token(start_line, "ply", word))
-                    word = ""
-    return tags, tag_lines, tokens
-
-
-def _checked_by_move(before: Board, after: Board, mover: Colour,
-                     players: list[Colour] | None = None) -> list[Colour]:
-    """The players whose king the move puts in check, one '+' each (polychess.checks, the
-    definition the core's check bonus follows). ``players`` overrides whose kings are looked at."""
-    return list(checks_given(king_attacks(before, mover, players), after))
-
 
 def _slot_mark(elimination: Elimination, mode: str | None, after_move: bool) -> str | None:
     """How a record shows an elimination that a move or event entailed: None for a mark on the
@@ -230,24 +108,24 @@ def _piece_name(piece: Piece) -> str:
 class _Replay:
     """Replays the movetext of a record into a game, checking what the record states."""
 
-    def __init__(self, game: Game, tokens: list[_Token]) -> None:
+    def __init__(self, game: Game, tokens: list[Token]) -> None:
         self.game = game
         self.tokens = tokens
         self.unplayed: list[str] = []
         self.round = game.fullmove_number
         self.last_seat: int | None = None
-        self.number: _Token | None = None
+        self.number: Token | None = None
         # slot tokens the record owes: (player, '#' or 'S', already given as a mark on the move)
         self.pending: list[tuple[Colour, str, bool]] = [
             (e.player, mark, False) for e in game.eliminations
             if (mark := _slot_mark(e, game.mode, after_move=False)) is not None]
 
     def run(self) -> None:
-        plies = [i for i, t in enumerate(self.tokens) if t.kind == "ply"]
-        last_ply = plies[-1] if plies else -1
+        words = [i for i, t in enumerate(self.tokens) if t.kind == "word"]
+        last_word = words[-1] if words else -1
         for index, token in enumerate(self.tokens):
             try:
-                self.token(token, index == len(self.tokens) - 1, index == last_ply)
+                self.token(token, index == last_word)
             except Pgn4Error:
                 raise
             except ValueError as error:
@@ -256,20 +134,17 @@ class _Replay:
                 shown = f"{{{token.text}}}" if token.kind == "comment" else repr(token.text)
                 raise Pgn4Error(token.line, f"{shown}: {error}") from None
 
-    def token(self, token: _Token, last_token: bool, last_ply: bool) -> None:
+    def token(self, token: Token, last_word: bool) -> None:
         if token.kind == "number":
             self.number = token
-        elif token.kind == "result":
-            if not last_token:
-                raise Pgn4Error(token.line, f"result {token.text!r} before the end of the movetext")
         elif token.kind == "comment":
             if _EVENT.match(token.text):
                 self.event(token)
         else:
-            self.ply(token, last_ply)
+            self.ply(token, last_word)
             self.number = None
 
-    def slot(self, player: Colour, token: _Token) -> None:
+    def slot(self, player: Colour, token: Token) -> None:
         """Advances the round count to the slot of ``player`` and checks the move number."""
         seat = COLOURS.index(player)
         if self.last_seat is not None and seat <= self.last_seat:
@@ -279,7 +154,7 @@ class _Replay:
             raise Pgn4Error(self.number.line, f"move number {self.number.text} before {token.text!r}, but "
                                               f"{player.value}'s move there is in round {self.round}")
 
-    def event(self, token: _Token) -> None:
+    def event(self, token: Token) -> None:
         """A polychess event written as a comment: {resign(blue)}, {timeout(blue)}, {draw}."""
         game = self.game
         if self.pending:
@@ -305,7 +180,7 @@ class _Replay:
                 marked -= given
                 self.pending.append((e.player, mark, given))
 
-    def ply(self, token: _Token, last: bool) -> None:
+    def ply(self, token: Token, last: bool) -> None:
         game, word = self.game, token.text
         if self.pending:
             player, mark, _ = self.pending[0]
@@ -346,15 +221,13 @@ class _Replay:
         except ValueError as error:
             raise Pgn4Error(token.line, str(error)) from None
         move, marks, leave_letter, castle = written.move, written.marks, written.leave, written.castle
-        after = before.copy()
-        after.push(move)
-        checked = _checked_by_move(before, after, mover)
+        checked = before.checks(move)
         count = len(game.eliminations)
+        walking = before.checks(move, [e.player for e in game.eliminations[:count]
+                                       if e.reason in (Reason.RESIGNATION, Reason.TIME_FORFEIT)])
         game.push(move)
         new = game.eliminations[count:]
-        walking = _checked_by_move(before, after, mover, [e.player for e in game.eliminations[:count]
-                                                         if e.reason in (Reason.RESIGNATION, Reason.TIME_FORFEIT)])
-        self.check_marks(token, marks, checked, new, castle, last, bool(walking))
+        self.check_marks(token, marks, list(checked), new, castle, last, bool(walking))
         if leave_letter in ("R", "T"):
             self.leave(token, mover, leave_letter)
         elif leave_letter == "S":
@@ -362,7 +235,7 @@ class _Replay:
                 raise Pgn4Error(token.line, f"{word!r} marks a stalemate, but nobody is stalemated here")
             self.pending = [(p, m, given or m == "S") for p, m, given in self.pending]
 
-    def leave(self, token: _Token, player: Colour, letter: str) -> None:
+    def leave(self, token: Token, player: Colour, letter: str) -> None:
         game = self.game
         if game.is_over():
             return  # the move ended the game; nothing is left to leave
@@ -370,7 +243,7 @@ class _Replay:
         (game.resign if letter == "R" else game.time_forfeit)(player)
         self.expect_slots(game.eliminations[before:], after_move=False)
 
-    def check_marks(self, token: _Token, marks: str, checked: list[Colour], new: tuple[Elimination, ...],
+    def check_marks(self, token: Token, marks: str, checked: list[Colour], new: tuple[Elimination, ...],
                     castle: bool, last: bool, walking: bool) -> None:
         """Checks '+' (one per king the move puts in check) and '#' (one per player the move
         eliminates) against the replay, and notes the slot tokens the record now owes."""
@@ -516,9 +389,7 @@ def long_algebraic(board: Board, move: Move) -> str:
     it) and one '#' per player it puts out on the move as the game's rules judge it (a king
     capture; in free-for-all also a mate, which teams records mark in the mated player's slot)."""
     text, castle = _move_text(board, move, board.mode)
-    after = board.copy()
-    after.push(move)
-    checks = "" if castle else "+" * len(_checked_by_move(board, after, board.turn))
+    checks = "" if castle else "+" * len(board.checks(move))
     mates = [e for e in eliminations_by_move(board, move) if _slot_mark(e, board.mode, after_move=True) is None
              and e.reason in (Reason.CHECKMATE, Reason.KING_CAPTURE)]
     return text + checks + "#" * len(mates)
@@ -594,28 +465,29 @@ def parse_pgn4(text: str, *, setup: str | None = None) -> Pgn4Record:
     movetext left unplayed and the points a free-for-all Result tag reports."""
     if setup is not None:
         option("setup").check(setup)  # the caller's argument, not the record: an OptionError
-    tags, lines, tokens = _tokenize(text)
-    if "StartFen4" not in tags and setup is None:
+    read = read_tag_pair_text(text, Pgn4Error)
+    if "StartFen4" not in read.tags and setup is None:
         # Before 2020 chess.com's default was the classic setup and its exports carry no
         # StartFen4: try the modern start, then the classic one.
         try:
-            return _parse(tags, lines, tokens, "modern")
+            return _parse(read, "modern")
         except Pgn4Error as modern_error:
             try:
-                return _parse(tags, lines, tokens, "classic")
+                return _parse(read, "classic")
             except Pgn4Error:
                 raise modern_error from None
-    return _parse(tags, lines, tokens, setup)
+    return _parse(read, setup)
 
 
-def _parse(tags: dict[str, str], lines: dict[str, int], tokens: list[_Token], setup: str | None) -> Pgn4Record:
+def _parse(read: TagPairText, setup: str | None) -> Pgn4Record:
+    tags, lines, final = read.tags, read.tag_lines, read.result
     game = _new_game(tags, lines, setup)
-    replay = _Replay(game, tokens)
+    replay = _Replay(game, read.tokens)
     replay.run()
     result = tags.get("Result")
     if game.mode == "teams" and result is not None:
         line = lines["Result"]
-        if result not in _RESULTS:
+        if not PGN_RESULT.fullmatch(result):
             raise Pgn4Error(line, f"Teams Result {result!r} is not 1-0, 0-1, 1/2-1/2 or *")
         if not game.is_over() and result == "1/2-1/2":
             game.agree_draw()  # chess.com writes no token for an agreed draw
@@ -623,9 +495,8 @@ def _parse(tags: dict[str, str], lines: dict[str, int], tokens: list[_Token], se
         if result != "*" and result != got:
             state = "the game is not over" if got == "*" else f"the game gives {got}"
             raise Pgn4Error(line, f"Result tag says {result} but {state}")
-    final = [t for t in tokens if t.kind == "result"]
-    if final and result is not None and final[0].text != result and final[0].text != "*":
-        raise Pgn4Error(final[0].line, f"the movetext ends with {final[0].text} but the Result tag says {result}")
+    if final is not None and result is not None and final.text != result and final.text != "*":
+        raise Pgn4Error(final.line, f"the movetext ends with {final.text} but the Result tag says {result}")
     reported = _reported_points(tags) if game.mode == "ffa" else None
     return Pgn4Record(game=game, tags=tags, unplayed=tuple(replay.unplayed), reported_points=reported)
 
@@ -667,9 +538,6 @@ def write_pgn4(game: Game, tags: Mapping[str, str] | None = None) -> str:
     if game.variant != "four-player":
         raise ValueError(f"PGN4 is for four-player chess, not {game.variant}")
     extra = dict(tags or {})
-    for name in extra:
-        if not re.fullmatch(r"[A-Za-z0-9_]+", name):
-            raise ValueError(f"bad tag name {name!r}")
     mode = game.mode
     start = Board("four-player", game.start_position, mode=mode, setup=game.setup)
     standard = Board("four-player", mode=mode, setup="modern")
@@ -693,11 +561,7 @@ def write_pgn4(game: Game, tags: Mapping[str, str] | None = None) -> str:
     termination = _termination(game, result)
     if termination is not None:
         head["Termination"] = termination
-    lines = [f'[{k} "{v.replace(chr(92), chr(92) * 2).replace(chr(34), chr(92) + chr(34))}"]'
-             for k, v in head.items()]
-    lines.append("")
-    lines.extend(_movetext(game))
-    return "\n".join(lines) + "\n"
+    return write_tag_pair_text(head, _movetext(game))
 
 
 def _movetext(game: Game) -> list[str]:
@@ -733,9 +597,7 @@ def _movetext(game: Game) -> list[str]:
         mover = replay.turn
         move = before.parse_move(token)
         text, castle = _move_text(before, move, mode)
-        after = before.copy()
-        after.push(move)
-        checked = _checked_by_move(before, after, mover)
+        checked = before.checks(move)
         replay.push(move)
         new = replay.eliminations[count:]
         mates = [e for e in new if _slot_mark(e, mode, after_move=True) is None

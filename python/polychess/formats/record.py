@@ -12,15 +12,14 @@ from collections.abc import Mapping
 
 from polychess.board import Colour
 from polychess.errors import IllegalMoveError, InvalidMoveError
+from polychess.formats.tags import TagPairError, Token, read_tag_pair_text, wrap, write_tag_pair_text
 from polychess.game import Game, Reason
 from polychess.options import OPTIONS, Option, OptionError, option
 
 __all__ = ["RecordError", "read_record", "write_record"]
 
-_TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
 _EVENT = re.compile(r"^(mate|capture|stalemate|resign|timeout)\(([a-z]+)(?:,([a-z]+))?\)$")
-_MOVE_NUMBER = re.compile(r"^[0-9]+\.$")
-_RESULT = re.compile(r"^(\*|[0-9-]+)$")
+_RESULT = re.compile(r"\*|[0-9]+(?:-[0-9]+)+")  # a place per seat
 # The options a record gives in tags of their own; every other option of the game is a word of
 # the Options tag: its name for a flag, name=value for the others (polychess.options declares them).
 _TAG_OF_OPTION = {"variant": "Variant", "start": "StartPosition", "time_control": "TimeControl",
@@ -30,21 +29,8 @@ _CLOCK_OPTIONS = ("time_control", "increment", "hourglass")
 _AUTOMATIC = {Reason.CHECKMATE: "mate", Reason.KING_CAPTURE: "capture", Reason.STALEMATE: "stalemate"}
 
 
-class RecordError(ValueError):
+class RecordError(TagPairError):
     """A game record that cannot be read; the message names the line and the problem."""
-
-    def __init__(self, line: int, problem: str) -> None:
-        super().__init__(f"line {line}: {problem}")
-        self.line = line
-        self.problem = problem
-
-
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
-
-
-def _unescape(value: str) -> str:
-    return re.sub(r"\\(.)", r"\1", value)
 
 
 def _result(game: Game) -> str:
@@ -81,7 +67,6 @@ def _option_word_forms() -> list[str]:
 
 def write_record(game: Game, tags: Mapping[str, str] | None = None) -> str:
     """The record of a game, with optional extra tags (Event, Site, Date, player names...)."""
-    lines = []
     all_tags: dict[str, str] = {"Variant": game.variant}
     all_tags.update(tags or {})
     options = _options(game)
@@ -96,16 +81,10 @@ def write_record(game: Game, tags: Mapping[str, str] | None = None) -> str:
     outcome = game.outcome()
     if outcome is not None:
         all_tags["Termination"] = outcome.termination.value
-    for name, value in all_tags.items():
-        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name):
-            raise ValueError(f"bad tag name {name!r}")
-        lines.append(f'[{name} "{_escape(str(value))}"]')
-    lines.append("")
-    lines.append(_movetext(game))
-    return "\n".join(lines) + "\n"
+    return write_tag_pair_text(all_tags, _movetext(game))
 
 
-def _movetext(game: Game) -> str:
+def _movetext(game: Game) -> list[str]:
     """Move numbers, moves and events, wrapped at about 80 characters. The game is replayed
     alongside so that every move is numbered by the round it was played in."""
     automatic: dict[int, list[str]] = {}
@@ -129,15 +108,7 @@ def _movetext(game: Game) -> str:
         tokens.append(token)
         tokens.extend(automatic.get(replay.ply, []))
     tokens.append(_result(game))
-    lines, line = [], ""
-    for token in tokens:
-        if line and len(line) + 1 + len(token) > 80:
-            lines.append(line)
-            line = token
-        else:
-            line = f"{line} {token}" if line else token
-    lines.append(line)
-    return "\n".join(lines)
+    return wrap(tokens)
 
 
 def _event_token(reason: Reason, player: Colour, by: Colour | None) -> str:
@@ -159,27 +130,11 @@ def _apply(game: Game, token: str) -> None:
 
 def read_record(text: str) -> Game:
     """Replays a record into a Game. Raises :class:`RecordError` naming the line and problem."""
-    tags: dict[str, str] = {}
-    tag_lines: dict[str, int] = {}
-    body: list[tuple[int, str]] = []
-    in_body = False
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not in_body and line.startswith("["):
-            match = _TAG.match(line)
-            if not match:
-                raise RecordError(number, f"malformed tag {line!r} (expected [Name \"value\"])")
-            if match.group(1) in tags:
-                raise RecordError(number, f"tag {match.group(1)} given twice")
-            tags[match.group(1)] = _unescape(match.group(2))
-            tag_lines[match.group(1)] = number
-            continue
-        if line:
-            in_body = True
-            body.append((number, line))
-
+    # A record has no variations: its events are written with parentheses.
+    read = read_tag_pair_text(text, RecordError, results=_RESULT, variations=False)
+    tags, tag_lines = read.tags, read.tag_lines
     game = _game_from_tags(tags, tag_lines)
-    _replay(game, body)
+    _replay(game, [token for token in read.tokens if token.kind == "word"], read.last_line)
     if "Result" in tags:
         expected, got = tags["Result"], _result(game)
         if expected != got:
@@ -235,59 +190,32 @@ def _option_of_word(name: str) -> Option | None:
         return None
 
 
-def _tokens(body: list[tuple[int, str]]) -> list[tuple[int, str]]:
-    """Splits the movetext into tokens with their line numbers; {comments} are dropped."""
-    tokens: list[tuple[int, str]] = []
-    in_comment = False
-    for number, line in body:
-        for piece in re.split(r"(\{|\})", line):
-            if piece == "{":
-                if in_comment:
-                    raise RecordError(number, "'{' inside a comment")
-                in_comment = True
-            elif piece == "}":
-                if not in_comment:
-                    raise RecordError(number, "'}' without '{'")
-                in_comment = False
-            elif not in_comment:
-                tokens.extend((number, t) for t in piece.split())
-    if in_comment:
-        raise RecordError(body[-1][0], "comment not closed")
-    return tokens
-
-
-def _replay(game: Game, body: list[tuple[int, str]]) -> None:
-    tokens = _tokens(body)
+def _replay(game: Game, words: list[Token], last_line: int) -> None:
     # automatic events (mates, king captures, stalemates) the game produced, which the record
     # must list right after the move that caused them
     pending = [_event_token(e.reason, e.player, e.by) for e in game.eliminations if e.reason in _AUTOMATIC]
-    last = tokens[-1][0] if tokens else 1
-    for index, (number, token) in enumerate(tokens):
-        if _MOVE_NUMBER.match(token):
-            continue
-        event = _EVENT.match(token)
+    for word in words:
+        event = _EVENT.match(word.text)
         if event and event.group(1) in ("mate", "capture", "stalemate"):
             if not pending:
-                raise RecordError(number, f"{token} does not happen here")
-            if pending[0] != token:
-                raise RecordError(number, f"the record says {token} but the game gives {pending[0]}")
+                raise RecordError(word.line, f"{word.text} does not happen here")
+            if pending[0] != word.text:
+                raise RecordError(word.line, f"the record says {word.text} but the game gives {pending[0]}")
             pending.pop(0)
             continue
         if pending:
-            raise RecordError(number, f"{pending[0]} happens before {token!r} but the record does not say so")
-        if index == len(tokens) - 1 and _RESULT.match(token):
-            continue  # the result; checked against the Result tag
+            raise RecordError(word.line, f"{pending[0]} happens before {word.text!r} but the record does not say so")
         if event and event.group(2) not in [c.value for c in game.seats]:
-            raise RecordError(number, f"no player {event.group(2)!r} in this game")
+            raise RecordError(word.line, f"no player {event.group(2)!r} in this game")
         before = len(game.eliminations)
         try:
-            _apply(game, token)
+            _apply(game, word.text)
         except (InvalidMoveError, IllegalMoveError) as error:  # these quote the move themselves
-            raise RecordError(number, str(error)) from None
+            raise RecordError(word.line, str(error)) from None
         except ValueError as error:
-            raise RecordError(number, f"{token!r}: {error}") from None
+            raise RecordError(word.line, f"{word.text!r}: {error}") from None
         pending.extend(_event_token(e.reason, e.player, e.by) for e in game.eliminations[before:]
                        if e.reason in _AUTOMATIC)
     if pending:
-        raise RecordError(last, f"the record ends before {pending[0]}")
+        raise RecordError(last_line, f"the record ends before {pending[0]}")
 

@@ -10,8 +10,8 @@ import threading
 import time
 from collections.abc import Iterator
 
+from polychess.catalogue import GameKind, kind_of
 from polychess.engine import Engine
-from polychess.protocol.games import GameKind
 
 __all__ = ["BENCH_DEPTHS", "BENCH_POSITIONS", "Bench", "run_bench"]
 
@@ -72,8 +72,7 @@ class Bench:
         family = self.kind.name.removesuffix("-classic")
         positions = BENCH_POSITIONS[family]
         depth = self.depth or BENCH_DEPTHS[family]
-        kind = self.kind
-        bench_kind = GameKind(kind.variant, kind.mode, "modern") if kind.variant == "four-player" else kind
+        bench_kind = kind_of(self.kind.variant, self.kind.mode)  # the bench positions are of the first setup
         nodes, seconds = 0, 0.0
         for number, position in enumerate(positions, 1):
             game = bench_kind.new_game(position)

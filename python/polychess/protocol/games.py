@@ -10,11 +10,12 @@ Moves are written as polychess writes them (docs/rules.md §4.2: ``e2e4``, ``E2E
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from polychess.board import Board, Colour
+from polychess.catalogue import KINDS, VARIANTS, GameKind, kind_of
 from polychess.errors import InvalidPositionError
 from polychess.formats.fen4 import Fen4Error, read_fen4, write_fen4
 from polychess.game import Game
@@ -27,55 +28,19 @@ class PositionError(ValueError):
     """A ``position`` command that names no position of the game played."""
 
 
-@dataclass(frozen=True)
-class GameKind:
-    """A game as a protocol session plays it: the variant, and for four-player chess the mode
-    and the setup."""
-
-    variant: str
-    mode: str | None = None
-    setup: str | None = None
-
-    @property
-    def name(self) -> str:
-        """The name ``--variant`` and ``UCI_Variant`` take."""
-        if self.variant != "four-player":
-            return self.variant
-        return f"four-player-{self.mode}" + ("-classic" if self.setup == "classic" else "")
-
-    def new_game(self, start: str | None = None, points: Mapping[Colour, int] | None = None,
-                 **options: Any) -> Game:
-        """A game of this kind from ``start`` (a polychess position string; None: the start
-        position) with ``points`` (free-for-all) and other options of :class:`Game`."""
-        if self.variant == "four-player":
-            return Game(self.variant, mode=self.mode, setup=self.setup, start=start, points=points, **options)
-        return Game(self.variant, start=start, **options)
-
-
-GAME_KINDS: dict[str, GameKind] = {
-    kind.name: kind for kind in (
-        GameKind("standard"), GameKind("three-player"),
-        GameKind("four-player", "teams", "modern"), GameKind("four-player", "ffa", "modern"),
-        GameKind("four-player", "teams", "classic"), GameKind("four-player", "ffa", "classic"),
-    )
-}
+GAME_KINDS: dict[str, GameKind] = {k.name: k for k in KINDS}
 
 
 def game_kind(variant: str, mode: str | None = None, setup: str | None = None) -> GameKind:
-    """The game of ``--variant V [--mode M] [--setup S]``; a ValueError names what does not fit."""
+    """The game of ``--variant V [--mode M] [--setup S]`` (V may also be a name of
+    :data:`GAME_KINDS`); a ValueError names what does not fit."""
     name = variant.strip().lower()
     name = "standard" if name == "chess" else name  # as UCI_Variant calls it
     if name in GAME_KINDS and mode is None and setup is None:
         return GAME_KINDS[name]
-    if name == "four-player":
-        kind = GameKind("four-player", mode or "teams", setup or "modern")
-        if kind.name not in GAME_KINDS:
-            raise ValueError(f"four-player mode must be teams or ffa and setup modern or classic, "
-                             f"got mode {mode!r}, setup {setup!r}")
-        return kind
-    if name in ("standard", "three-player"):
-        raise ValueError(f"{name} has no mode or setup")
-    raise ValueError(f"unknown variant {variant!r} (one of {', '.join(GAME_KINDS)}, or four-player)")
+    if name not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r} (one of {', '.join(GAME_KINDS)}, or {', '.join(VARIANTS)})")
+    return kind_of(name, mode, setup)
 
 
 @dataclass(frozen=True)

@@ -142,15 +142,15 @@ def game_result(game: Game) -> str:
     if outcome is None:
         return "ongoing"
     places = outcome.places
-    if game.variant == "four-player" and game.mode == "teams" or game.variant == "standard":
+    sides = game.board.kind.sides
+    if game.rules.first_out_decides and len(sides) == 2:  # one side wins: a colour, or partners by initials
         winners = outcome.winners
         if len(winners) == len(places):
             return "draw"
-        if game.variant == "standard":
-            return f"{winners[0].value}_win"
-        return "ry_win" if Colour.RED in winners else "bg_win"
+        side = next(s for s in sides if winners[0] in s)
+        return (side[0].value if len(side) == 1 else "".join(c.value[0] for c in side)) + "_win"
     text = " ".join(f"{c.value}={places[c]}" for c in game.seats)
-    if game.variant == "four-player":
+    if game.rules.ranking == "points":
         return f"ranking {text} points " + " ".join(f"{c.value}={n}" for c, n in game.points.items())
     return f"places {text}"
 

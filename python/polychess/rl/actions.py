@@ -4,7 +4,7 @@ A code stands for a from-to pair of cells (plus an under-promotion) in the first
 the board: a move of any other seat is first turned by the board's symmetry (the hexagon's
 120-degree rotations, the cross's quarter turns, the mirror of standard chess's ranks), so a
 policy learns one game whichever seat it plays. The numbering is built in the core from the
-board's topology (cpp/actions.h); docs/rl.md describes it.
+board's topology (cpp/learn/actions.h); docs/rl.md describes it.
 
 >>> from polychess import Board
 >>> from polychess.rl import ActionSpace

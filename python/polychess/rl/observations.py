@@ -1,5 +1,5 @@
 """Observations: a game's state as planes over the board's grid, seen from the player to move
-(docs/rl.md lists the planes). Written by the core in one call (cpp/observation.h); needs
+(docs/rl.md lists the planes). Written by the core in one call (cpp/learn/observation.h); needs
 numpy (``pip install 'polychess[rl]'``).
 
 >>> from polychess import Game

@@ -1,6 +1,6 @@
 """The vector environment (docs/rl.md): ``num_envs`` games stepped in one call to the core,
 which plays a move in every game and writes the observations, masks and rewards of all of
-them into numpy arrays, without the GIL (cpp/game_batch.h).
+them into numpy arrays, without the GIL (cpp/learn/game_batch.h).
 
 Every game is a copy of the same start; a game that ends, or reaches ``max_plies``, starts
 again at once: its step reports the end (``terminated``/``truncated``, the final rewards) and

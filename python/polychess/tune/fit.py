@@ -20,7 +20,7 @@ from polychess.tune.samples import Sample
 
 __all__ = ["Fit", "POINT_VALUE", "design", "fit_weights"]
 
-# What one free-for-all point is worth in the search's scores (cpp/searcher.h POINT_VALUE).
+# What one free-for-all point is worth in the search's scores (cpp/search/searcher.h POINT_VALUE).
 POINT_VALUE = 200
 
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from polychess.board import Colour, Move, Status
 from polychess.engine import Engine
 from polychess.errors import IllegalMoveError, InvalidMoveError
-from polychess.formats.record import read_record, write_record
+from polychess.formats.record import write_record
 from polychess.game import Game, TimeForfeitError
 from polychess.web.errors import ApiError
 from polychess.web.invitations import Invitations
@@ -142,12 +142,11 @@ class Offer:
 class Session:
     """A game in play; ``id`` names it in URLs."""
 
-    def __init__(self, game: Game, seats: SeatOptions, entries: list[Entry] | None = None,
-                 invitations: Invitations | None = None, game_id: str | None = None) -> None:
+    def __init__(self, game: Game, seats: SeatOptions, invitations: Invitations | None = None,
+                 game_id: str | None = None) -> None:
         self.id = game_id or secrets.token_urlsafe(9)
         self.game = game
         self.seats = seats
-        self.entries: list[Entry] = entries if entries is not None else []
         self.invitations = invitations
         self.offer: Offer | None = None
         self.lock = threading.RLock()
@@ -163,7 +162,13 @@ class Session:
     def from_game(cls, game: Game, seats: SeatOptions, invitations: Invitations | None = None,
                   game_id: str | None = None) -> Session:
         """A session for a game that was played elsewhere (a loaded record, a stored game)."""
-        return cls(game, seats, _entries_of(game), invitations, game_id)
+        return cls(game, seats, invitations, game_id)
+
+    @property
+    def entries(self) -> list[Entry]:
+        """The move list: the game's steps, each move with the player who made it."""
+        return [Entry(step.fullmove, step.player if step.move is not None else None, step.token)
+                for step in self.game.steps]
 
     def touch(self) -> None:
         """Marks a change: a new version for the waiting pages, and a save (which may raise,
@@ -179,7 +184,7 @@ class Session:
         that could not be saved is undone. A pending offer goes, as it does in a restart. The
         version stays, so that the pages take the state they get next as news."""
         with self.lock:
-            self.game, self.seats, self.entries = stored.game, stored.seats, stored.entries
+            self.game, self.seats = stored.game, stored.seats
             self.invitations = stored.invitations
             self.offer = None
             self.rendered.clear()
@@ -208,9 +213,7 @@ class Session:
         """Ends the game on time if the player to move has run out (nobody else notices)."""
         with self.lock:
             if not self.game.is_over() and self.game.clock is not None:
-                number = self.game.fullmove_number
                 if self.game.flag():
-                    self._sync(None, number)
                     self.offer = None
                     self.touch()
 
@@ -257,12 +260,10 @@ class Session:
                 raise ApiError(409, f"{player} is an engine seat; only humans resign")
             if player not in self.game.seats:
                 raise ApiError(400, f"{player} has no seat in this game")
-            number = self.game.fullmove_number
             try:
                 self.game.resign(player)
             except ValueError as error:  # already out
                 raise ApiError(409, str(error)) from None
-            self._sync(None, number)
             self._settle_offer()
             self.touch()
 
@@ -323,13 +324,11 @@ class Session:
         self.offer = None
         if offer.kind == "draw":
             self.game.agree_draw()
-            self._sync(None, self.game.fullmove_number)
         else:
             keep = self._last_move_of(offer.by)
             assert keep is not None
             while len(self.game.history) > keep:
                 self.game.pop()
-            del self.entries[keep:]
 
     def _last_move_of(self, player: Colour) -> int | None:
         """The index in the history of the player's last move."""
@@ -381,26 +380,17 @@ class Session:
         return moves[0]
 
     def _push(self, move: Move) -> Move:
-        player, number = self.game.turn, self.game.fullmove_number
         try:
             self.game.push(move)
         except TimeForfeitError as error:
-            self._sync(None, number)
             self.offer = None
             self.touch()
             raise ApiError(409, str(error)) from None
         except IllegalMoveError as error:
             raise ApiError(400, str(error)) from None
-        self._sync(player, number)
         self.offer = None  # the position it was about has changed
         self.touch()
         return move
-
-    def _sync(self, mover: Colour | None, number: int) -> None:
-        """Adds the game's new history tokens to the move list: the move by ``mover``, and
-        events (resignations, time forfeits), which belong to nobody."""
-        for token in self.game.history[len(self.entries):]:
-            self.entries.append(Entry(number, mover if _is_move(token) else None, token))
 
     def _time_budget(self) -> float:
         """The engine's thinking time: its cap, and never more than a tenth of its clock."""
@@ -408,24 +398,3 @@ class Session:
         if clock is None:
             return self.seats.engine_time
         return max(0.01, min(self.seats.engine_time, clock.remaining_now(self.game.turn) / 10))
-
-
-def _entries_of(game: Game) -> list[Entry]:
-    """The move list of a finished or loaded game. Its history does not say who made each
-    move (armies change hands), so an identical copy is taken back step by step: after taking
-    back a move, the player to move is the one who made it."""
-    copy = read_record(write_record(game))
-    entries: list[Entry] = []
-    while copy.history:
-        token = copy.history[-1]  # the step's record token, whatever pop() returns
-        copy.pop()
-        entries.append(Entry(copy.fullmove_number, copy.turn if _is_move(token) else None, token))
-    entries.reverse()
-    return entries
-
-
-
-
-def _is_move(token: str) -> bool:
-    """Whether a history token is a move rather than an event (``draw``, ``resign(red)``)."""
-    return token != "draw" and not token.endswith(")")

@@ -148,31 +148,32 @@ def _name(player: Colour) -> str:
 
 
 def _elimination_text(game: Game, e: Elimination) -> str:
+    """What happened, in the words of the game's rules (polychess.rules): where the army goes,
+    what a stalemate does, the points."""
+    rules = game.rules
     who, by = _name(e.player), e.by and _name(e.by)
-    ffa = game.mode == "ffa"
+    dead = rules.army == "dead"
     if e.reason is Reason.STALEMATE:
-        if ffa:
-            return f"{who} is stalemated and out (+20 points to {who}); the pieces stay as dead pieces."
-        if game.mode == "teams" or game.variant == "standard":
-            return f"{who} is stalemated."
-        return f"{who} is stalemated and frozen: no moves until the game ends."
+        if rules.stalemate == "out":
+            return (f"{who} is stalemated and out{_points(rules.points.stalemate, who)}; the pieces stay "
+                    f"{'as dead pieces' if dead else 'on the board, inert'}.")
+        if rules.stalemate == "freeze" and len(game.seats) > 2:
+            return f"{who} is stalemated and frozen: no moves until the game ends."
+        return f"{who} is stalemated."
     if e.reason in (Reason.RESIGNATION, Reason.TIME_FORFEIT):
         how = "resigns" if e.reason is Reason.RESIGNATION else "loses on time"
-        return f"{who} {how}; the pieces stay on the board, {'dead' if ffa else 'inert'}."
+        return f"{who} {how}; the pieces stay on the board, {'dead' if dead else 'inert'}."
     how = "is checkmated by" if e.reason is Reason.CHECKMATE else "loses the king to"
     text = f"{who} {how} {by}" if by else f"{who} {how.removesuffix(' by').removesuffix(' to')}"
-    if ffa:
-        return f"{text} (+20 points to {by}); the pieces stay as dead pieces."
-    if _army_passes(game, e):
+    if dead:
+        return f"{text}{_points(rules.points.mate, by) if by else ''}; the pieces stay as dead pieces."
+    if by and not rules.first_out_decides:  # a mated army passes to the mater (docs/rules.md §1.8)
         return f"{text}; {who}'s army passes to {by}."
     return f"{text}."
 
 
-def _army_passes(game: Game, e: Elimination) -> bool:
-    """A mated three-player army passes to the mater (docs/rules.md §1.8) unless that mate ends the
-    game at once."""
-    return (game.variant == "three-player" and e.by is not None and not game.first_mate_wins
-            and e.reason in (Reason.CHECKMATE, Reason.KING_CAPTURE))
+def _points(points: int, to: str) -> str:
+    return f" (+{points} points to {to})" if points else ""
 
 
 def _outcome(outcome: Outcome | None) -> dict[str, object] | None:

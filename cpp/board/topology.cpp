@@ -1,0 +1,159 @@
+#include "board/topology.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+
+namespace polychess {
+namespace {
+
+template <int W>
+Bitboard<W> set_of(const CellList& cells) {
+  auto b = Bitboard<W>::empty();
+  for (int c : cells) b.set(c);
+  return b;
+}
+
+template <int W>
+void add_slot(LineSlot (&slots)[MAX_SLOTS], uint8_t& count, LineSlot s) {
+  if (count == MAX_SLOTS) throw std::logic_error("too many lines through one cell");
+  slots[count++] = s;
+}
+
+// Guarantees that move lists fit in MAX_MOVES: every colour has at most
+// MAX_PIECES_PER_COLOUR pieces (position strings are checked for that), each with no more
+// moves than the best-placed queen, promoting pawn or knight on an empty board, plus a king
+// and two castlings.
+void check_move_bound(const Layout& lay) {
+  size_t most = 0;
+  for (int c = 0; c < lay.cell_count; ++c) {
+    size_t queen = lay.knight_targets[c].size();
+    size_t reach = 0;
+    for (const CellList& r : lay.rook_rays[c]) reach += r.size();
+    for (const CellList& r : lay.bishop_rays[c]) reach += r.size();  // forks count twice: an over-estimate
+    queen = std::max(queen, reach);
+    for (int colour = 0; colour < lay.colour_count; ++colour)
+      queen = std::max(queen, 4 * (2 + lay.pawn_captures[colour][c].size()));
+    most = std::max(most, queen);
+  }
+  const size_t per_colour = (MAX_PIECES_PER_COLOUR - 1) * most + 8 + 2;
+  if (per_colour * lay.colour_count > size_t(MAX_MOVES)) throw std::logic_error("MAX_MOVES too small for this board");
+}
+
+template <int W>
+std::unique_ptr<Topology<W>> build(const Variant& v) {
+  const Layout& lay = v.layout;
+  auto t = std::make_unique<Topology<W>>();
+  using BB = Bitboard<W>;
+  t->variant = &v;
+  const int n = t->cell_count = lay.cell_count;
+  t->all = BB::empty();
+  for (int c = 0; c < n; ++c) t->all.set(c);
+
+  for (int c = 0; c < n; ++c) {
+    t->king[c] = set_of<W>(lay.king_targets[c]);
+    t->knight[c] = set_of<W>(lay.knight_targets[c]);
+    t->rook_reach[c] = t->bishop_reach[c] = BB::empty();
+    for (const CellList& r : lay.rook_rays[c]) t->rook_reach[c] |= set_of<W>(r);
+    for (const CellList& r : lay.bishop_rays[c]) t->bishop_reach[c] |= set_of<W>(r);
+    t->rook_slot_count[c] = t->bishop_slot_count[c] = t->slot_count[c] = 0;
+  }
+
+  t->line_count = int(lay.lines.size());
+  t->pairs.assign(size_t(n) * n, LinePair{});
+  for (int li = 0; li < t->line_count; ++li) {
+    const Line& line = lay.lines[li];
+    const int len = int(line.cells.size());
+    t->line_top[li] = uint16_t(1u << (len - 1));
+    for (int i = 0; i <= len; ++i) {
+      t->span_from[li][i] = BB::empty();
+      for (int j = i; j < len; ++j) t->span_from[li][i].set(line.cells[j]);
+    }
+    for (int i = 0; i < len; ++i) {
+      const int c = line.cells[i];
+      const LineSlot s{uint8_t(li), uint8_t(i)};
+      if (line.diagonal) add_slot<W>(t->bishop_slots[c], t->bishop_slot_count[c], s);
+      else add_slot<W>(t->rook_slots[c], t->rook_slot_count[c], s);
+      add_slot<W>(t->slots[c], t->slot_count[c], s);
+      for (int j = i + 1; j < len; ++j) {
+        LinePair p{uint8_t(li), uint8_t(i), uint8_t(j)};
+        for (auto [a, b] : {std::pair{c, line.cells[j]}, std::pair{line.cells[j], c}}) {
+          LinePair& slot = t->pairs[size_t(a) * n + b];
+          if (slot.line != 0xFF) {
+            // Forked lines share stretches; the stretch between the two cells must agree.
+            const auto old_between = t->span_from[slot.line][slot.lo + 1].minus(t->span_from[slot.line][slot.hi]);
+            const auto new_between = t->span_from[li][i + 1].minus(t->span_from[li][j]);
+            if (old_between != new_between)
+              throw std::logic_error("two lines join " + lay.names[a] + " and " + lay.names[b]);
+            continue;
+          }
+          slot = p;
+        }
+      }
+    }
+  }
+
+  for (int colour = 0; colour < MAX_COLOURS; ++colour) {
+    t->promotion[colour] = BB::empty();
+    for (int c = 0; c < MAX_CELLS; ++c) {
+      t->pawn_push[colour][c] = t->pawn_double[colour][c] = NO_CELL;
+      t->pawn_capture[colour][c] = t->pawn_attackers[colour][c] = BB::empty();
+    }
+  }
+  for (int c = 0; c < MAX_CELLS; ++c) {
+    t->landing_of_skipped[c] = NO_CELL;
+    t->colour_of_skipped[c] = -1;
+    t->castling_lost[c] = 0;
+  }
+  for (int colour = 0; colour < lay.colour_count; ++colour) {
+    t->promotion[colour] = set_of<W>(lay.promotion_cells[colour]);
+    for (int c = 0; c < n; ++c) {
+      t->pawn_push[colour][c] = int16_t(lay.pawn_push[colour][c]);
+      t->pawn_double[colour][c] = int16_t(lay.pawn_double_step[colour][c]);
+      t->pawn_capture[colour][c] = set_of<W>(lay.pawn_captures[colour][c]);
+      for (int target : lay.pawn_captures[colour][c]) t->pawn_attackers[colour][target].set(c);
+      const int landing = lay.pawn_double_step[colour][c];
+      if (landing != NO_CELL) {
+        const int skipped = lay.pawn_push[colour][c];
+        if (t->colour_of_skipped[skipped] != -1) throw std::logic_error("shared skipped cell");
+        t->landing_of_skipped[skipped] = int16_t(landing);
+        t->colour_of_skipped[skipped] = int8_t(colour);
+      }
+    }
+    for (int side = 0; side < 2; ++side) {
+      const CastlingRule& rule = lay.castling[colour][side];
+      auto& c = t->castle[colour][side];
+      c.king_from = rule.cells.king_from;
+      c.king_to = rule.cells.king_to;
+      c.rook_from = rule.cells.rook_from;
+      c.rook_to = rule.cells.rook_to;
+      c.must_be_empty = set_of<W>(rule.must_be_empty);
+      c.king_path = set_of<W>(rule.king_path);
+      const uint8_t right = uint8_t(1u << (colour * 2 + side));
+      t->castling_lost[c.king_from] |= right;
+      t->castling_lost[c.rook_from] |= right;
+    }
+  }
+  check_move_bound(lay);
+  return t;
+}
+
+}  // namespace
+
+template <int W>
+const Topology<W>& topology_of(const Variant& variant) {
+  static std::mutex mutex;
+  static std::map<const Variant*, std::unique_ptr<Topology<W>>> built;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& slot = built[&variant];
+  if (!slot) slot = build<W>(variant);
+  return *slot;
+}
+
+template const Topology<1>& topology_of<1>(const Variant&);
+template const Topology<2>& topology_of<2>(const Variant&);
+template const Topology<3>& topology_of<3>(const Variant&);
+
+}  // namespace polychess

@@ -1,0 +1,102 @@
+// The hot-path form of a layout: bitboard tables indexed by cell, built once per variant.
+//
+// Sliders use straight lines (layout.h) kept as small occupancy words in ray order inside the
+// position, one word per line, updated on every piece move. A slider's attacks along one line
+// are the stretch between the nearest occupied cells on either side, found with two bit scans
+// and two table look-ups. This works for any board, including the forked diagonals through
+// the hexagon's centre (a fork is simply two lines sharing their first cells), and needs no
+// magic numbers or large tables.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "board/variant.h"
+#include "core/bitboard.h"
+
+namespace polychess {
+
+struct LineSlot {
+  uint8_t line;
+  uint8_t pos;  // position of the cell along the line
+};
+
+// Where two cells lie on a common line: that line and their two positions, lower first.
+struct LinePair {
+  uint8_t line = 0xFF;
+  uint8_t lo = 0, hi = 0;
+};
+
+constexpr int MAX_SLOTS = 12;
+
+template <int W>
+struct Topology {
+  using BB = Bitboard<W>;
+
+  const Variant* variant;
+  int cell_count;
+  BB all;
+
+  BB king[MAX_CELLS], knight[MAX_CELLS];
+  BB rook_reach[MAX_CELLS], bishop_reach[MAX_CELLS];  // on an empty board
+
+  int line_count;
+  uint16_t line_top[MAX_LINES];                  // bit of the line's last position
+  BB span_from[MAX_LINES][MAX_LINE_LENGTH + 1];  // cells at positions >= i
+  uint8_t rook_slot_count[MAX_CELLS], bishop_slot_count[MAX_CELLS], slot_count[MAX_CELLS];
+  LineSlot rook_slots[MAX_CELLS][MAX_SLOTS], bishop_slots[MAX_CELLS][MAX_SLOTS];
+  LineSlot slots[MAX_CELLS][MAX_SLOTS];  // every line through the cell
+  std::vector<LinePair> pairs;           // [a * cell_count + b]
+
+  int16_t pawn_push[MAX_COLOURS][MAX_CELLS];
+  int16_t pawn_double[MAX_COLOURS][MAX_CELLS];
+  BB pawn_capture[MAX_COLOURS][MAX_CELLS];
+  BB pawn_attackers[MAX_COLOURS][MAX_CELLS];  // pawns of the colour that capture on cell
+  BB promotion[MAX_COLOURS];
+  int16_t landing_of_skipped[MAX_CELLS];  // double step that skips this cell
+  int8_t colour_of_skipped[MAX_CELLS];
+
+  struct Castle {
+    int king_from, king_to, rook_from, rook_to;
+    BB must_be_empty, king_path;
+  } castle[MAX_COLOURS][2];
+  uint8_t castling_lost[MAX_CELLS];  // rights lost when a move starts or ends on the cell
+
+  // Cells strictly between a and b on their common line (empty if they share none).
+  BB between(int a, int b) const {
+    const LinePair& p = pairs[a * cell_count + b];
+    if (p.line == 0xFF) return BB::empty();
+    return span_from[p.line][p.lo + 1].minus(span_from[p.line][p.hi]);
+  }
+
+  // Flips the cell's bit in the occupancy word of every line through it.
+  void toggle_lines(uint16_t* line_occ, int cell) const {
+    for (int i = 0; i < slot_count[cell]; ++i) line_occ[slots[cell][i].line] ^= uint16_t(1u << slots[cell][i].pos);
+  }
+
+  BB line_attacks(int cell, LineSlot s, const uint16_t* line_occ) const {
+    const uint32_t occ = line_occ[s.line];
+    const uint32_t below = (occ & ((1u << s.pos) - 1)) | 1u;
+    const uint32_t above = (occ & (~1u << s.pos)) | line_top[s.line];
+    const int lo = 31 - __builtin_clz(below), hi = __builtin_ctz(above);
+    BB span = span_from[s.line][lo].minus(span_from[s.line][hi + 1]);
+    span.toggle(cell);
+    return span;
+  }
+  BB rook_attacks(int cell, const uint16_t* line_occ) const {
+    BB a = BB::empty();
+    for (int i = 0; i < rook_slot_count[cell]; ++i) a |= line_attacks(cell, rook_slots[cell][i], line_occ);
+    return a;
+  }
+  BB bishop_attacks(int cell, const uint16_t* line_occ) const {
+    BB a = BB::empty();
+    for (int i = 0; i < bishop_slot_count[cell]; ++i) a |= line_attacks(cell, bishop_slots[cell][i], line_occ);
+    return a;
+  }
+};
+
+// Built on first use and kept for the life of the process.
+template <int W>
+const Topology<W>& topology_of(const Variant& variant);
+
+}  // namespace polychess

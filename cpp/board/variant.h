@@ -1,0 +1,38 @@
+// A variant is a board layout plus the rule flags that distinguish one game from another.
+// Variants are registered by name (and, for four-player chess, mode and setup); nothing in the
+// move generator switches on the name.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "board/layout.h"
+
+namespace polychess {
+
+struct Variant {
+  std::string name;
+  std::string mode;   // four-player: "teams" or "ffa"; empty elsewhere
+  std::string setup;  // four-player: "modern" or "classic"; empty elsewhere
+  Layout layout;
+  int players;
+  int words;                              // bitboard width for this board
+  std::vector<std::string> colour_names;  // colour i, which is also player i's seat name
+  std::string colour_letters;             // one letter per colour, for position strings
+  bool king_capture;                      // a king left attacked may be captured, eliminating its owner
+  bool multi_colour_text;                 // position strings of docs/position-strings.md instead of FEN
+  bool upper_case_text;                   // cell names and promotion letters in upper case
+  bool teams;                             // players p and p + 2 are partners (four-player teams)
+  std::vector<Kind> promotion_kinds;
+
+  int colours() const { return layout.colour_count; }
+};
+
+// Every game the core knows, in the order they are listed (the catalogue's one list).
+const std::vector<const Variant*>& variants();
+// Throws std::invalid_argument naming the known variants, modes or setups. Empty mode and
+// setup mean the variant's first listed ones (teams, modern).
+const Variant& find_variant(const std::string& name, const std::string& mode = "", const std::string& setup = "");
+std::vector<std::string> variant_names();
+
+}  // namespace polychess

@@ -1,0 +1,168 @@
+// Static evaluation, derived from the board's topology rather than from board-specific
+// constants: material and placement (placement.h's piece-square values, which the position
+// sums as pieces move), then the position's own terms: mobility (cells each piece attacks
+// that its owner does not occupy), king safety (enemy pieces within two king steps of the
+// king, own pawns beside it, enemy attacks on the cells beside it) and threats (pieces
+// attacked by cheaper enemy pieces, or attacked and not defended). Every term is a feature
+// times the game's weight (evaluation_weights.h); positional terms follow KNIGHT_MOBILITY in
+// the term order.
+//
+// The result is one value per player (the pieces of the colours he controls); the search
+// turns that vector into a score for the side it plays for.
+#pragma once
+
+#include <algorithm>
+#include <array>
+
+#include "core/position.h"
+
+namespace polychess {
+
+constexpr int MAX_SHIELD_PAWNS = 3;
+
+template <int W>
+struct EvalTables {
+  Bitboard<W> king_zone[MAX_CELLS];  // cells within two king steps
+};
+
+template <int W>
+const EvalTables<W>& eval_tables(const Topology<W>& topology);
+
+// Each player's material and placement, in centipawns; 0 for a player who is out. A quick
+// estimate: the search settles positions far outside its window on it alone (mobility
+// costs most of the evaluation's time).
+template <int W>
+std::array<int, MAX_PLAYERS> placement_values(const Position<W>& pos) {
+  std::array<int, MAX_PLAYERS> value{};
+  for (int c = 0; c < pos.colours(); ++c) {
+    const int owner = pos.meta().controller[c];
+    if (owner != NOBODY && pos.meta().status[owner] != OUT) value[owner] += pos.placement(c);
+  }
+  return value;
+}
+
+// Adds each player's positional features (mobility, king safety, threats) to `f`, which the
+// caller zeroes; a player who is out gets none.
+template <int W>
+void add_positional_features(const Position<W>& pos, const EvalTables<W>& e, PlayerFeatures& f) {
+  using BB = Bitboard<W>;
+  const Topology<W>& t = pos.topo();
+  const uint16_t* occ = pos.line_occupancy();
+  const BB pawns = pos.kind_bb(PAWN), kings = pos.kind_bb(KING);
+  const BB queens = pos.kind_bb(QUEEN) | pos.kind_bb(ONE_POINT_QUEEN);
+  const BB rooks = pos.kind_bb(ROOK);
+  const int players = pos.players();
+  auto in = [&](int p) { return pos.meta().status[p] != OUT; };
+
+  BB ring[MAX_PLAYERS];  // the cells beside each player's king
+  for (int p = 0; p < players; ++p) {
+    const int king = in(p) ? pos.king_of(p) : NO_CELL;
+    ring[p] = king == NO_CELL ? BB::empty() : t.king[king];
+  }
+  // What each player's pieces attack: all of them, and by the pawns, minor pieces and rooks.
+  BB attacks[MAX_PLAYERS], by_pawns[MAX_PLAYERS], by_minors[MAX_PLAYERS], by_rooks[MAX_PLAYERS];
+  for (int p = 0; p < players; ++p) attacks[p] = by_pawns[p] = by_minors[p] = by_rooks[p] = BB::empty();
+
+  for (int c = 0; c < pos.colours(); ++c) {
+    const int owner = pos.meta().controller[c];
+    if (owner == NOBODY || !in(owner)) continue;
+    auto& mine_f = f[owner];
+    const BB own = pos.pieces_of(owner);
+    const BB mine = pos.colour_bb(c);
+    // One piece's attacks: its mobility, and the enemy king rings it bears on.
+    auto piece = [&](const BB& att, int mobility_term, int ring_term) {
+      mine_f[mobility_term] += att.minus(own).count();
+      attacks[owner] |= att;
+      for (int q = 0; q < players; ++q)
+        if (pos.is_enemy(owner, q) && (att & ring[q])) f[q][ring_term] += (att & ring[q]).count();
+    };
+    for_each_cell(mine & pos.kind_bb(KNIGHT), [&](int cell) {
+      piece(t.knight[cell], KNIGHT_MOBILITY, KING_RING_MINOR_ATTACKS);
+      by_minors[owner] |= t.knight[cell];
+    });
+    for_each_cell(mine & pos.kind_bb(BISHOP), [&](int cell) {
+      const BB att = t.bishop_attacks(cell, occ);
+      piece(att, BISHOP_MOBILITY, KING_RING_MINOR_ATTACKS);
+      by_minors[owner] |= att;
+    });
+    for_each_cell(mine & pos.kind_bb(ROOK), [&](int cell) {
+      const BB att = t.rook_attacks(cell, occ);
+      piece(att, ROOK_MOBILITY, KING_RING_ROOK_ATTACKS);
+      by_rooks[owner] |= att;
+    });
+    for_each_cell(mine & queens, [&](int cell) {
+      piece(t.bishop_attacks(cell, occ) | t.rook_attacks(cell, occ), QUEEN_MOBILITY, KING_RING_QUEEN_ATTACKS);
+    });
+    for_each_cell(mine & pawns, [&](int cell) { by_pawns[owner] |= t.pawn_capture[c][cell]; });
+    attacks[owner] |= by_pawns[owner];
+    for_each_cell(mine & kings, [&](int cell) {
+      attacks[owner] |= t.king[cell];
+      const BB near_enemies = (e.king_zone[cell] & pos.attacking_enemies_of(owner)).minus(pawns);
+      mine_f[KING_ZONE_ENEMIES] += near_enemies.count();
+      mine_f[KING_SHIELD] += std::min(MAX_SHIELD_PAWNS, (t.king[cell] & mine & pawns).count());
+    });
+  }
+  for (int p = 0; p < players; ++p) {
+    if (!in(p)) continue;
+    BB enemy = BB::empty(), enemy_pawns = BB::empty(), enemy_minors = BB::empty(), enemy_rooks = BB::empty();
+    BB friendly = BB::empty();
+    for (int q = 0; q < players; ++q) {
+      if (!in(q)) continue;
+      if (pos.is_enemy(p, q)) {
+        enemy |= attacks[q];
+        enemy_pawns |= by_pawns[q];
+        enemy_minors |= by_minors[q];
+        enemy_rooks |= by_rooks[q];
+      } else {
+        friendly |= attacks[q];
+      }
+    }
+    const BB own = pos.pieces_of(p);
+    if (!(own & enemy)) continue;
+    f[p][THREATENED_BY_PAWN] += (own.minus(pawns | kings) & enemy_pawns).count();
+    f[p][THREATENED_BY_MINOR] += (own & (rooks | queens) & enemy_minors).count();
+    f[p][THREATENED_BY_ROOK] += (own & queens & enemy_rooks).count();
+    f[p][HANGING] += (own.minus(kings) & enemy).minus(friendly).count();
+  }
+}
+
+// Each player's positional value: his positional features under the position's weights.
+template <int W>
+std::array<int, MAX_PLAYERS> positional_values(const Position<W>& pos, const EvalTables<W>& e) {
+  PlayerFeatures f{};
+  add_positional_features(pos, e, f);
+  const EvalWeights& w = pos.evaluation().weights;
+  std::array<int, MAX_PLAYERS> value{};
+  for (int p = 0; p < pos.players(); ++p)
+    for (int term = KNIGHT_MOBILITY; term < TERM_COUNT; ++term) value[p] += w[term] * f[p][term];
+  return value;
+}
+
+// Each player's whole evaluation: placement plus positional terms.
+template <int W>
+std::array<int, MAX_PLAYERS> evaluate_players(const Position<W>& pos, const EvalTables<W>& e) {
+  std::array<int, MAX_PLAYERS> value = placement_values(pos);
+  const std::array<int, MAX_PLAYERS> positional = positional_values(pos, e);
+  for (int p = 0; p < MAX_PLAYERS; ++p) value[p] += positional[p];
+  return value;
+}
+
+// Every feature of every player, placement included: the evaluation is their dot product
+// with the weights (what `polychess tune` fits).
+template <int W>
+PlayerFeatures evaluation_features(const Position<W>& pos, const EvalTables<W>& e) {
+  PlayerFeatures f{};
+  int piece[TERM_COUNT];
+  for (int c = 0; c < pos.colours(); ++c) {
+    const int owner = pos.meta().controller[c];
+    if (owner == NOBODY || pos.meta().status[owner] == OUT) continue;
+    for_each_cell(pos.colour_bb(c), [&](int cell) {
+      placement_features(pos.variant().layout, c, kind_of(pos.piece_at(cell)), cell, piece);
+      for (int term = 0; term < TERM_COUNT; ++term) f[owner][term] += piece[term];
+    });
+  }
+  add_positional_features(pos, e, f);
+  return f;
+}
+
+}  // namespace polychess

@@ -1,0 +1,331 @@
+// Legal move generation for every variant, read only from the topology tables and the
+// position.
+//
+// Pseudo-legal generation plus cheap filters where legality can fail: check and pin masks
+// for ordinary moves, an attack test per target for king moves (with the king lifted off the
+// board), and a full test of the resulting position for the rare cases that change several
+// lines at once (en passant, king capture with its army transfer).
+//
+// The generator writes into a Sink, so the same code either lists moves (MoveWriter) or only
+// counts them (MoveCounter: perft's bulk counting at the leaves). With CAPTURES_ONLY it keeps
+// captures and promotions only (the search's quiescence).
+#pragma once
+
+#include <cstring>
+
+#include "core/position.h"
+
+namespace polychess {
+
+struct MoveWriter {
+  static constexpr bool STOPS_EARLY = false;
+  Move* cur;
+  const Kind* promotion_kinds;
+  int promotion_count;
+
+  template <int W>
+  void add(int from, const Bitboard<W>& to) {
+    for_each_cell(to, [&](int t) { *cur++ = make_move(from, t); });
+  }
+  template <int W>
+  void add_promotions(int from, const Bitboard<W>& to) {
+    for_each_cell(to, [&](int t) {
+      for (int i = 0; i < promotion_count; ++i) *cur++ = make_promotion(from, t, promotion_kinds[i]);
+    });
+  }
+  void add(Move m) { *cur++ = m; }
+};
+
+struct MoveCounter {
+  static constexpr bool STOPS_EARLY = false;
+  uint64_t count = 0;
+  int promotion_count;
+
+  template <int W>
+  void add(int, const Bitboard<W>& to) {
+    count += to.count();
+  }
+  template <int W>
+  void add_promotions(int, const Bitboard<W>& to) {
+    count += uint64_t(to.count()) * promotion_count;
+  }
+  void add(Move) { ++count; }
+};
+
+// Only whether there is a legal move: the generator stops at the first one it finds (the king's
+// steps come first, the usual answer to a check).
+struct MoveFinder {
+  static constexpr bool STOPS_EARLY = true;
+  bool found = false;
+
+  template <int W>
+  void add(int, const Bitboard<W>& to) {
+    found |= bool(to);
+  }
+  template <int W>
+  void add_promotions(int, const Bitboard<W>& to) {
+    found |= bool(to);
+  }
+  void add(Move) { found = true; }
+};
+
+template <int W, class Sink, bool CAPTURES_ONLY = false>
+void generate_legal(const Position<W>& pos, Sink& sink) {
+  using BB = Bitboard<W>;
+  const Topology<W>& t = pos.topo();
+  const int me = pos.turn();
+  const int colours = pos.colours();
+  const Meta& meta = pos.meta();
+  if (meta.status[me] != ACTIVE) return;  // only active players move (docs/rules.md §0)
+  const BB occ = pos.occupied();
+  const BB own = pos.pieces_of(me);
+  const BB attackers = pos.attacking_enemies_of(me);
+  const BB kings = pos.kind_bb(KING);
+  const BB queens = pos.kind_bb(QUEEN) | pos.kind_bb(ONE_POINT_QUEEN);
+  const BB rook_likes = pos.kind_bb(ROOK) | queens;
+  const BB bishop_likes = pos.kind_bb(BISHOP) | queens;
+
+  // Never captured by an ordinary move: own and partners' pieces, and the kings of players
+  // still in the game (an enemy king is taken only by the king-capture path below; a frozen
+  // king never). A dead king, which nobody controls, is an ordinary dead piece.
+  BB shielded = own;
+  BB king_forbidden = BB::empty();  // kings may not step next to a frozen king
+  for (int c = 0; c < colours; ++c) {
+    const int owner = meta.controller[c];
+    if (owner == NOBODY) continue;
+    shielded |= pos.colour_bb(c) & kings;
+    if (owner != me && !pos.is_enemy(me, owner)) shielded |= pos.colour_bb(c);
+    if (meta.status[owner] == FROZEN)
+      for_each_cell(pos.colour_bb(c) & kings, [&](int k) { king_forbidden |= t.king[k]; });
+  }
+  // Under the neutrality option some opponents' pieces may not be captured this turn.
+  uint32_t untouchable_players = 0;
+  if (pos.rules().neutrality)
+    for (int p = 0; p < pos.players(); ++p)
+      if (p != me && pos.is_enemy(me, p) && !pos.neutrality_allows(me, p)) {
+        untouchable_players |= 1u << p;
+        shielded |= pos.pieces_of(p);
+      }
+  const BB targets = t.all.minus(shielded) & (CAPTURES_ONLY ? occ : t.all);
+
+  const BB own_kings = own & kings;
+  const int ksq = own_kings ? own_kings.first() : NO_CELL;
+  BB checkers = BB::empty();
+  BB evasion = t.all;
+  BB pinned = BB::empty();
+  struct Pin {
+    int cell;
+    BB allowed;
+  } pins[2 * MAX_SLOTS];
+  int pin_count = 0;
+  uint16_t lifted[MAX_LINES];  // line occupancy with the king lifted off its cell, made on demand
+  bool king_lifted = false;
+  auto lift_king = [&] {
+    if (king_lifted) return;
+    std::memcpy(lifted, pos.line_occupancy(), sizeof(uint16_t) * t.line_count);
+    t.toggle_lines(lifted, ksq);
+    king_lifted = true;
+  };
+
+  if (ksq != NO_CELL) {
+    checkers = pos.attackers_to(ksq, attackers);
+    const BB snipers = ((t.rook_reach[ksq] & rook_likes) | (t.bishop_reach[ksq] & bishop_likes)) & attackers;
+    for_each_cell(snipers, [&](int s) {
+      const BB line = t.between(ksq, s);
+      const BB blockers = line & occ;
+      if (blockers && !blockers.more_than_one() && (blockers & own)) {
+        pinned |= blockers;
+        pins[pin_count++] = {blockers.first(), line | BB::cell(s)};
+      }
+    });
+
+    const BB step_targets = t.king[ksq] & targets.minus(king_forbidden);
+    if (step_targets) {
+      lift_king();
+      BB steps = BB::empty();
+      for_each_cell(step_targets, [&](int to) {
+        if (!pos.attackers_to(to, attackers, lifted)) steps.set(to);
+      });
+      sink.add(ksq, steps);
+      if constexpr (Sink::STOPS_EARLY)
+        if (sink.found) return;
+    }
+  }
+
+  auto allowed_for_pinned = [&](int cell) {
+    BB allowed = t.all;
+    for (int i = 0; i < pin_count; ++i)
+      if (pins[i].cell == cell) allowed &= pins[i].allowed;
+    return allowed;
+  };
+
+  // Each checker must be captured or its line blocked. On the hexagon one cell can block two
+  // lines at once (two diagonals fork from the centre), so even a double check may leave
+  // moves other than the king's.
+  for_each_cell(checkers, [&](int c) {
+    BB answer = BB::cell(c);
+    if ((rook_likes | bishop_likes).test(c)) answer |= t.between(ksq, c);
+    evasion &= answer;
+  });
+  const uint16_t* lines = pos.line_occupancy();
+  const BB pawns = own & pos.kind_bb(PAWN);
+  if (evasion) {
+    const BB mask = targets & evasion;
+    auto emit = [&](int from, BB to) {
+      if (pinned.test(from)) to &= allowed_for_pinned(from);
+      sink.add(from, to);
+    };
+    for_each_cell(own & pos.kind_bb(KNIGHT), [&](int from) { emit(from, t.knight[from] & mask); });
+    for_each_cell(own & bishop_likes, [&](int from) { emit(from, t.bishop_attacks(from, lines) & mask); });
+    for_each_cell(own & rook_likes, [&](int from) { emit(from, t.rook_attacks(from, lines) & mask); });
+    if constexpr (Sink::STOPS_EARLY)
+      if (sink.found) return;
+
+    for (int pc = 0; pawns && pc < colours; ++pc) {
+      for_each_cell(pawns & pos.colour_bb(pc), [&](int from) {
+        BB to = t.pawn_capture[pc][from] & occ & targets;
+        const int push = t.pawn_push[pc][from];
+        if (push != NO_CELL && !occ.test(push) && (!CAPTURES_ONLY || t.promotion[pc].test(push))) {
+          to.set(push);
+          const int dbl = t.pawn_double[pc][from];
+          if (!CAPTURES_ONLY && dbl != NO_CELL && !occ.test(dbl)) to.set(dbl);
+        }
+        to &= evasion;
+        if (pinned.test(from)) to &= allowed_for_pinned(from);
+        const BB promotions = to & t.promotion[pc];
+        sink.add(from, to.minus(promotions));
+        if (promotions) sink.add_promotions(from, promotions);
+      });
+    }
+
+    if (!CAPTURES_ONLY && !checkers && ksq != NO_CELL) {
+      for (int c = 0; c < colours; ++c) {
+        const int rights = meta.castling >> (2 * c) & 3;
+        if (!rights || meta.controller[c] != me) continue;
+        for (int side = 0; side < 2; ++side) {
+          if (!(rights >> side & 1)) continue;
+          const auto& rule = t.castle[c][side];
+          if (rule.king_from != ksq || (rule.must_be_empty & occ) || (rule.king_path & king_forbidden)) continue;
+          bool safe = true;
+          lift_king();
+          for_each_cell(rule.king_path, [&](int cell) { safe = safe && !pos.attackers_to(cell, attackers, lifted); });
+          if (safe) sink.add(make_castling(ksq, rule.king_to, c, side));
+        }
+      }
+    }
+  }
+
+  // En passant: any enemy colour's open right, taken by a pawn whose capture cells include
+  // the skipped cell; tested on the resulting position (this also covers check evasion).
+  for (int vc = 0; vc < colours; ++vc) {
+    const int skipped = meta.en_passant[vc];
+    const int victim = meta.controller[vc];
+    if (skipped == NO_CELL || victim == NOBODY || !pos.is_enemy(me, victim) || (untouchable_players >> victim & 1))
+      continue;
+    const int landing = t.landing_of_skipped[skipped];
+    for (int pc = 0; pc < colours; ++pc) {
+      if (meta.controller[pc] != me) continue;
+      for_each_cell(t.pawn_attackers[pc][skipped] & pawns & pos.colour_bb(pc), [&](int from) {
+        if (ksq != NO_CELL) {
+          uint16_t after[MAX_LINES];
+          std::memcpy(after, lines, sizeof(uint16_t) * t.line_count);
+          for (int cell : {from, skipped, landing}) t.toggle_lines(after, cell);
+          if (pos.attackers_to(ksq, attackers.minus(BB::cell(landing)), after)) return;
+        }
+        const Move move = make_en_passant(from, skipped, vc);
+        if (t.promotion[pc].test(skipped))
+          for (Kind k : pos.variant().promotion_kinds) sink.add(with_promotion(move, k));
+        else sink.add(move);
+      });
+    }
+  }
+
+  // King capture (rules §1.6): judged after the victim's army has passed to the mover.
+  if (pos.variant().king_capture) {
+    for (int victim = 0; victim < pos.players(); ++victim) {
+      if (!pos.is_enemy(me, victim) || meta.status[victim] != ACTIVE || (untouchable_players >> victim & 1)) continue;
+      const int target = pos.king_of(victim);
+      if (target == NO_CELL) continue;
+      const BB remaining = attackers.minus(pos.pieces_of(victim));
+      for_each_cell(pos.attackers_to(target, own), [&](int from) {
+        if (ksq != NO_CELL) {
+          const int king_after = from == ksq ? target : ksq;
+          if (from == ksq && king_forbidden.test(target)) return;
+          uint16_t after[MAX_LINES];
+          std::memcpy(after, pos.line_occupancy(), sizeof(uint16_t) * t.line_count);
+          t.toggle_lines(after, from);
+          if (pos.attackers_to(king_after, remaining, after)) return;
+        }
+        const Piece attacker = pos.piece_at(from);
+        if (kind_of(attacker) == PAWN && t.promotion[colour_of(attacker)].test(target))
+          sink.add_promotions(from, BB::cell(target));
+        else sink.add(make_move(from, target));
+      });
+    }
+  }
+}
+
+// Writes the legal moves into `out` (room for MAX_MOVES) and returns how many.
+template <int W>
+inline int legal_moves(const Position<W>& pos, Move* out) {
+  const auto& kinds = pos.variant().promotion_kinds;
+  MoveWriter w{out, kinds.data(), int(kinds.size())};
+  generate_legal(pos, w);
+  return int(w.cur - out);
+}
+
+// The legal captures and promotions only.
+template <int W>
+inline int legal_captures(const Position<W>& pos, Move* out) {
+  const auto& kinds = pos.variant().promotion_kinds;
+  MoveWriter w{out, kinds.data(), int(kinds.size())};
+  generate_legal<W, MoveWriter, true>(pos, w);
+  return int(w.cur - out);
+}
+
+template <int W>
+inline bool has_legal_move(const Position<W>& pos) {
+  MoveFinder finder;
+  generate_legal(pos, finder);
+  return finder.found;
+}
+
+template <int W>
+inline uint64_t count_legal_moves(const Position<W>& pos) {
+  MoveCounter c{0, int(pos.variant().promotion_kinds.size())};
+  generate_legal(pos, c);
+  return c.count;
+}
+
+// Pieces of the active enemies of the player to move that attack his king.
+template <int W>
+inline Bitboard<W> checkers(const Position<W>& pos) {
+  const int king = pos.king_of(pos.turn());
+  if (king == NO_CELL) return Bitboard<W>::empty();
+  return pos.attackers_to(king, pos.attacking_enemies_of(pos.turn()));
+}
+
+// Among the enemies whose pieces `attackers` attack the king of the player to move, the one
+// credited with a mate (rules §1.7): who moved most recently, counting back from `last_mover`
+// (by default the player before him in turn order); -1 if none of them.
+template <int W>
+inline int credited_mater(const Position<W>& pos, const Bitboard<W>& attackers, int last_mover = -1) {
+  const int me = pos.turn(), n = pos.players();
+  if (last_mover < 0) last_mover = (me + n - 1) % n;
+  for (int back = 0; back < n; ++back) {
+    const int p = ((last_mover - back) % n + n) % n;
+    if (p != me && pos.meta().status[p] == ACTIVE && (attackers & pos.pieces_of(p))) return p;
+  }
+  return -1;
+}
+
+// If the player to move is checkmated, the player credited with the mate; otherwise -1. This
+// is what the game layer and the search use to treat a mate as an elimination and to score it.
+template <int W>
+inline int mated_by(const Position<W>& pos, int last_mover = -1) {
+  const Bitboard<W> attackers = checkers(pos);
+  if (!attackers || has_legal_move(pos)) return -1;
+  return credited_mater(pos, attackers, last_mover);
+}
+
+}  // namespace polychess

@@ -1,0 +1,61 @@
+// Perft: the number of leaf nodes of the legal-move tree to a fixed depth, the standard test
+// of a move generator. The last ply is bulk-counted (legal moves are counted, not played).
+#pragma once
+
+#include <atomic>
+#include <utility>
+#include <vector>
+
+#include "core/movegen.h"
+
+namespace polychess {
+
+// Counts leaves; stops early (returning a partial count) once *stop becomes true.
+template <int W>
+uint64_t perft(Position<W>& pos, int depth, const std::atomic<bool>* stop = nullptr) {
+  if (depth <= 0) return 1;
+  if (depth == 1) return count_legal_moves(pos);
+  Move moves[MAX_MOVES];
+  const int n = legal_moves(pos, moves);
+  uint64_t nodes = 0;
+  for (int i = 0; i < n; ++i) {
+    if (stop && stop->load(std::memory_order_relaxed)) break;
+    pos.make(moves[i]);
+    nodes += perft(pos, depth - 1, stop);
+    pos.unmake();
+  }
+  return nodes;
+}
+
+// The same count without bulk counting: every leaf is played (checks the counter sink).
+template <int W>
+uint64_t perft_full(Position<W>& pos, int depth) {
+  if (depth <= 0) return 1;
+  Move moves[MAX_MOVES];
+  const int n = legal_moves(pos, moves);
+  uint64_t nodes = 0;
+  for (int i = 0; i < n; ++i) {
+    pos.make(moves[i]);
+    nodes += perft_full(pos, depth - 1);
+    pos.unmake();
+  }
+  return nodes;
+}
+
+// Leaves below each legal move; stops early (partial counts) once *stop becomes true.
+template <int W>
+std::vector<std::pair<Move, uint64_t>> divide(Position<W>& pos, int depth, const std::atomic<bool>* stop = nullptr) {
+  std::vector<std::pair<Move, uint64_t>> result;
+  if (depth <= 0) return result;
+  Move moves[MAX_MOVES];
+  const int n = legal_moves(pos, moves);
+  for (int i = 0; i < n; ++i) {
+    if (stop && stop->load(std::memory_order_relaxed)) break;
+    pos.make(moves[i]);
+    result.push_back({moves[i], perft(pos, depth - 1, stop)});
+    pos.unmake();
+  }
+  return result;
+}
+
+}  // namespace polychess

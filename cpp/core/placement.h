@@ -1,0 +1,40 @@
+// Piece-square values derived from a layout's geometry rather than from board-specific
+// constants: material plus centrality (distance to the graph centre of the king-step graph,
+// i.e. the centre or the hexagon's rosette), how many cells a piece reaches from a cell on an
+// empty board, and for pawns the pushes made toward their promotion cells; each weighted by
+// the game's evaluation weights (evaluation_weights.h).
+//
+// The position keeps each colour's sum of these values up to date as pieces are put and
+// removed, so the evaluation's material-and-placement term costs nothing per node.
+// PIECE_VALUE is the fixed scale of exchanges (move ordering, pruning), not a weight.
+#pragma once
+
+#include <cstdint>
+
+#include "board/layout.h"
+#include "board/variant.h"
+#include "core/evaluation_weights.h"
+#include "core/types.h"
+
+namespace polychess {
+
+constexpr int PIECE_VALUE[KIND_NB] = {0, 100, 300, 330, 500, 900, 0, 900};
+
+// A game's evaluation: its weights and, from them and the layout, every piece's material and
+// placement value on every cell. Immutable once built: a position keeps the table it was
+// made with, so new weights apply to positions made after them.
+struct PlacementTable {
+  EvalWeights weights;
+  int16_t value[MAX_COLOURS][KIND_NB][MAX_CELLS];  // material + placement, in centipawns
+};
+
+// The placement features of one piece on one cell, per term (material counts 1; terms that
+// are not placement terms count 0): what the table's value is the weighted sum of.
+void placement_features(const Layout& layout, int colour, Kind kind, int cell, int* features);
+
+// The table for the game, with its current weights (thread-safe).
+const PlacementTable& placement_table(const Variant& variant);
+// Makes `weights` the game's weights for positions made from now on.
+void set_evaluation_weights(const Variant& variant, const EvalWeights& weights);
+
+}  // namespace polychess

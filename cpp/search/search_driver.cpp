@@ -1,0 +1,212 @@
+// Iterative deepening, the search report and the parallel search (lazy SMP).
+#include <algorithm>
+#include <thread>
+
+#include "search/searcher.h"
+
+namespace polychess {
+
+// Table keys differ per algorithm: their scores mean different things.
+constexpr uint64_t ALGORITHM_SALT[] = {0, 0x9E3779B97F4A7C15ull, 0xC2B2AE3D27D4EB4Full};
+
+template <int W>
+Searcher<W>::Searcher(const GameState<W>& root, TranspositionTable& tt, const SearchLimits& limits,
+                      const std::atomic<bool>& stop, std::atomic<uint64_t>& shared_nodes, int first_depth)
+    : pos_(root.position()),
+      state_(pos_, root),
+      tt_(tt),
+      limits_(limits),
+      stop_(stop),
+      shared_nodes_(shared_nodes),
+      first_depth_(first_depth),
+      eval_(eval_tables(pos_.topo())),
+      root_(pos_.turn()),
+      two_sides_(alternating_sides(pos_)),
+      algorithm_(two_sides_ ? Algorithm::PARANOID : limits.algorithm),
+      salt_(ALGORITHM_SALT[int(algorithm_)]),
+      counts_points_(root.rules().ranking == Ranking::POINTS),
+      opposing_sides_(opposing_sides(pos_)),
+      contempt_(root.rules().ranking == Ranking::ORDER_OUT && opposing_sides(pos_) > 1 ? DRAW_CONTEMPT : 0) {
+  for (int p = 0; p < pos_.players(); ++p) {
+    out_at_root_[p] = pos_.meta().status[p] == OUT;
+    in_at_root_ += !out_at_root_[p];
+  }
+  // Every ply can add a move, passes (best-reply search, null moves) and elimination events:
+  // room for all of them, so that the search itself allocates nothing.
+  pos_.reserve_history(size_t(MAX_PLY) * (2 * MAX_PLAYERS + 1));
+  state_.reserve(size_t(MAX_PLY) * (MAX_PLAYERS + 1));
+  state_.leave_repetitions_to_caller();
+  while (limits_.nodes && check_mask_ > 0 && (check_mask_ + 1) * 64 > limits_.nodes) check_mask_ >>= 1;
+  start_ = SearchClock::now();
+}
+
+template <int W>
+SearchReport Searcher<W>::run(const IterationCallback& on_iteration) {
+  SearchReport report;
+  Move moves[MAX_MOVES];
+  const int n = state_.legal_moves(moves);
+  if (n == 0) return finish(report);
+  report.best = moves[0];
+  const int max_depth = limits_.depth > 0 ? std::min(limits_.depth, MAX_DEPTH) : MAX_DEPTH;
+  for (int depth = std::min(first_depth_, max_depth); depth <= max_depth; ++depth) {
+    seldepth_ = 0;
+    const int score = algorithm_ == Algorithm::MAXN ? maxn(depth, 0)[root_] : aspiration(depth, report.score);
+    if (stopped_ && report.depth > 0) break;  // an unfinished iteration is not trusted
+    report.score = score;
+    report.depth = depth;
+    report.seldepth = std::max(seldepth_, depth);
+    line_.assign(pv_[0], pv_[0] + pv_length_[0]);
+    if (!line_.empty()) report.best = line_[0];
+    finish(report);
+    if (on_iteration) on_iteration(report);
+    // A decided score ends the deepening, unless a depth was asked for: that search reports
+    // the depth (a table carried over from an earlier search can prove a mate early).
+    if (stopped_ || (std::abs(score) > WIN_BAND && limits_.depth == 0)) break;
+  }
+  return finish(report);
+}
+
+// An alpha-beta iteration in a window around the previous iteration's score, widened on the
+// side it fails on until the score falls inside: a narrow window prunes more.
+template <int W>
+int Searcher<W>::aspiration(int depth, int previous) {
+  if (depth < ASPIRATION_DEPTH || std::abs(previous) > WIN_BAND)
+    return alphabeta(depth, -INFINITE_SCORE, INFINITE_SCORE, 0);
+  int delta = ASPIRATION_WINDOW;
+  int alpha = std::max(-INFINITE_SCORE, previous - delta), beta = std::min(INFINITE_SCORE, previous + delta);
+  for (;;) {
+    const int score = alphabeta(depth, alpha, beta, 0);
+    if (stopped_) return score;
+    delta *= 2;
+    if (score <= alpha) alpha = score - delta < -WIN_BAND ? -INFINITE_SCORE : score - delta;
+    else if (score >= beta) beta = score + delta > WIN_BAND ? INFINITE_SCORE : score + delta;
+    else return score;
+  }
+}
+
+// Fills in the report from the principal line, replayed in a copy of the game. A best-reply
+// line skips turns: it is replayed passing the turn to whoever moves next in it, and reported
+// only as far as it is a game line. A line in which the root player mates an opponent reports
+// his moves up to that mate.
+template <int W>
+SearchReport& Searcher<W>::finish(SearchReport& report) {
+  report.nodes = nodes_;
+  report.seconds = std::chrono::duration<double>(SearchClock::now() - start_).count();
+  Position<W> end = pos_;
+  GameState<W> game(end, state_);
+  size_t game_line = line_.size();
+  int root_moves = 0;
+  report.mate_moves = -1;
+  auto moves_own_piece = [](const Position<W>& pos, Move m) {
+    const Piece piece = pos.piece_at(move_from(m));
+    return piece && pos.meta().controller[colour_of(piece)] == pos.turn();
+  };
+  for (size_t i = 0; i < line_.size() && !game.is_terminal(); ++i) {
+    const Move m = line_[i];
+    for (int passes = 0; passes < end.players() && !moves_own_piece(end, m); ++passes) {
+      end.make_null();
+      game_line = std::min(game_line, i);
+    }
+    const bool root_moves_now = end.turn() == root_;
+    root_moves += root_moves_now;
+    const size_t out_before = game.eliminations().size();
+    game.apply(m);
+    for (size_t e = out_before; e < game.eliminations().size() && root_moves_now && report.mate_moves < 0; ++e)
+      if (game.eliminations()[e].reason == Reason::CHECKMATE && game.eliminations()[e].by == root_)
+        report.mate_moves = root_moves;
+  }
+  report.pv.assign(line_.begin(), line_.begin() + game_line);
+  report.player_values = evaluate_players(end, eval_);
+  if (report.mate_moves < 0 && root_moves > 0 && delivers_mate(end)) report.mate_moves = root_moves;
+  return report;
+}
+
+// Whether some opponent of the root player is mated by him at the end of a line.
+template <int W>
+bool Searcher<W>::delivers_mate(const Position<W>& end) const {
+  for (int p = 0; p < end.players(); ++p)
+    if (end.is_enemy(root_, p) && end.meta().status[p] == ACTIVE && mated_by(end.as_turn_of(p), root_) == root_)
+      return true;
+  return false;
+}
+
+template <int W>
+void Searcher<W>::check_limits() {
+  const uint64_t all_nodes = shared_nodes_.fetch_add(check_mask_ + 1, std::memory_order_relaxed) + check_mask_ + 1;
+  if (stop_.load(std::memory_order_relaxed)) stopped_ = true;
+  if (limits_.nodes && all_nodes >= limits_.nodes) stopped_ = true;
+  if (limits_.seconds > 0 && std::chrono::duration<double>(SearchClock::now() - start_).count() >= limits_.seconds)
+    stopped_ = true;
+}
+
+// Whether the players alternate between two sides (every player's successor is an enemy).
+template <int W>
+bool Searcher<W>::alternating_sides(const Position<W>& pos) {
+  for (int p = 0; p < pos.players(); ++p)
+    if (!pos.is_enemy(p, (p + 1) % pos.players())) return false;
+  return pos.players() == 2 || pos.variant().teams;
+}
+
+// Opposing sides of the root player: teams count once, solo players each.
+template <int W>
+int Searcher<W>::opposing_sides(const Position<W>& pos) {
+  uint32_t teams = 0;
+  for (int p = 0; p < pos.players(); ++p) {
+    if (!pos.is_enemy(pos.turn(), p) || pos.meta().status[p] == OUT) continue;
+    int team = p;
+    for (int q = 0; q < p; ++q)
+      if (!pos.is_enemy(p, q)) team = q;
+    teams |= 1u << team;
+  }
+  return std::max(1, __builtin_popcount(teams));
+}
+
+template <int W>
+SearchReport search(const GameState<W>& root, TranspositionTable& tt, const SearchLimits& limits,
+                    const std::atomic<bool>& stop, const IterationCallback& on_iteration) {
+  // Lazy SMP: helper threads search the same root with their own histories, sharing only the
+  // table, which they fill with results the main thread then finds; the main thread's result
+  // is the answer. Half the helpers start one iteration deeper, so the threads spread over
+  // depths instead of repeating each other.
+  tt.new_search();
+  std::atomic<uint64_t> shared_nodes{0};
+  std::atomic<bool> helpers_stop{false};
+  SearchLimits helper_limits = limits;
+  helper_limits.nodes = 0;  // helpers stop with the main thread
+  helper_limits.seconds = 0.0;
+  std::vector<std::unique_ptr<Searcher<W>>> helpers;
+  for (int i = 1; i < limits.threads; ++i)
+    helpers.push_back(std::make_unique<Searcher<W>>(root, tt, helper_limits, helpers_stop, shared_nodes, 1 + (i & 1)));
+  // Stops and joins the helpers however the main search ends: an exception thrown by the main
+  // thread (a callback's, an allocation's) must not leave joinable threads behind.
+  struct HelperThreads {
+    std::atomic<bool>& stop;
+    std::vector<std::thread> threads;
+    void join() {
+      stop = true;
+      for (auto& t : threads) t.join();
+      threads.clear();
+    }
+    ~HelperThreads() { join(); }
+  } running{helpers_stop, {}};
+  for (auto& helper : helpers) running.threads.emplace_back([&helper] { helper->run(nullptr); });
+  auto main = std::make_unique<Searcher<W>>(root, tt, limits, stop, shared_nodes, 1);
+  SearchReport report = main->run(on_iteration);
+  running.join();
+  for (auto& helper : helpers) report.nodes += helper->nodes();
+  return report;
+}
+
+#define POLYCHESS_DRIVER(W)                                                                      \
+  template Searcher<W>::Searcher(const GameState<W>&, TranspositionTable&, const SearchLimits&,  \
+                                 const std::atomic<bool>&, std::atomic<uint64_t>&, int);         \
+  template SearchReport Searcher<W>::run(const IterationCallback&);                              \
+  template int Searcher<W>::aspiration(int, int);                                                \
+  template void Searcher<W>::check_limits();                                                     \
+  template SearchReport search<W>(const GameState<W>&, TranspositionTable&, const SearchLimits&, \
+                                  const std::atomic<bool>&, const IterationCallback&);
+POLYCHESS_DRIVER(1)
+POLYCHESS_DRIVER(2)
+POLYCHESS_DRIVER(3)
+
+}  // namespace polychess

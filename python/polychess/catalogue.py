@@ -1,0 +1,87 @@
+"""Every game polychess plays, listed once.
+
+The core lists its games (``_core.variants()``: each board with its modes, setups and colours,
+in a fixed order, the first of a variant being its default); this module turns each entry into
+a :class:`GameKind` and adds what the Python layer knows of the game: the rules it is declared
+to be played by (:mod:`polychess.rules`) and its name in the engine protocols. Everything else
+that depends on the game asks for its kind here instead of naming variants.
+
+>>> from polychess.catalogue import kind_of
+>>> kind_of("four-player").name, kind_of("four-player", "ffa").rules.ranking
+('four-player-teams', 'points')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from polychess import _core
+from polychess.pieces import Colour
+from polychess.rules import DECLARED, Rules
+
+if TYPE_CHECKING:
+    from polychess.game import Game
+
+__all__ = ["GameKind", "KINDS", "VARIANTS", "kind_of"]
+
+
+@dataclass(frozen=True)
+class GameKind:
+    """One game: the variant, and for four-player chess the mode and the setup; its colours in
+    turn order (which are also its seats), its sides (a player alone, or partners) and its
+    declared rules."""
+
+    variant: str
+    mode: str | None
+    setup: str | None
+    colours: tuple[Colour, ...] = field(compare=False)  # what the three above name
+    sides: tuple[tuple[Colour, ...], ...] = field(compare=False)
+    rules: Rules = field(compare=False)
+
+    @property
+    def name(self) -> str:
+        """The game's one-word name, as ``polychess uci --variant`` and ``UCI_Variant`` take
+        it: the variant, with the mode and a setup other than the first added."""
+        if self.mode is None:
+            return self.variant
+        default_setup = kind_of(self.variant, self.mode).setup
+        return f"{self.variant}-{self.mode}" + ("" if self.setup == default_setup else f"-{self.setup}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as its name in the catalogue (a worker process looks it up again)."""
+        return (kind_of, (self.variant, self.mode, self.setup))
+
+    def new_game(self, start: str | None = None, points: Mapping[Colour, int] | None = None,
+                 **options: Any) -> Game:
+        """A game of this kind from ``start`` (a polychess position string; None: the start
+        position) with ``points`` (games ranked by points) and other options of :class:`Game`."""
+        from polychess.game import Game  # the game module depends on this one
+
+        if self.mode is not None:
+            options.update(mode=self.mode, setup=self.setup)
+        if points:
+            options["points"] = points
+        return Game(self.variant, start=start, **options)
+
+
+def _listed(variant: str, mode: str, setup: str, names: list[str], teams: bool) -> GameKind:
+    colours = tuple(Colour(name) for name in names)
+    # Partners sit opposite each other: players p and p + 2 (docs/rules.md §2.3).
+    sides = tuple(colours[p::2] for p in range(2)) if teams else tuple((c,) for c in colours)
+    return GameKind(variant, mode or None, setup or None, colours, sides, DECLARED[(variant, mode or None)])
+
+
+KINDS: tuple[GameKind, ...] = tuple(_listed(*entry) for entry in _core.variants())
+
+VARIANTS: tuple[str, ...] = tuple(dict.fromkeys(k.variant for k in KINDS))
+
+_BY_KEY: dict[tuple[str, str | None, str | None], GameKind] = {(k.variant, k.mode, k.setup): k for k in KINDS}
+
+
+def kind_of(variant: str, mode: str | None = None, setup: str | None = None) -> GameKind:
+    """The game of this variant, mode and setup (a mode or setup left out: the variant's
+    first). A ValueError names what is unknown and what is known."""
+    name, resolved_mode, resolved_setup = _core.resolve_variant(variant, mode or "", setup or "")
+    return _BY_KEY[(name, resolved_mode or None, resolved_setup or None)]
