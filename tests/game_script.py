@@ -1,10 +1,11 @@
-"""Scripted games for the game-layer tests (tests/test_game.py, tests/test_game_four_player.py).
+"""Scripted games for the game-layer tests (tests/game/test_three_player_game.py,
+tests/game/test_four_player_game.py).
 
 A test builds a ``Game`` from a small hand-written position (``game_from``), plays moves and
 events through a ``Script`` and states what docs/rules.md implies after each step; ``Script.unwind``
 then takes the whole game back with ``Game.pop`` and checks that every earlier state
 (``snapshot``) comes back exactly.  Imported by name like tests/positions.py (pytest puts
-tests/ on ``sys.path`` for the test modules there).
+tests/, the folder above the test packages, on ``sys.path``).
 """
 
 from __future__ import annotations

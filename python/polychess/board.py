@@ -108,6 +108,13 @@ class Board:
         return self._kind
 
     @property
+    def core(self) -> _core.Board:
+        """The compiled core's board (``polychess._core.Board``), for low-level work: the
+        library's search, evaluation and learning modules, and embedders. Changing it directly
+        bypasses the checks of this class."""
+        return self._core
+
+    @property
     def mode(self) -> str | None:
         """Four-player chess: "teams" or "ffa"."""
         return self._core.mode or None

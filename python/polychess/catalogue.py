@@ -13,7 +13,8 @@ that depends on the game asks for its kind here instead of naming variants.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import importlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -24,7 +25,7 @@ from polychess.rules import DECLARED, Rules
 if TYPE_CHECKING:
     from polychess.game import Game
 
-__all__ = ["GameKind", "KINDS", "VARIANTS", "kind_of"]
+__all__ = ["GameKind", "KINDS", "RecordFormat", "VARIANTS", "kind_of"]
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,17 @@ class GameKind:
     colours: tuple[Colour, ...] = field(compare=False)  # what the three above name
     sides: tuple[tuple[Colour, ...], ...] = field(compare=False)
     rules: Rules = field(compare=False)
+
+    @property
+    def family(self) -> str:
+        """The game without its setup (``four-player-teams``): what its setups share, such as the
+        evaluation's weights."""
+        return self.variant if self.mode is None else f"{self.variant}-{self.mode}"
+
+    @property
+    def record_format(self) -> RecordFormat:
+        """The text format of the game's records (:mod:`polychess.formats`)."""
+        return _RECORD_FORMATS[self.variant]
 
     @property
     def name(self) -> str:
@@ -72,6 +84,33 @@ def _listed(variant: str, mode: str, setup: str, names: list[str], teams: bool) 
     sides = tuple(colours[p::2] for p in range(2)) if teams else tuple((c,) for c in colours)
     return GameKind(variant, mode or None, setup or None, colours, sides, DECLARED[(variant, mode or None)])
 
+
+@dataclass(frozen=True)
+class RecordFormat:
+    """A text format of whole games: its name (the module of :mod:`polychess.formats` that reads
+    and writes it) and the file suffix records of it take."""
+
+    name: str
+    suffix: str
+
+    def read(self, text: str) -> Game:
+        """The game a record of this format holds (the format's reader and its errors)."""
+        reader: Callable[[str], Game] = getattr(self._module(), f"read_{self.name}")
+        return reader(text)
+
+    def write(self, game: Game, tags: Mapping[str, str] | None = None) -> str:
+        """The game's record in this format, with extra tags (player names, event, ...)."""
+        writer: Callable[[Game, Mapping[str, str] | None], str] = getattr(self._module(), f"write_{self.name}")
+        return writer(game, tags)
+
+    def _module(self) -> Any:
+        return importlib.import_module(f"polychess.formats.{self.name}")  # the formats depend on this module
+
+
+# The format each variant's records are written in: PGN for standard chess, chess.com's PGN4
+# for four-player chess, polychess's own game records for three-player chess.
+_RECORD_FORMATS = {"standard": RecordFormat("pgn", ".pgn"), "four-player": RecordFormat("pgn4", ".pgn4"),
+                   "three-player": RecordFormat("record", ".txt")}
 
 KINDS: tuple[GameKind, ...] = tuple(_listed(*entry) for entry in _core.variants())
 

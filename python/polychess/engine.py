@@ -137,16 +137,16 @@ class Engine:
             callback = lambda report: info(_result(board, report))  # noqa: E731
         algorithm = self.algorithm or default_algorithm(board)
         if isinstance(position, Game):
-            state = position._state
+            state = position.state
         elif not board.legal_moves:  # nothing to search: the rules would already have moved the turn on
-            return SearchResult(None, 0, dict(zip(board.colours, _core.evaluate(board._core), strict=True)), 0, 0,
+            return SearchResult(None, 0, dict(zip(board.colours, _core.evaluate(board.core), strict=True)), 0, 0,
                                 0.0, [])
         else:
             # A bare board is searched by its game's declared rules (polychess.rules) from the
             # position as it stands: the root's moves are the board's own legal moves, even where
             # the game would first have judged the position (a player already mated, a drawn
             # material balance).
-            state = _core.GameState(board._core.copy(), judge_start=False)
+            state = _core.GameState(board.core.copy(), judge_start=False)
         report = self._engine.search(state, depth, nodes, time, callback, algorithm, self.threads,
                                      self.strength.noise, self.seed)
         return _result(board, report)
@@ -222,7 +222,7 @@ def _board_of(position: Board | Game) -> Board:
     if isinstance(position, Game):
         if position.is_over():
             raise ValueError("the game is over")
-        return position._board
+        return position.position
     if isinstance(position, Board):
         return position
     raise TypeError(f"expected a Board or a Game, got {type(position).__name__}")

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from polychess import _core
+from polychess.catalogue import KINDS
 
 if TYPE_CHECKING:
     from polychess.board import Board
@@ -33,13 +34,11 @@ __all__ = ["TERMS", "DATA_DIR", "GAMES", "evaluate", "features_of", "game_weight
 
 TERMS: tuple[str, ...] = tuple(_core.evaluation_terms())
 DATA_DIR = Path(__file__).parent / "data" / "evaluation"
-# Each game's file name and the core's (variant, mode, setups) it applies to.
+# Each game's weights file name (its family: the setups of a four-player mode share their weights)
+# and the core's (variant, mode, setups) it applies to, from the catalogue of games.
 GAMES: dict[str, tuple[str, str, tuple[str, ...]]] = {
-    "standard": ("standard", "", ("",)),
-    "three-player": ("three-player", "", ("",)),
-    "four-player-teams": ("four-player", "teams", ("modern", "classic")),
-    "four-player-ffa": ("four-player", "ffa", ("modern", "classic")),
-}
+    kind.family: (kind.variant, kind.mode or "", tuple(k.setup or "" for k in KINDS if k.family == kind.family))
+    for kind in KINDS}
 
 
 def weights_file(game: str) -> Path:
@@ -104,17 +103,17 @@ def load_shipped() -> None:
 
 def features_of(board: Board) -> list[list[int]]:
     """Every player's features (in seat order), in the order of :data:`TERMS`."""
-    return _core.evaluation_features(board._core)
+    return _core.evaluation_features(board.core)
 
 
 def weights_of(board: Board) -> dict[str, int]:
     """The weights the board's position evaluates with."""
-    return dict(zip(TERMS, _core.board_evaluation_weights(board._core), strict=True))
+    return dict(zip(TERMS, _core.board_evaluation_weights(board.core), strict=True))
 
 
 def evaluate(board: Board) -> list[int]:
     """Every player's evaluation (material and positional terms), in seat order."""
-    return _core.evaluate(board._core)
+    return _core.evaluate(board.core)
 
 
 def _check_game(game: str) -> str:

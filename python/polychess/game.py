@@ -231,6 +231,19 @@ class Game:
         return self._board.copy()
 
     @property
+    def position(self) -> Board:
+        """The game's own board, live (not a copy, unlike :attr:`board`): to read without
+        copying. Play through the game, never on this board."""
+        return self._board
+
+    @property
+    def state(self) -> _core.GameState:
+        """The compiled core's game state (``polychess._core.GameState``), for low-level work
+        (the search, observations, batches of games): playing through it directly bypasses
+        the clock."""
+        return self._state
+
+    @property
     def turn(self) -> Colour:
         return self._board.turn
 

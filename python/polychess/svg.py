@@ -181,7 +181,7 @@ def _model(variant: str) -> _Model:
 def _check_topology(variant: str, model: _Model) -> None:
     """Refuses a drawing that is not the engine's board: it must have exactly the engine's
     cells, and cells the engine calls orthogonal neighbours (first steps of rook rays) must
-    share a side. Runs once per variant; tests/test_svg.py checks the converse too."""
+    share a side. Runs once per variant; tests/formats/test_svg.py checks the converse too."""
     layout = _layout(kind_of(variant))
     names = layout.names
     if sorted(model.polygons) != sorted(names):
@@ -408,7 +408,7 @@ def _position(board: object) -> Board:
     if isinstance(board, Board):
         return board
     if isinstance(board, Game):
-        return board._board
+        return board.position
     raise TypeError(f"expected a polychess Board or Game, got {type(board).__name__}")
 
 

@@ -22,9 +22,6 @@ from polychess.protocol.games import GameKind, Position, game_kind
 
 __all__ = ["add_game_arguments", "add_parsers", "game_kind_argument", "openings_argument"]
 
-_RECORD_SUFFIX = {"standard": ".pgn", "four-player": ".pgn4", "three-player": ".txt"}
-
-
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "match", help="a match between two players: engines, baselines, external engines",
@@ -152,7 +149,7 @@ def _run_match(args: argparse.Namespace) -> int:
     with StatusLine(sys.stderr) as status:
         def progress(match: MatchResult, game: GameResult) -> None:
             if args.records is not None:
-                name = f"game-{game.opening}-{game.assignment}{_RECORD_SUFFIX[kind.variant]}"
+                name = f"game-{game.opening}-{game.assignment}{kind.record_format.suffix}"
                 (args.records / name).write_text(game.record, encoding="utf-8")
             if args.verbose:
                 status.clear()

@@ -56,20 +56,20 @@ class ActionSpace:
     def encode(self, board: Board, move: Move | str) -> int:
         """The code of a legal move of ``board`` (an IllegalMoveError if it is not legal)."""
         chosen = board.parse_move(move) if isinstance(move, str) else move
-        return int(self._core.encode(self._board(board)._core, chosen))
+        return int(self._core.encode(self._board(board).core, chosen))
 
     def decode(self, board: Board, code: SupportsIndex) -> Move:
         """The legal move of ``board`` with this code (an IllegalMoveError if none has it)."""
-        return self._core.decode(self._board(board)._core, code)
+        return self._core.decode(self._board(board).core, code)
 
     def is_legal(self, board: Board, code: SupportsIndex) -> bool:
         """Whether the code is a legal move of ``board`` (any whole number may be asked; anything
         else raises IllegalMoveError)."""
-        return bool(self._core.is_legal(self._board(board)._core, code))
+        return bool(self._core.is_legal(self._board(board).core, code))
 
     def legal_actions(self, board: Board) -> list[int]:
         """The codes of the board's legal moves, in increasing order."""
-        return list(self._core.legal_actions(self._board(board)._core))
+        return list(self._core.legal_actions(self._board(board).core))
 
     def mask(self, board: Board) -> Any:
         """A numpy int8 array of ``size`` items (the type Gymnasium's masks have): 1 at the
@@ -77,7 +77,7 @@ class ActionSpace:
         with needs_extra("rl"):
             import numpy
         out = numpy.zeros(self.size, dtype=numpy.int8)
-        self._core.write_mask(self._board(board)._core, out)
+        self._core.write_mask(self._board(board).core, out)
         return out
 
     def action(self, code: SupportsIndex) -> str:

@@ -21,7 +21,7 @@ __all__ = ["observation_shape", "observe"]
 
 def observation_shape(game: Game) -> tuple[int, int, int]:
     """(planes, rows, columns) of the game's observations."""
-    planes, rows, cols = game._state.observation_shape
+    planes, rows, cols = game.state.observation_shape
     return planes, rows, cols
 
 
@@ -44,5 +44,5 @@ def observe(game: Game, out: Any = None, *, player: Colour | str | None = None, 
         if dtype not in ("float32", "uint8"):
             raise ValueError(f"dtype must be 'float32' or 'uint8', got {dtype!r}")
         out = numpy.empty(observation_shape(game), dtype=dtype)
-    game._state.write_observation(out, viewer)
+    game.state.write_observation(out, viewer)
     return out

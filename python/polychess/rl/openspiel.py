@@ -77,14 +77,14 @@ class _PolychessState(pyspiel.State):  # type: ignore[misc]
         return self._seats.index(self.game.turn.value)
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self._space.legal_actions(self.game._board)
+        return self._space.legal_actions(self.game.position)
 
     def _apply_action(self, action: int) -> None:
-        self.game.push(self._space.decode(self.game._board, action))
+        self.game.push(self._space.decode(self.game.position, action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == self.current_player():
-            return str(self._space.decode(self.game._board, action))
+            return str(self._space.decode(self.game.position, action))
         return f"action {action}"
 
     def is_terminal(self) -> bool:
@@ -116,7 +116,7 @@ class _Observer:
         self.dict = {"observation": self.tensor.reshape(shape)}
 
     def set_from(self, state: _PolychessState, player: int) -> None:
-        state.game._state.write_observation(self.dict["observation"], self._colours.index(self._seats[player]))
+        state.game.state.write_observation(self.dict["observation"], self._colours.index(self._seats[player]))
 
     def string_from(self, state: _PolychessState, player: int) -> str:
         return f"{self._seats[player]}: {state.game.board.fen()}"

@@ -114,13 +114,13 @@ class Table:
         self.illegal_action = check_illegal_action(illegal_action)
         self.agents: tuple[str, ...] = tuple(c.value for c in start.seats)
         self._index = {c.value: start.colours.index(c) for c in start.seats}
-        self.observation_shape: tuple[int, int, int] = tuple(start._state.observation_shape)  # type: ignore[assignment]
+        self.observation_shape: tuple[int, int, int] = tuple(start.state.observation_shape)  # type: ignore[assignment]
         self.reset()
 
     def reset(self) -> None:
         self.game = self.start.copy()
         self.truncated = False
-        self._settled = self.game._state.settled_players
+        self._settled = self.game.state.settled_players
 
     @property
     def to_move(self) -> str | None:
@@ -136,7 +136,7 @@ class Table:
         fixed. An IllegalMoveError (a ValueError) for a code that is no legal move leaves the
         game unchanged."""
         self._require_running()
-        self.game.push(self.space.decode(self.game._board, code))
+        self.game.push(self.space.decode(self.game.position, code))
         return self._settle()
 
     def act(self, code: int) -> tuple[dict[str, float], bool]:
@@ -145,7 +145,7 @@ class Table:
         changes nothing ("raise"). Anything but a whole number raises IllegalMoveError either
         way. The rewards of the step, and whether the action was illegal."""
         self._require_running()
-        if self.illegal_action == "resign" and not self.space.is_legal(self.game._board, code):
+        if self.illegal_action == "resign" and not self.space.is_legal(self.game.position, code):
             return self.resign(self.game.turn.value), True
         return self.play(code), False
 
@@ -160,7 +160,7 @@ class Table:
             raise ValueError("the game is over: reset the environment")
 
     def _settle(self) -> dict[str, float]:
-        state = self.game._state
+        state = self.game.state
         settled = state.settled_players
         newly, self._settled = settled & ~self._settled, settled
         rewards = {agent: float(state.return_of(index)) for agent, index in self._index.items() if newly >> index & 1}
@@ -172,10 +172,11 @@ class Table:
         """The agent's view: the planes from his seat and the mask of his legal actions (all
         zeros unless he is to move)."""
         planes = numpy.empty(self.observation_shape, dtype=self.observation_dtype)
-        self.game._state.write_observation(planes, self._index[agent])
-        mask = numpy.zeros(self.space.size, dtype=numpy.int8)
+        self.game.state.write_observation(planes, self._index[agent])
         if agent == self.to_move:
-            self.space._core.write_mask(self.game._board._core, mask)
+            mask = self.space.mask(self.game.position)
+        else:
+            mask = numpy.zeros(self.space.size, dtype=numpy.int8)
         return {"observation": planes, "action_mask": mask}
 
     def render(self, render_mode: str | None) -> Any:
@@ -188,8 +189,8 @@ class Table:
         if render_mode in ("svg", "rgb_array"):
             from polychess import svg  # svg imports the game module
 
-            stack = self.game._board._core.move_stack()
-            picture = svg.board(self.game._board, lastmove=stack[-1] if stack else None)
+            position = self.game.position
+            picture = svg.board(position, lastmove=position.peek() if position.move_stack else None)
             return picture if render_mode == "svg" else _pixels(picture)
         if render_mode == "human":
             print(self.game)
@@ -197,4 +198,4 @@ class Table:
         return str(self.game)
 
     def legal_actions(self) -> list[int]:
-        return self.space.legal_actions(self.game._board) if self.to_move is not None else []
+        return self.space.legal_actions(self.game.position) if self.to_move is not None else []

@@ -56,7 +56,7 @@ class VectorEnv:
         self.observation_dtype = check_dtype(observation_dtype)
         self.copy = copy
         self.players: tuple[str, ...] = tuple(c.value for c in start.colours)
-        self._batch = _core.GameBatch(start._state, num_envs, check_max_plies(max_plies), threads,
+        self._batch = _core.GameBatch(start.state, num_envs, check_max_plies(max_plies), threads,
                                       _seed(seed))
         self.observation_shape: tuple[int, int, int] = tuple(self._batch.observation_shape)  # type: ignore[assignment]
         self.action_count: int = self._batch.action_count

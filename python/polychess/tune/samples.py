@@ -15,12 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from polychess.board import Board, Status
-from polychess.formats.pgn import read_pgn
-from polychess.formats.pgn4 import read_pgn4
-from polychess.formats.record import read_record
+from polychess.catalogue import KINDS, GameKind
 from polychess.game import Game
 from polychess.match.runner import GameResult
-from polychess.protocol.games import GameKind
 
 __all__ = ["Sample", "game_name", "game_samples", "read_samples", "replay", "result_share", "write_samples"]
 
@@ -36,9 +33,8 @@ class Sample:
     results: dict[str, float]
 
     def board(self) -> Board:
-        if self.game.startswith("four-player"):
-            return Board("four-player", self.position, mode=self.game.removeprefix("four-player-"))
-        return Board(self.game, self.position)
+        game = next(kind for kind in KINDS if kind.family == self.game)
+        return Board(game.variant, self.position, mode=game.mode)
 
     def to_json(self) -> str:
         return json.dumps({"game": self.game, "position": self.position, "points": self.points,
@@ -54,16 +50,12 @@ def result_share(places: Mapping[str, int], player: str) -> float:
 
 def replay(result: GameResult, kind: GameKind) -> Game:
     """The game of a match result, replayed from its record."""
-    if kind.variant == "four-player":
-        return read_pgn4(result.record)
-    if kind.variant == "standard":
-        return read_pgn(result.record)
-    return read_record(result.record)
+    return kind.record_format.read(result.record)
 
 
 def game_name(kind: GameKind) -> str:
     """The weights' name of a game kind (a four-player setup shares its mode's weights)."""
-    return kind.variant if kind.variant != "four-player" else f"four-player-{kind.mode}"
+    return kind.family
 
 
 def game_samples(result: GameResult, kind: GameKind, skip_plies: int) -> list[Sample]:

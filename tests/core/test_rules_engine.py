@@ -1,7 +1,7 @@
 """The rules engine: declarations (polychess.rules) executed by the core's game state, the same
 for Game, playouts and the uniform state interface (polychess._core.GameState).
 
-The golden master is tests/test_game_event_logs.py; here: playouts against Game move for move,
+The golden master is tests/game/test_game_event_logs.py; here: playouts against Game move for move,
 undo and serialization round trips, and declarations changed in a test changing what happens.
 """
 

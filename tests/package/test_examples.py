@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def test_train_three_player_trains_and_evaluates(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],

@@ -9,7 +9,7 @@ import polychess
 from polychess import formats, rl
 from polychess.protocol import client
 
-API = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text(encoding="utf-8")
+API = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
 WORDS = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", API))
 
 

@@ -111,7 +111,7 @@ def test_resignation_in_standard_chess(monkeypatch, capsys, tmp_path):
 
 
 def test_mates_transfers_and_places_are_announced(monkeypatch, capsys):
-    # tests/test_game.py's MATE_TWICE: White mates Black, inherits Black's rook, mates Red.
+    # tests/game/test_three_player_game.py's MATE_TWICE: White mates Black, inherits Black's rook, mates Red.
     start = position({"A3": "wK", "B3": "wR", "G1": "rR", "N12": "rK", "N11": "rP", "M11": "rP",
                       "H8": "bK", "K10": "bR"})
     code, out, _ = play(monkeypatch, capsys, ["--humans", "all", "--fen", start, "--compact"],

@@ -16,7 +16,7 @@ from polychess.formats.pgn4 import Pgn4Error, parse_pgn4, read_pgn4, write_pgn4
 from polychess.options import OptionError
 from positions import cross_position as position
 
-DATA = Path(__file__).parent / "data" / "pgn4"
+DATA = Path(__file__).parents[1] / "data" / "pgn4"
 RED, BLUE, YELLOW, GREEN = Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.GREEN
 KINGS = {"h1": "rK", "a7": "bK", "g14": "yK", "n8": "gK"}
 

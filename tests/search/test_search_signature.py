@@ -8,7 +8,7 @@ table) per position, a depth limit and no time or node limit.
 
 When a change to the search is intended, regenerate the file and say so in the commit:
 
-    python tests/test_search_signature.py --update
+    python tests/search/test_search_signature.py --update
 
 It searches every line again and writes the new depth, node count and best move in place,
 keeping the ids, options, positions and comments, and prints what changed.
@@ -24,10 +24,10 @@ import pytest
 
 from polychess import Board, Engine, SearchResult
 
-DATA_FILE = Path(__file__).parent / "data" / "search_signature.txt"
+DATA_FILE = Path(__file__).parents[1] / "data" / "search_signature.txt"
 HASH_MB = 16
 THREADS = 1
-UPDATE_COMMAND = "python tests/test_search_signature.py --update"
+UPDATE_COMMAND = "python tests/search/test_search_signature.py --update"
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Thousands of random three-player games, fast: each reaches an outcome or the ply cap, the
 invariants hold whenever a player leaves the game and at the end, and popping every step
-restores the start position string exactly. (tests/test_game.py checks the invariants at
+restores the start position string exactly. (tests/game/test_three_player_game.py checks the invariants at
 every ply on fewer games.)"""
 
 import random

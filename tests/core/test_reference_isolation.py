@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-REFERENCE = Path(__file__).parent / "reference"
+REFERENCE = Path(__file__).parents[1] / "reference"
 SOURCES = sorted(REFERENCE.rglob("*.py"))
 ENGINE_MODULES = ("polychess", "_core")  # the package and its compiled core, by either name
 

@@ -28,7 +28,7 @@ from polychess.protocol.client import (
 )
 from positions import cross_position
 
-TITAN_LIKE = [sys.executable, str(Path(__file__).parent / "engines" / "titan_like.py")]
+TITAN_LIKE = [sys.executable, str(Path(__file__).parents[1] / "engines" / "titan_like.py")]
 POLYCHESS = [sys.executable, "-m", "polychess", "uci"]
 
 

@@ -244,7 +244,7 @@ def test_record_round_trip(server: WebServer) -> None:
 
 
 def test_a_chess_com_pgn4_loads(server: WebServer) -> None:
-    text = (Path(__file__).parent / "data" / "pgn4" / "cc_teams_519084_classic.pgn4").read_text()
+    text = (Path(__file__).parents[1] / "data" / "pgn4" / "cc_teams_519084_classic.pgn4").read_text()
     game = call(server, "POST", "/api/records", {"record": text}).json
     assert game["variant"] == "four-player" and game["mode"] == "teams" and game["setup"] == "classic"
     assert game["outcome"]["text"] == "Game over (checkmate): 1st Blue & Green, 3rd Red & Yellow."

@@ -21,7 +21,7 @@ from polychess.web import server as server_module
 from polychess.web.invitations import Invitations
 from polychess.web.server import WebServer
 from polychess.web.storage import SqliteStorage, StoredGame
-from test_web_api import Reply, call
+from web.test_web_api import Reply, call
 from web_server import running_server
 
 TOKEN = "X-Polychess-Token"

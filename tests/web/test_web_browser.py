@@ -237,16 +237,16 @@ def _everyone_sees(driver: Any, windows: dict[str, str], moves: int, text: str |
 
 
 def test_three_people_in_their_own_windows_play_to_a_mate_and_a_transfer(server: WebServer, browser: Any) -> None:
-    """A game by invitation from test_game's MATE_TWICE position: each seat's link in its own
+    """A game by invitation from test_three_player_game's MATE_TWICE position: each seat's link in its own
     window moves only that seat, every window (and a spectator's) sees each move live, Black is
     mated and his army passes to White, then White mates Red."""
     import json as json_module
     import urllib.request
 
+    from game.test_three_player_game import MATE_TWICE
     from polychess import Game
     from polychess.formats import write_record
     from positions import position
-    from test_game import MATE_TWICE
 
     record = write_record(Game("three-player", start=position(MATE_TWICE)))
     request = urllib.request.Request(server.url + "api/records", method="POST",

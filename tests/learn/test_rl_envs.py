@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
+from game.test_three_player_game import MATE_TWICE  # noqa: E402
 from polychess import Board, Game, IllegalMoveError
 from polychess.options import OptionError
 from polychess.rl import ActionSpace, env, gym_env, observe, openspiel_game, parallel_env, vector_env
 from positions import position  # noqa: E402
-from test_game import MATE_TWICE  # noqa: E402
 
 numpy = pytest.importorskip("numpy")
 pettingzoo_test = pytest.importorskip("pettingzoo.test")
@@ -120,7 +120,7 @@ def test_aec_rewards_add_up_to_the_returns(variant: str, options: dict[str, Any]
 
 
 def test_a_mated_three_player_agent_is_terminated_while_the_game_goes_on() -> None:
-    # test_game's MATE_TWICE: White checks Black, Red's quiet move leaves Black mated (out,
+    # test_three_player_game's MATE_TWICE: White checks Black, Red's quiet move leaves Black mated (out,
     # third); then White's inherited rook mates Red (second), and White wins.
     environment = env("three-player", start=position(MATE_TWICE))
     environment.reset()

@@ -10,7 +10,7 @@ every 50 plies, and the end: termination, places, points and length.
 CI replays every 20th game of each set; ``pytest -m slow`` replays them all.
 Recording (only when a change of the rules is intended, and said so in the commit)::
 
-    python tests/test_game_event_logs.py --record
+    python tests/game/test_game_event_logs.py --record
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import pytest
 
 from polychess import Game
 
-LOGS = Path(__file__).parent / "data" / "game_event_logs.jsonl.gz"
+LOGS = Path(__file__).parents[1] / "data" / "game_event_logs.jsonl.gz"
 GAMES_PER_SET = 300
 SAMPLE_EVERY = 20
 RESIGN_CHANCE = 0.001

@@ -372,14 +372,13 @@ def test_openings_files_say_which_line_is_wrong(tmp_path):
     assert opening.moves == ("e7e5",) and opening.start is not None
 
 
-def test_titans_balanced_four_player_openings_are_read():
-    data = Path(__file__).resolve().parents[2] / "shared" / "data" / "4pc_teams_balanced.fen4"
+def test_titans_balanced_four_player_openings_are_read(tmp_path):
+    data = Path(__file__).resolve().parents[3] / "shared" / "data" / "4pc_teams_balanced.fen4"
     if not data.exists():
         pytest.skip("../shared/data is not here (a user's clone)")
     sample = "\n".join(data.read_text().splitlines()[:20])
     kind = GAME_KINDS["four-player-teams"]
-    path = Path(__file__).parent / "data"  # only for the error messages' name
-    openings = read_openings(_written(path.parent / ".titan-openings.tmp", sample), kind)
+    openings = read_openings(_written(tmp_path / "titan-openings.fen4", sample), kind)
     assert len(openings) == 20 and all(o.start is not None for o in openings)
 
 
@@ -554,7 +553,7 @@ def test_polychess_match_writes_records_that_read_back(capsys, tmp_path):
 
 
 def test_polychess_match_takes_an_external_engine(capsys):
-    engine = f"uci:{sys.executable} {Path(__file__).parent / 'engines' / 'titan_like.py'},time=0.04"
+    engine = f"uci:{sys.executable} {Path(__file__).parents[1] / 'engines' / 'titan_like.py'},time=0.04"
     code, out, _ = run_cli(capsys, "--variant", "four-player", "--games", "2", "--a", engine, "--b", "greedy",
                            "--max-plies", "16", "--openings", "random")
     assert code == 0, out

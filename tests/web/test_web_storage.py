@@ -24,8 +24,8 @@ from polychess.web.options import SeatOptions
 from polychess.web.session import Session
 from polychess.web.storage import SqliteStorage, StorageError, StoredGame
 from polychess.web.store import Store
-from test_web_api import call
-from test_web_multiplayer import EventStream, act, create
+from web.test_web_api import call
+from web.test_web_multiplayer import EventStream, act, create
 from web_server import running_server
 
 

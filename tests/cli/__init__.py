@@ -1,0 +1,1 @@
+"""The command line (polychess.cli), run through main() and end to end."""

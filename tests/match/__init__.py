@@ -1,0 +1,1 @@
+"""The match runner (polychess.match) and its statistics."""

@@ -1,0 +1,1 @@
+"""What ships around the code: docs/api.md, the README's snippets, the examples, the distribution's metadata."""
