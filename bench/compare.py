@@ -115,12 +115,7 @@ class Engine:
 
     def __init__(self, path: str) -> None:
         self.proc = subprocess.Popen(
-            [path],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            bufsize=1,
+            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1
         )
         self.lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
@@ -287,8 +282,9 @@ def main(argv: list[str] | None = None) -> int:
             cpu = next((ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name")), cpu)
     except OSError:
         pass
-    print(f"machine: {cpu}, {os.cpu_count()} CPUs; Python {platform.python_version()}; "
-          f"polychess {polychess.__version__}")
+    print(
+        f"machine: {cpu}, {os.cpu_count()} CPUs; Python {platform.python_version()}; polychess {polychess.__version__}"
+    )
 
     # Stockfish -------------------------------------------------------------------------
     sf_nps: float | None = None
@@ -306,8 +302,15 @@ def main(argv: list[str] | None = None) -> int:
                 engine.close()
             sf_nps = nodes / seconds
             ok = nodes == STANDARD_PERFT[sf_depth]
-            sf_row = (f"{engine.name} standard start, perft {sf_depth}", f"{nodes:,}" + ("" if ok else " (WRONG)"),
-                      f"{seconds:.3f}", fmt_nps(sf_nps), "1.00", "reference", "-")
+            sf_row = (
+                f"{engine.name} standard start, perft {sf_depth}",
+                f"{nodes:,}" + ("" if ok else " (WRONG)"),
+                f"{seconds:.3f}",
+                fmt_nps(sf_nps),
+                "1.00",
+                "reference",
+                "-",
+            )
         except (OSError, RuntimeError, ValueError) as exc:
             say(f"Stockfish measurement failed ({exc}): the Stockfish rows are skipped.")
             sf_nps = None

@@ -63,9 +63,11 @@ def playout_loop(options: dict[str, Any], seconds: float, seed: int) -> tuple[in
 
 def reference_loop(python: str, options: dict[str, Any], seconds: float, seed: int) -> tuple[int, float]:
     """The ``Game`` loop of this script run by another interpreter (its own polychess)."""
-    code = (f"import json, sys; sys.path.insert(0, {str(__file__.rsplit('/', 1)[0])!r}); "
-            f"from game_speed import game_loop; "
-            f"print(json.dumps(game_loop(json.loads(sys.argv[1]), {seconds}, {seed})))")
+    code = (
+        f"import json, sys; sys.path.insert(0, {str(__file__.rsplit('/', 1)[0])!r}); "
+        f"from game_speed import game_loop; "
+        f"print(json.dumps(game_loop(json.loads(sys.argv[1]), {seconds}, {seed})))"
+    )
     # -I: the reference interpreter must not see this checkout's polychess (or its editable install).
     out = subprocess.run([python, "-I", "-c", code, json.dumps(options)], capture_output=True, text=True, check=True)
     plies, taken = json.loads(out.stdout)
@@ -91,8 +93,10 @@ def main() -> None:
         if args.reference_python:
             plies, taken = reference_loop(args.reference_python, options, args.seconds, args.seed)
             reference_rate = plies / taken
-            line += (f" {reference_rate:>15,.0f} {game_rate / reference_rate:>14.2f}x"
-                     f" {playout_rate / reference_rate:>18.1f}x")
+            line += (
+                f" {reference_rate:>15,.0f} {game_rate / reference_rate:>14.2f}x"
+                f" {playout_rate / reference_rate:>18.1f}x"
+            )
         print(line, flush=True)
 
 

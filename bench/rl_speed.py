@@ -63,8 +63,9 @@ def aec_steps_per_second(env: Any, seconds: float, seed: int) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def vector_steps_per_second(variant: str, num_envs: int, seconds: float, seed: int, numpy_actions: bool,
-                            **options: Any) -> float:
+def vector_steps_per_second(
+    variant: str, num_envs: int, seconds: float, seed: int, numpy_actions: bool, **options: Any
+) -> float:
     from polychess.rl import vector_env
 
     env = vector_env(variant, num_envs, seed=seed, copy=False, **options)
@@ -95,14 +96,19 @@ def main() -> None:
     seconds, seed = arguments.seconds, arguments.seed
     reference = aec_steps_per_second(chess_v6.env(), seconds, seed)
     rows = [("PettingZoo chess_v6, AEC (reference)", reference, None)]
-    rows.append(("polychess three-player, AEC", aec_steps_per_second(rl.env("three-player"), seconds, seed),
-                 TARGET_SINGLE))
+    rows.append(
+        ("polychess three-player, AEC", aec_steps_per_second(rl.env("three-player"), seconds, seed), TARGET_SINGLE)
+    )
     rows.append(("polychess standard, AEC", aec_steps_per_second(rl.env("standard"), seconds, seed), TARGET_SINGLE))
     for numpy_actions in (False, True):
         drawn = "numpy draws from the masks" if numpy_actions else "core draws"
-        rows.append((f"polychess three-player, vector x{arguments.num_envs}, {drawn}",
-                     vector_steps_per_second("three-player", arguments.num_envs, seconds, seed, numpy_actions),
-                     TARGET_VECTOR))
+        rows.append(
+            (
+                f"polychess three-player, vector x{arguments.num_envs}, {drawn}",
+                vector_steps_per_second("three-player", arguments.num_envs, seconds, seed, numpy_actions),
+                TARGET_VECTOR,
+            )
+        )
     print(f"random play, {seconds:g} s a row\n")
     print(f"{'environment':<62} {'steps/s':>12} {'x chess_v6':>11}  target")
     for name, rate, target in rows:

@@ -33,9 +33,24 @@ print("NODES", Engine(hash_mb=1).search(board, depth=depth).nodes)
 
 def instructions(python: str, variant: str, mode: str, depth: int) -> tuple[int, int]:
     """(instructions executed, nodes searched) of one search under cachegrind."""
-    out = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                          python, "-I", "-c", _SEARCH, variant, mode, str(depth)],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [
+            "valgrind",
+            "--tool=cachegrind",
+            "--cache-sim=no",
+            "--cachegrind-out-file=/dev/null",
+            python,
+            "-I",
+            "-c",
+            _SEARCH,
+            variant,
+            mode,
+            str(depth),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     refs = re.search(r"I\s+refs:\s+([\d,]+)", out.stderr)
     nodes = re.search(r"NODES (\d+)", out.stdout)
     if not refs or not nodes:

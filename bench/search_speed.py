@@ -77,13 +77,13 @@ print(json.dumps([result.nps, result.depth]))
 """
 
 
-def reference_rate(python: str, variant: str, mode: str | None, board: Board, algorithm: str | None,
-                   seconds: float) -> tuple[float, int]:
+def reference_rate(
+    python: str, variant: str, mode: str | None, board: Board, algorithm: str | None, seconds: float
+) -> tuple[float, int]:
     """Nodes/s and depth of the same search by the polychess of another interpreter."""
     arguments = json.dumps([variant, mode, board.fen(), algorithm, seconds])
     # -I: the reference interpreter must not see this checkout's polychess (or its editable install).
-    out = subprocess.run([python, "-I", "-c", _REFERENCE_SEARCH, arguments], capture_output=True, text=True,
-                         check=True)
+    out = subprocess.run([python, "-I", "-c", _REFERENCE_SEARCH, arguments], capture_output=True, text=True, check=True)
     nps, depth = json.loads(out.stdout)
     return float(nps), int(depth)
 
@@ -119,13 +119,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reference-python", help="an interpreter with the reference polychess installed")
     args = parser.parse_args(argv)
 
-    header = (f"{'variant':<20}{'position':<9}{'search nodes/s':>15}{'depth':>6}{'perft nodes/s':>15}"
-              f"{'ratio':>7}{'perft_full n/s':>16}{'ratio':>7}")
+    header = (
+        f"{'variant':<20}{'position':<9}{'search nodes/s':>15}{'depth':>6}{'perft nodes/s':>15}"
+        f"{'ratio':>7}{'perft_full n/s':>16}{'ratio':>7}"
+    )
     rows = []
     for variant, mode in VARIANTS:
         name = f"{variant} {mode}" if mode else variant
-        for label, board in (("start", Board(variant, mode=mode) if mode else Board(variant)),
-                             ("middle", middle_game(variant, mode))):
+        for label, board in (
+            ("start", Board(variant, mode=mode) if mode else Board(variant)),
+            ("middle", middle_game(variant, mode)),
+        ):
             print(f"{name}, {label}: searching {args.time} s", file=sys.stderr, flush=True)
             result = Engine(args.algorithm, hash_mb=64).search(board, time=args.time)
             _, bulk = perft_rate(board, False, args.time)
@@ -139,8 +143,10 @@ def main(argv: list[str] | None = None) -> int:
         header += f"{'reference n/s':>15}{'depth':>6}{'ratio':>7}"
     print(header)
     for name, label, nps, depth, bulk, full, reference in rows:
-        line = (f"{name:<20}{label:<9}{nps:>15,.0f}{depth:>6}{bulk:>15,.0f}{nps / bulk:>7.2f}{full:>16,.0f}"
-                f"{nps / full:>7.2f}")
+        line = (
+            f"{name:<20}{label:<9}{nps:>15,.0f}{depth:>6}{bulk:>15,.0f}{nps / bulk:>7.2f}{full:>16,.0f}"
+            f"{nps / full:>7.2f}"
+        )
         if reference:
             line += f"{reference[0]:>15,.0f}{reference[1]:>6}{nps / reference[0]:>7.2f}"
         print(line)
@@ -148,8 +154,10 @@ def main(argv: list[str] | None = None) -> int:
         name, nps, bulk = stockfish
         print(f"{name[:19]:<20}{'start':<9}{nps:>15,.0f}{'':>6}{bulk:>15,.0f}{nps / bulk:>7.3f}{'-':>16}{'-':>7}")
     three = [nps for name, _, nps, *_ in rows if name == "three-player"]
-    print(f"\nthree-player search: {min(three):,.0f} nodes/s at least (target >= {TARGET_THREE_PLAYER_NPS:,});"
-          f" search/perft target >= {TARGET_SEARCH_TO_PERFT:.2f}")
+    print(
+        f"\nthree-player search: {min(three):,.0f} nodes/s at least (target >= {TARGET_THREE_PLAYER_NPS:,});"
+        f" search/perft target >= {TARGET_SEARCH_TO_PERFT:.2f}"
+    )
     return 0
 
 

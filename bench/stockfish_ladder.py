@@ -49,8 +49,16 @@ def stockfish_spec(binary: str, elo: int, seconds: float | None) -> str:
 def play(ours: str, theirs: str, games: int, jobs: int, clock: tuple[float, float] | None) -> MatchResult:
     kind = GAME_KINDS["standard"]
     openings = tuple(read_openings(shipped_openings(kind), kind))
-    config = MatchConfig(kind, parse_player(ours), parse_player(theirs), games, openings, "shipped",
-                         time_control=None if clock is None else clock[0], increment=0.0 if clock is None else clock[1])
+    config = MatchConfig(
+        kind,
+        parse_player(ours),
+        parse_player(theirs),
+        games,
+        openings,
+        "shipped",
+        time_control=None if clock is None else clock[0],
+        increment=0.0 if clock is None else clock[1],
+    )
     return run_match(config, functools.partial(backends.local, jobs=jobs))
 
 
@@ -61,7 +69,7 @@ def stockfish_version(binary: str) -> str:
         return "Stockfish"
     for line in done.stdout.splitlines():
         if line.startswith("id name "):
-            return line[len("id name "):].strip()
+            return line[len("id name ") :].strip()
     return "Stockfish"
 
 
@@ -74,8 +82,10 @@ def run_match_command(args: argparse.Namespace, binary: str) -> int:
     ours = f"engine:hash={args.hash}{level}" + ("" if clock else f",time={args.time:g}")
     theirs = stockfish_spec(binary, args.elo, None if clock else args.time)
     match = play(ours, theirs, args.games, args.jobs, clock)
-    print(f"{stockfish_version(binary)}, UCI_Elo {args.elo}, "
-          + (f"clock {args.tc}" if clock else f"{args.time:g} s/move"))
+    print(
+        f"{stockfish_version(binary)}, UCI_Elo {args.elo}, "
+        + (f"clock {args.tc}" if clock else f"{args.time:g} s/move")
+    )
     print(format_report(match))
     return 0
 
@@ -113,23 +123,34 @@ def calibrate(args: argparse.Namespace, binary: str) -> int:
         anchor = min(LADDER[1], max(LADDER[0], round(guess / 50) * 50)) if on_ladder else above["measured_elo"]
         assert isinstance(anchor, int)
         while True:
-            opponent = (stockfish_spec(binary, anchor, args.time) if on_ladder else
-                        f"engine:level={level.number + 1},time={args.time:g},hash={args.hash}")
+            opponent = (
+                stockfish_spec(binary, anchor, args.time)
+                if on_ladder
+                else f"engine:level={level.number + 1},time={args.time:g},hash={args.hash}"
+            )
             match = play(ours, opponent, args.games, args.jobs, None)
             samples = opening_samples(match.games, match.config)
             estimate = elo_interval(samples)
             against = f"UCI_Elo {anchor}" if on_ladder else f"level {level.number + 1} ({anchor})"
-            print(f"level {level.number} (nodes {level.nodes}, noise {level.noise}) vs {against}: "
-                  f"score {sum(samples) / len(samples):.3f} over {len(match.games)} games, "
-                  f"Elo difference {estimate.mean:+.0f} [{estimate.low:+.0f}, {estimate.high:+.0f}]", flush=True)
+            print(
+                f"level {level.number} (nodes {level.nodes}, noise {level.noise}) vs {against}: "
+                f"score {sum(samples) / len(samples):.3f} over {len(match.games)} games, "
+                f"Elo difference {estimate.mean:+.0f} [{estimate.low:+.0f}, {estimate.high:+.0f}]",
+                flush=True,
+            )
             step = 400 if estimate.mean == math.inf else -400 if estimate.mean == -math.inf else 0
             moved = min(LADDER[1], max(LADDER[0], anchor + step))
             if not on_ladder or step == 0 or moved == anchor:
                 break
             anchor = moved
         against = f"Stockfish UCI_Elo {anchor}" if on_ladder else f"level {level.number + 1}"
-        entry: dict[str, object] = {"level": level.number, "nodes": level.nodes, "noise": level.noise,
-                                    "games": len(match.games), "against": against}
+        entry: dict[str, object] = {
+            "level": level.number,
+            "nodes": level.nodes,
+            "noise": level.noise,
+            "games": len(match.games),
+            "against": against,
+        }
         if math.isfinite(estimate.mean):
             elo = round(anchor + estimate.mean)
             # An interval that reaches a score of 0 or 1 is open on that side (null).
@@ -142,13 +163,17 @@ def calibrate(args: argparse.Namespace, binary: str) -> int:
     # The levels are ordered by construction; a measurement out of that order is noise. The
     # labels are the closest non-decreasing sequence (weighted by games) to the measurements.
     measured = [entry for entry in results if "measured_elo" in entry]
-    labels = non_decreasing([float(e["measured_elo"]) for e in measured],  # type: ignore[arg-type]
-                            [float(e["games"]) for e in measured])  # type: ignore[arg-type]
+    labels = non_decreasing(
+        [float(e["measured_elo"]) for e in measured],  # type: ignore[arg-type]
+        [float(e["games"]) for e in measured],
+    )  # type: ignore[arg-type]
     for entry, label in zip(measured, labels, strict=True):
         entry["elo"] = round(label)
-    calibration = (f"{stockfish_version(binary)} with UCI_LimitStrength, standard chess, {args.time:g} s/move each, "
-                   f"{args.games} games per level (below the ladder, against the level above), "
-                   f"measured {datetime.date.today().isoformat()} by bench/stockfish_ladder.py calibrate")
+    calibration = (
+        f"{stockfish_version(binary)} with UCI_LimitStrength, standard chess, {args.time:g} s/move each, "
+        f"{args.games} games per level (below the ladder, against the level above), "
+        f"measured {datetime.date.today().isoformat()} by bench/stockfish_ladder.py calibrate"
+    )
     text = levels_json(calibration, results)
     if args.write:
         DATA.write_text(text, encoding="utf-8")

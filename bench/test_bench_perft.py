@@ -46,8 +46,7 @@ LEGAL_MOVE_CASES = [
 
 @pytest.mark.benchmark(group="perft")
 @pytest.mark.parametrize(
-    ("variant", "fen", "depth", "expected"),
-    [pytest.param(*case[1:], id=case[0]) for case in PERFT_CASES],
+    ("variant", "fen", "depth", "expected"), [pytest.param(*case[1:], id=case[0]) for case in PERFT_CASES]
 )
 def test_perft(benchmark, variant: str, fen: str | None, depth: int, expected: int) -> None:
     board = make_board(variant, fen)
@@ -59,8 +58,7 @@ def test_perft(benchmark, variant: str, fen: str | None, depth: int, expected: i
 
 @pytest.mark.benchmark(group="legal_moves")
 @pytest.mark.parametrize(
-    ("variant", "fen", "expected"),
-    [pytest.param(*case[1:], id=case[0]) for case in LEGAL_MOVE_CASES],
+    ("variant", "fen", "expected"), [pytest.param(*case[1:], id=case[0]) for case in LEGAL_MOVE_CASES]
 )
 def test_legal_moves_iteration(benchmark, variant: str, fen: str | None, expected: int) -> None:
     board = make_board(variant, fen)

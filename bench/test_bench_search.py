@@ -24,8 +24,9 @@ SEARCH_CASES = [
 
 
 @pytest.mark.benchmark(group="search")
-@pytest.mark.parametrize("variant, mode, depth, algorithm",
-                         [case[1:] for case in SEARCH_CASES], ids=[case[0] for case in SEARCH_CASES])
+@pytest.mark.parametrize(
+    "variant, mode, depth, algorithm", [case[1:] for case in SEARCH_CASES], ids=[case[0] for case in SEARCH_CASES]
+)
 def test_search(benchmark, variant, mode, depth, algorithm):
     board = polychess.Board(variant, mode=mode) if mode else polychess.Board(variant)
 

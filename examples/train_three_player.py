@@ -55,8 +55,12 @@ class ValueNetwork:
         error = out - target
         d_out = 2 * error * (1 - out**2) / len(x)
         d_hidden = numpy.outer(d_out, p["w2"]) * (pre > 0)
-        grads = {"w2": hidden.T @ d_out, "b2": numpy.array([d_out.sum()], numpy.float32),
-                 "w1": x.T @ d_hidden, "b1": d_hidden.sum(axis=0)}
+        grads = {
+            "w2": hidden.T @ d_out,
+            "b2": numpy.array([d_out.sum()], numpy.float32),
+            "w1": x.T @ d_hidden,
+            "b1": d_hidden.sum(axis=0),
+        }
         self.steps += 1
         for name, grad in grads.items():
             m, v = self.moments[name]
@@ -67,8 +71,13 @@ class ValueNetwork:
         return float((error**2).mean())
 
 
-def choose(env: GymEnv, observation: dict[str, numpy.ndarray], network: ValueNetwork | None, epsilon: float,
-           rng: numpy.random.Generator) -> tuple[int, numpy.ndarray | None]:
+def choose(
+    env: GymEnv,
+    observation: dict[str, numpy.ndarray],
+    network: ValueNetwork | None,
+    epsilon: float,
+    rng: numpy.random.Generator,
+) -> tuple[int, numpy.ndarray | None]:
     """The action to play and the after-state it leads to (None for a random agent)."""
     legal = numpy.flatnonzero(observation["action_mask"])
     if network is None or rng.random() < epsilon:
@@ -85,8 +94,9 @@ def choose(env: GymEnv, observation: dict[str, numpy.ndarray], network: ValueNet
     return int(legal[best]), flat[best]
 
 
-def play(env: GymEnv, network: ValueNetwork | None, epsilon: float, rng: numpy.random.Generator,
-         seed: int) -> tuple[float, list[numpy.ndarray]]:
+def play(
+    env: GymEnv, network: ValueNetwork | None, epsilon: float, rng: numpy.random.Generator, seed: int
+) -> tuple[float, list[numpy.ndarray]]:
     """One game from the agent's seat: his return and the after-states he chose."""
     observation, _ = env.reset(seed=seed)
     chosen: list[numpy.ndarray] = []
@@ -140,8 +150,10 @@ def main() -> None:
             batch = rng.integers(0, len(x), 256)
             loss = network.train(x[batch], y[batch])
         curve.append((games, float(numpy.mean(returns))))
-        print(f"{games:5d} games  mean return {curve[-1][1]:+.3f}  loss {loss:.3f}  "
-              f"{time.monotonic() - started:5.0f} s", flush=True)
+        print(
+            f"{games:5d} games  mean return {curve[-1][1]:+.3f}  loss {loss:.3f}  {time.monotonic() - started:5.0f} s",
+            flush=True,
+        )
 
     trained = [play(env, network, 0.0, rng, seed=10**9 + i)[0] for i in range(arguments.eval_games)]
     random_agent = [play(env, None, 0.0, rng, seed=10**9 + i)[0] for i in range(arguments.eval_games)]
@@ -149,8 +161,11 @@ def main() -> None:
     print(f"\nevaluation, {arguments.eval_games} games each from White's seat against two random players:")
     print(f"  trained agent: mean return {t_mean:+.3f} ± {t_half:.3f}")
     print(f"  random agent:  mean return {r_mean:+.3f} ± {r_half:.3f}")
-    print("  the trained agent " + ("beats" if t_mean - t_half > r_mean + r_half else "does not clearly beat")
-          + " the random agent")
+    print(
+        "  the trained agent "
+        + ("beats" if t_mean - t_half > r_mean + r_half else "does not clearly beat")
+        + " the random agent"
+    )
     if arguments.plot:
         draw(curve, r_mean, arguments.plot)
 
@@ -166,7 +181,7 @@ def draw(curve: list[tuple[int, float]], random_level: float, path: str) -> None
         return
     games, returns = zip(*curve, strict=True)
     window = 5
-    smooth = [float(numpy.mean(returns[max(0, i - window + 1):i + 1])) for i in range(len(returns))]
+    smooth = [float(numpy.mean(returns[max(0, i - window + 1) : i + 1])) for i in range(len(returns))]
     figure, axes = plt.subplots(figsize=(7, 4))
     axes.plot(games, returns, marker=".", alpha=0.4, label="each training round (10% exploration)")
     axes.plot(games, smooth, linewidth=2, label=f"mean of the last {window} rounds")

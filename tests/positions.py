@@ -37,20 +37,45 @@ def _placement(pieces: dict[str, str], ranks: int, files_of: Callable[[int], str
     return "/".join(rows)
 
 
-def position(pieces: dict[str, str], turn: str = "w", castling: str = "-", ep: str = "-",
-             halfmove: int = 0, fullmove: int = 1, controllers: str = "wrb",
-             statuses: str = "aaa") -> str:
+def position(
+    pieces: dict[str, str],
+    turn: str = "w",
+    castling: str = "-",
+    ep: str = "-",
+    halfmove: int = 0,
+    fullmove: int = 1,
+    controllers: str = "wrb",
+    statuses: str = "aaa",
+) -> str:
     """A three-player position string from {cell: 'wK', ...} and the other fields."""
-    return " ".join([_placement(pieces, 12, files_of_rank), turn, castling, ep, str(halfmove), str(fullmove),
-                     controllers, statuses])
+    return " ".join(
+        [_placement(pieces, 12, files_of_rank), turn, castling, ep, str(halfmove), str(fullmove), controllers, statuses]
+    )
 
 
-def cross_position(pieces: dict[str, str], turn: str = "r", castling: str = "-", ep: str = "-",
-                   halfmove: int = 0, fullmove: int = 1, controllers: str = "rbyg",
-                   statuses: str = "aaaa") -> str:
+def cross_position(
+    pieces: dict[str, str],
+    turn: str = "r",
+    castling: str = "-",
+    ep: str = "-",
+    halfmove: int = 0,
+    fullmove: int = 1,
+    controllers: str = "rbyg",
+    statuses: str = "aaaa",
+) -> str:
     """A four-player position string from {square: 'rK', ...} and the other fields."""
-    return " ".join([_placement(pieces, 14, cross_files_of_rank), turn, castling, ep, str(halfmove),
-                     str(fullmove), controllers, statuses])
+    return " ".join(
+        [
+            _placement(pieces, 14, cross_files_of_rank),
+            turn,
+            castling,
+            ep,
+            str(halfmove),
+            str(fullmove),
+            controllers,
+            statuses,
+        ]
+    )
 
 
 def placement(pos: str) -> dict[str, str]:
@@ -64,7 +89,7 @@ def placement(pos: str) -> dict[str, str]:
                 i += int(text[j])
                 j += 1
             else:
-                out[f"{files[i]}{rank}"] = text[j:j + 2]
+                out[f"{files[i]}{rank}"] = text[j : j + 2]
                 i += 1
                 j += 2
         assert i == 8

@@ -52,8 +52,9 @@ class StopFlag:
     def is_set(self) -> bool: ...
 
 class Board:
-    def __init__(self, variant: str, fen: str | None = None, *, rules: RuleSet = ..., mode: str = "",
-                 setup: str = "") -> None: ...
+    def __init__(
+        self, variant: str, fen: str | None = None, *, rules: RuleSet = ..., mode: str = "", setup: str = ""
+    ) -> None: ...
     @property
     def variant(self) -> str: ...
     @property
@@ -152,9 +153,18 @@ class ActionSpace:
 
 class Engine:
     def __init__(self, hash_mb: int = 16) -> None: ...
-    def search(self, game: GameState, depth: int = 0, nodes: int = 0, seconds: float = 0.0,
-               info: Callable[[dict[str, object]], None] | None = None, algorithm: str = "paranoid",
-               threads: int = 1, noise: int = 0, noise_seed: int = 0) -> dict[str, object]: ...
+    def search(
+        self,
+        game: GameState,
+        depth: int = 0,
+        nodes: int = 0,
+        seconds: float = 0.0,
+        info: Callable[[dict[str, object]], None] | None = None,
+        algorithm: str = "paranoid",
+        threads: int = 1,
+        noise: int = 0,
+        noise_seed: int = 0,
+    ) -> dict[str, object]: ...
     def stop(self) -> None: ...
     def clear(self) -> None: ...
     @property
@@ -279,8 +289,9 @@ def place_return(place: int, seats: int) -> float: ...
 
 _PlayoutTuple = tuple[str | None, int, list[int | None], list[int], list[float], list[str] | None]
 
-def playouts(board: Board, games: int, seed: int, policy: str, max_plies: int, record_moves: bool,
-             threads: int) -> list[_PlayoutTuple]: ...
+def playouts(
+    board: Board, games: int, seed: int, policy: str, max_plies: int, record_moves: bool, threads: int
+) -> list[_PlayoutTuple]: ...
 
 class GameBatch:
     # The buffers are numpy arrays (any writable, C-contiguous buffer of the right type); None: not written.
@@ -295,8 +306,16 @@ class GameBatch:
     def observation_shape(self) -> list[int]: ...
     def reset(self, observations: object, masks: object, to_play: object) -> None: ...
     # actions: an array of whole numbers of any integer type, one action code per game.
-    def step(self, actions: object, observations: object, masks: object, to_play: object, rewards: object,
-             terminated: object, truncated: object) -> None: ...
+    def step(
+        self,
+        actions: object,
+        observations: object,
+        masks: object,
+        to_play: object,
+        rewards: object,
+        terminated: object,
+        truncated: object,
+    ) -> None: ...
     def random_actions(self, out: object) -> None: ...
     def reseed(self, seed: int) -> None: ...
     def position_text(self, game: int) -> str: ...

@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # the game module imports this one
 
 __all__ = ["Board", "Move", "Colour", "Kind", "Piece", "Status", "StopFlag", "LegalMoves", "VARIANTS"]
 
+
 class LegalMoves:
     """A live view of the legal moves of a board: ``len``, ``in``, iteration, ``bool``."""
 
@@ -66,8 +67,15 @@ class Board:
 
     __slots__ = ("_core", "_kind", "_rules", "_layout")
 
-    def __init__(self, variant: str = "three-player", fen: str | None = None, *, neutrality: bool = False,
-                 mode: str | None = None, setup: str | None = None) -> None:
+    def __init__(
+        self,
+        variant: str = "three-player",
+        fen: str | None = None,
+        *,
+        neutrality: bool = False,
+        mode: str | None = None,
+        setup: str | None = None,
+    ) -> None:
         game = kind_of(variant, mode, setup)
         rules = game.rules.replace(neutrality=True) if neutrality else game.rules
         self._start(game, fen, rules)
@@ -81,8 +89,7 @@ class Board:
         return board
 
     def _start(self, game: GameKind, fen: str | None, rules: Rules) -> None:
-        self._core = _core.Board(game.variant, fen, rules=rules.to_core(), mode=game.mode or "",
-                                 setup=game.setup or "")
+        self._core = _core.Board(game.variant, fen, rules=rules.to_core(), mode=game.mode or "", setup=game.setup or "")
         self._kind, self._rules = game, rules
         self._layout = _layout(game)
 
@@ -371,8 +378,9 @@ class Board:
         """
         colour, target = (player, cell) if _names_colour(player) else (cell, player)
         if not isinstance(colour, (Colour, str)) or not _names_colour(colour) or isinstance(target, Colour):
-            raise ValueError(f"attackers(player, cell) needs a colour of {self.variant} and a cell, "
-                             f"got {player!r} and {cell!r}")
+            raise ValueError(
+                f"attackers(player, cell) needs a colour of {self.variant} and a cell, got {player!r} and {cell!r}"
+            )
         names = self.layout.names
         return [names[c] for c in self._core.attackers(self._cell(target), self._index(colour))]
 
@@ -508,4 +516,3 @@ def _rebuild(variant: str, start: str, moves: list[str], fen: str, options: dict
     if board.fen() != fen:  # events (eliminations...) were applied: keep the position itself
         board = Board(variant, fen, **options)  # type: ignore[arg-type]
     return board
-

@@ -65,8 +65,7 @@ class GameKind:
         """Pickled as its name in the catalogue (a worker process looks it up again)."""
         return (kind_of, (self.variant, self.mode, self.setup))
 
-    def new_game(self, start: str | None = None, points: Mapping[Colour, int] | None = None,
-                 **options: Any) -> Game:
+    def new_game(self, start: str | None = None, points: Mapping[Colour, int] | None = None, **options: Any) -> Game:
         """A game of this kind from ``start`` (a polychess position string; None: the start
         position) with ``points`` (games ranked by points) and other options of :class:`Game`."""
         from polychess.game import Game  # the game module depends on this one
@@ -109,8 +108,11 @@ class RecordFormat:
 
 # The format each variant's records are written in: PGN for standard chess, chess.com's PGN4
 # for four-player chess, polychess's own game records for three-player chess.
-_RECORD_FORMATS = {"standard": RecordFormat("pgn", ".pgn"), "four-player": RecordFormat("pgn4", ".pgn4"),
-                   "three-player": RecordFormat("record", ".txt")}
+_RECORD_FORMATS = {
+    "standard": RecordFormat("pgn", ".pgn"),
+    "four-player": RecordFormat("pgn4", ".pgn4"),
+    "three-player": RecordFormat("record", ".txt"),
+}
 
 KINDS: tuple[GameKind, ...] = tuple(_listed(*entry) for entry in _core.variants())
 

@@ -17,8 +17,14 @@ class Clock:
     was made). ``time_source`` returns the current time in seconds; tests inject their own.
     """
 
-    def __init__(self, players: Sequence[Colour], initial: float, increment: float = 0.0, hourglass: bool = False,
-                 time_source: Callable[[], float] | None = None) -> None:
+    def __init__(
+        self,
+        players: Sequence[Colour],
+        initial: float,
+        increment: float = 0.0,
+        hourglass: bool = False,
+        time_source: Callable[[], float] | None = None,
+    ) -> None:
         # The same ranges as Game's options: a NaN or infinite time would never run out.
         initial = float(option("time_control").check(initial))  # type: ignore[arg-type]
         increment = float(option("increment").check(increment))  # type: ignore[arg-type]

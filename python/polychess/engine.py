@@ -94,15 +94,22 @@ class Engine:
     (by default every engine draws its own).
     """
 
-    def __init__(self, algorithm: str | None = None, hash_mb: int = 64, threads: int = 1, *,
-                 level: int | None = None, elo: float | None = None, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        algorithm: str | None = None,
+        hash_mb: int = 64,
+        threads: int = 1,
+        *,
+        level: int | None = None,
+        elo: float | None = None,
+        seed: int | None = None,
+    ) -> None:
         if algorithm is not None and algorithm not in ALGORITHMS:
             raise ValueError(f"unknown algorithm {algorithm!r} (available: {', '.join(ALGORITHMS)})")
         if level is not None and elo is not None:
             raise ValueError("give a level or an elo, not both")
         self.algorithm = algorithm
-        self.hash_mb = whole_number("hash_mb", hash_mb, 0, max_hash_mb(),
-                                     why_most=" (half of this machine's memory)")
+        self.hash_mb = whole_number("hash_mb", hash_mb, 0, max_hash_mb(), why_most=" (half of this machine's memory)")
         self.threads = whole_number("threads", threads, 1, MAX_THREADS)
         self.strength = level_for_elo(elo) if elo is not None else level_of(MAX_LEVEL if level is None else level)
         self.seed = random.getrandbits(64) if seed is None else whole_number("seed", seed, 0, 2**64 - 1)
@@ -117,8 +124,14 @@ class Engine:
     def level(self, number: int) -> None:
         self.strength = level_of(number)
 
-    def search(self, position: Board | Game, depth: int | None = None, nodes: int | None = None,
-               time: float | None = None, info: Callable[[SearchResult], None] | None = None) -> SearchResult:
+    def search(
+        self,
+        position: Board | Game,
+        depth: int | None = None,
+        nodes: int | None = None,
+        time: float | None = None,
+        info: Callable[[SearchResult], None] | None = None,
+    ) -> SearchResult:
         """Searches the position (or a game's current position) for the player to move.
 
         Stops at ``depth`` plies, after about ``nodes`` nodes or ``time`` seconds, whichever
@@ -139,20 +152,21 @@ class Engine:
         if isinstance(position, Game):
             state = position.state
         elif not board.legal_moves:  # nothing to search: the rules would already have moved the turn on
-            return SearchResult(None, 0, dict(zip(board.colours, _core.evaluate(board.core), strict=True)), 0, 0,
-                                0.0, [])
+            return SearchResult(
+                None, 0, dict(zip(board.colours, _core.evaluate(board.core), strict=True)), 0, 0, 0.0, []
+            )
         else:
             # A bare board is searched by its game's declared rules (polychess.rules) from the
             # position as it stands: the root's moves are the board's own legal moves, even where
             # the game would first have judged the position (a player already mated, a drawn
             # material balance).
             state = _core.GameState(board.core.copy(), judge_start=False)
-        report = self._engine.search(state, depth, nodes, time, callback, algorithm, self.threads,
-                                     self.strength.noise, self.seed)
+        report = self._engine.search(
+            state, depth, nodes, time, callback, algorithm, self.threads, self.strength.noise, self.seed
+        )
         return _result(board, report)
 
-    def play(self, game: Game, depth: int | None = None, nodes: int | None = None,
-             time: float | None = None) -> Move:
+    def play(self, game: Game, depth: int | None = None, nodes: int | None = None, time: float | None = None) -> Move:
         """Searches the game's position and plays the best move."""
         result = self.search(game, depth=depth, nodes=nodes, time=time)
         if result.best_move is None:
@@ -206,8 +220,10 @@ def _search_limits(depth: object, nodes: object, time: object) -> tuple[int, int
         except OverflowError:
             seconds = math.inf
         if not (math.isfinite(seconds) and 0 < seconds <= _core.MAX_SECONDS):
-            raise ValueError(f"time must be a positive, finite number of seconds (at most {_core.MAX_SECONDS:g}), "
-                             f"got {reprlib.repr(time)}")
+            raise ValueError(
+                f"time must be a positive, finite number of seconds (at most {_core.MAX_SECONDS:g}), "
+                f"got {reprlib.repr(time)}"
+            )
     return depth_plies, node_count, seconds
 
 

@@ -29,8 +29,19 @@ from polychess.catalogue import KINDS
 if TYPE_CHECKING:
     from polychess.board import Board
 
-__all__ = ["TERMS", "DATA_DIR", "GAMES", "evaluate", "features_of", "game_weights", "load_weights", "set_game_weights",
-           "weights_file", "weights_of", "write_weights"]
+__all__ = [
+    "TERMS",
+    "DATA_DIR",
+    "GAMES",
+    "evaluate",
+    "features_of",
+    "game_weights",
+    "load_weights",
+    "set_game_weights",
+    "weights_file",
+    "weights_of",
+    "write_weights",
+]
 
 TERMS: tuple[str, ...] = tuple(_core.evaluation_terms())
 DATA_DIR = Path(__file__).parent / "data" / "evaluation"
@@ -38,7 +49,8 @@ DATA_DIR = Path(__file__).parent / "data" / "evaluation"
 # and the core's (variant, mode, setups) it applies to, from the catalogue of games.
 GAMES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     kind.family: (kind.variant, kind.mode or "", tuple(k.setup or "" for k in KINDS if k.family == kind.family))
-    for kind in KINDS}
+    for kind in KINDS
+}
 
 
 def weights_file(game: str) -> Path:

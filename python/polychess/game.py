@@ -22,8 +22,18 @@ from polychess.clock import Clock
 from polychess.options import OptionError, Options, option, validate_options
 from polychess.rules import Rules, rules_for
 
-__all__ = ["Game", "Outcome", "Termination", "Elimination", "Reason", "Step", "GameOverError", "TimeForfeitError",
-           "eliminations_by_move", "result_token"]
+__all__ = [
+    "Game",
+    "Outcome",
+    "Termination",
+    "Elimination",
+    "Reason",
+    "Step",
+    "GameOverError",
+    "TimeForfeitError",
+    "eliminations_by_move",
+    "result_token",
+]
 
 
 GameOverError = _core.GameOverError  # raised by the core, which knows when the game is over
@@ -86,6 +96,7 @@ class Outcome:
     places: dict[Colour, int]
     eliminations: tuple[Elimination, ...]
     points: dict[Colour, int] | None = None  # four-player free-for-all
+
     @property
     def winners(self) -> tuple[Colour, ...]:
         return tuple(p for p, place in self.places.items() if place == 1)
@@ -183,10 +194,23 @@ class Game:
         rotate_first_player: bool = False,
         points: Mapping[Colour, int] | Mapping[str, int] | None = None,
     ) -> None:
-        options = validate_options(dict(
-            variant=variant, first_mate_wins=first_mate_wins, neutrality=neutrality, players=players,
-            time_control=time_control, increment=increment, hourglass=hourglass, start=start, mode=mode, setup=setup,
-            move_limit=move_limit, first_player=first_player, rotate_first_player=rotate_first_player))
+        options = validate_options(
+            dict(
+                variant=variant,
+                first_mate_wins=first_mate_wins,
+                neutrality=neutrality,
+                players=players,
+                time_control=time_control,
+                increment=increment,
+                hourglass=hourglass,
+                start=start,
+                mode=mode,
+                setup=setup,
+                move_limit=move_limit,
+                first_player=first_player,
+                rotate_first_player=rotate_first_player,
+            )
+        )
         self.options: Options = options  # as checked by polychess.options, every one resolved
         self.rules: Rules = rules_for(options)
         self.variant = options.variant
@@ -265,8 +289,10 @@ class Game:
     def steps(self) -> tuple[Step, ...]:
         """Every step with who took it and the move number then (:class:`Step`)."""
         colours = self.colours
-        return tuple(Step(token, None if player is None else colours[player], move, fullmove)
-                     for token, player, move, fullmove in self._state.steps())
+        return tuple(
+            Step(token, None if player is None else colours[player], move, fullmove)
+            for token, player, move, fullmove in self._state.steps()
+        )
 
     @property
     def eliminations(self) -> tuple[Elimination, ...]:
@@ -310,7 +336,11 @@ class Game:
         # The copy's game plays on the copy's board.
         other._board = board = Board.__new__(Board)
         board._core, board._kind, board._rules, board._layout = (
-            other._state.board, self._board._kind, self._board._rules, self._board._layout)
+            other._state.board,
+            self._board._kind,
+            self._board._rules,
+            self._board._layout,
+        )
         other.clock = None if self.clock is None else self.clock.copy()
         other._clocks = [c.copy() for c in self._clocks]
         return other
@@ -354,8 +384,9 @@ class Game:
         return str(self._board)
 
     def __repr__(self) -> str:
-        options = "".join(f", {name}={value!r}" for name, value in self.options.arguments().items()
-                          if name != "variant")
+        options = "".join(
+            f", {name}={value!r}" for name, value in self.options.arguments().items() if name != "variant"
+        )
         return f"<Game {self.variant!r}{options} ply={self.ply} {self.turn} to move>"
 
     def _repr_svg_(self) -> str:
@@ -459,8 +490,9 @@ class Game:
         if not points:
             return {}
         if self.rules.ranking != "points":
-            raise OptionError("points", "{points}: only a game ranked by points (four-player free-for-all) "
-                                         "starts with points")
+            raise OptionError(
+                "points", "{points}: only a game ranked by points (four-player free-for-all) starts with points"
+            )
         checked: dict[Colour, int] = {}
         for name, value in points.items():
             try:
@@ -470,8 +502,9 @@ class Game:
             if colour not in self._board.colours:
                 raise OptionError("points", f"{{points}}: {colour.value} does not play {self.variant}")
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise OptionError("points", f"{{points}}: {colour.value}'s must be a whole number of at least 0, "
-                                             f"got {value!r}")
+                raise OptionError(
+                    "points", f"{{points}}: {colour.value}'s must be a whole number of at least 0, got {value!r}"
+                )
             checked[colour] = value
         return checked
 
@@ -487,8 +520,10 @@ def eliminations_by_move(board: Board, move: Move) -> tuple[Elimination, ...]:
 
 def _eliminations_of(state: _core.GameState, colours: tuple[Colour, ...], first: int = 0) -> list[Elimination]:
     """The game state's eliminations from the ``first`` on, as Python values."""
-    return [Elimination(colours[player], Reason(reason), None if by is None else colours[by], ply)
-            for player, reason, by, ply in state.eliminations(first)]
+    return [
+        Elimination(colours[player], Reason(reason), None if by is None else colours[by], ply)
+        for player, reason, by, ply in state.eliminations(first)
+    ]
 
 
 def result_token(variant: str, outcome: Outcome | None) -> str:

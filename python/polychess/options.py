@@ -191,31 +191,91 @@ class Option:
 
 # ``meaning`` is said to people (command-line help); the rules behind it are in docs/rules.md.
 OPTIONS: tuple[Option, ...] = (
-    Option("variant", "choice", VARIANTS, "three-player", "the game: three-player (default), standard or four-player",
-           choices=VARIANTS),
-    Option("mode", "choice", _FOUR_PLAYER, "teams", "teams (default) or ffa, free-for-all (rules §2.3, §2.4)",
-           choices=("teams", "ffa")),
-    Option("setup", "choice", _FOUR_PLAYER, "modern",
-           "where kings and queens start: modern (default) or classic (rules §2.1)", choices=("modern", "classic")),
+    Option(
+        "variant",
+        "choice",
+        VARIANTS,
+        "three-player",
+        "the game: three-player (default), standard or four-player",
+        choices=VARIANTS,
+    ),
+    Option(
+        "mode",
+        "choice",
+        _FOUR_PLAYER,
+        "teams",
+        "teams (default) or ffa, free-for-all (rules §2.3, §2.4)",
+        choices=("teams", "ffa"),
+    ),
+    Option(
+        "setup",
+        "choice",
+        _FOUR_PLAYER,
+        "modern",
+        "where kings and queens start: modern (default) or classic (rules §2.1)",
+        choices=("modern", "classic"),
+    ),
     Option("start", "position", VARIANTS, None, "a position string to start from instead of the start position"),
     Option("first_player", "seat", VARIANTS, None, "the seat that moves first"),
-    Option("rotate_first_player", "flag", _FOUR_PLAYER, False,
-           "each next game starts one seat further clockwise (rules §2.4)", off=False),
-    Option("move_limit", "whole number", _FOUR_PLAYER, None,
-           "end the game after this many plies: teams draw, free-for-all ranks by points (rules §2.4)", minimum=1,
-           maximum=_MAX_PLIES),
-    Option("first_mate_wins", "flag", _THREE_PLAYER, False, "the first checkmate ends the game (rules §1.11)",
-           off=False),
-    Option("neutrality", "flag", _THREE_PLAYER, False, "the rule of neutrality restricts captures (rules §1.11)",
-           off=False),
-    Option("players", "choice", _THREE_PLAYER, 3,
-           "2 or 3 (default); with 2, White and Red play and Black is not set up (rules §1.11)", choices=(2, 3)),
-    Option("time_control", "number", VARIANTS, None, "seconds on each player's clock (rules §1.11)", minimum=0,
-           above_minimum=True),
-    Option("increment", "number", VARIANTS, 0.0, "seconds added to the mover's clock after each of his moves",
-           minimum=0, needs="time_control", off=0.0),
-    Option("hourglass", "flag", VARIANTS, False,
-           "the time a mover uses goes to the other active players (rules §1.11)", needs="time_control", off=False),
+    Option(
+        "rotate_first_player",
+        "flag",
+        _FOUR_PLAYER,
+        False,
+        "each next game starts one seat further clockwise (rules §2.4)",
+        off=False,
+    ),
+    Option(
+        "move_limit",
+        "whole number",
+        _FOUR_PLAYER,
+        None,
+        "end the game after this many plies: teams draw, free-for-all ranks by points (rules §2.4)",
+        minimum=1,
+        maximum=_MAX_PLIES,
+    ),
+    Option(
+        "first_mate_wins", "flag", _THREE_PLAYER, False, "the first checkmate ends the game (rules §1.11)", off=False
+    ),
+    Option(
+        "neutrality", "flag", _THREE_PLAYER, False, "the rule of neutrality restricts captures (rules §1.11)", off=False
+    ),
+    Option(
+        "players",
+        "choice",
+        _THREE_PLAYER,
+        3,
+        "2 or 3 (default); with 2, White and Red play and Black is not set up (rules §1.11)",
+        choices=(2, 3),
+    ),
+    Option(
+        "time_control",
+        "number",
+        VARIANTS,
+        None,
+        "seconds on each player's clock (rules §1.11)",
+        minimum=0,
+        above_minimum=True,
+    ),
+    Option(
+        "increment",
+        "number",
+        VARIANTS,
+        0.0,
+        "seconds added to the mover's clock after each of his moves",
+        minimum=0,
+        needs="time_control",
+        off=0.0,
+    ),
+    Option(
+        "hourglass",
+        "flag",
+        VARIANTS,
+        False,
+        "the time a mover uses goes to the other active players (rules §1.11)",
+        needs="time_control",
+        off=False,
+    ),
 )
 
 _BY_NAME = {o.name: o for o in OPTIONS}
@@ -253,8 +313,11 @@ class Options:
         """The options that differ from their defaults, as keyword arguments of ``Game`` after
         the variant: ``Game(options.variant, **options.arguments())`` is a game with these
         options."""
-        return {o.name: getattr(self, o.name) for o in OPTIONS
-                if o.name != "variant" and getattr(self, o.name) not in (None, o.default)}
+        return {
+            o.name: getattr(self, o.name)
+            for o in OPTIONS
+            if o.name != "variant" and getattr(self, o.name) not in (None, o.default)
+        }
 
 
 def _is_off(spec: Option, value: object) -> bool:
@@ -265,8 +328,7 @@ def _is_off(spec: Option, value: object) -> bool:
     return spec.off is not None and value == spec.off and isinstance(value, bool) == isinstance(spec.off, bool)
 
 
-def validate_options(values: Mapping[str, object],
-                     bounds: Mapping[str, tuple[float, float]] | None = None) -> Options:
+def validate_options(values: Mapping[str, object], bounds: Mapping[str, tuple[float, float]] | None = None) -> Options:
     """Checks options given by name (``{"variant": "four-player", "mode": "ffa"}``; a missing one
     or None means not given) and returns them resolved. ``bounds`` narrows the range of some
     options, e.g. a server's caps on untrusted input (``{"time_control": (1, 86400)}``).
@@ -291,8 +353,9 @@ def validate_options(values: Mapping[str, object],
         name = "{" + spec.name + "}"
         if variant not in spec.variants:
             chess = " and ".join(spec.variants)
-            raise OptionError(spec.name, f"{name} does not apply to {variant} "
-                                         f"({name} is an option of {chess} chess only)")
+            raise OptionError(
+                spec.name, f"{name} does not apply to {variant} ({name} is an option of {chess} chess only)"
+            )
         # what an option needs is declared before it, so it is resolved already
         if spec.needs is not None and _is_off(_BY_NAME[spec.needs], resolved[spec.needs]):
             needed = "{" + spec.needs + "}"
@@ -306,6 +369,8 @@ def validate_options(values: Mapping[str, object],
         seats = seats[:2]  # Black's seat is empty
     if resolved["first_player"] is not None and resolved["first_player"] not in seats:
         names = ", ".join(c.value for c in seats)
-        raise OptionError("first_player", f"{{first_player}} must be one of {names} (the seats in play), "
-                                          f"got {_shown(resolved['first_player'])}")
+        raise OptionError(
+            "first_player",
+            f"{{first_player}} must be one of {names} (the seats in play), got {_shown(resolved['first_player'])}",
+        )
     return Options(**resolved)  # type: ignore[arg-type]

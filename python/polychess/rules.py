@@ -28,8 +28,17 @@ if TYPE_CHECKING:
     from polychess.board import Board
     from polychess.options import Options
 
-__all__ = ["DECLARED", "FOUR_PLAYER_FFA", "FOUR_PLAYER_TEAMS", "Points", "Rules", "STANDARD", "THREE_PLAYER",
-           "rules_for", "rules_of"]
+__all__ = [
+    "DECLARED",
+    "FOUR_PLAYER_FFA",
+    "FOUR_PLAYER_TEAMS",
+    "Points",
+    "Rules",
+    "STANDARD",
+    "THREE_PLAYER",
+    "rules_for",
+    "rules_of",
+]
 
 Army = Literal["passes", "dead"]
 MateJudged = Literal["at turn", "after move"]
@@ -101,9 +110,13 @@ class Rules:
         core = _core.RuleSet()
         core.army = _core.Army.DEAD if self.army == "dead" else _core.Army.PASSES
         core.mate_judged = {"at turn": _core.MateJudged.AT_TURN, "after move": _core.MateJudged.AFTER_MOVE}[
-            self.mate_judged]
-        core.stalemate = {"freeze": _core.StalemateEffect.FREEZE, "out": _core.StalemateEffect.OUT,
-                          "draw": _core.StalemateEffect.DRAW}[self.stalemate]
+            self.mate_judged
+        ]
+        core.stalemate = {
+            "freeze": _core.StalemateEffect.FREEZE,
+            "out": _core.StalemateEffect.OUT,
+            "draw": _core.StalemateEffect.DRAW,
+        }[self.stalemate]
         core.first_out_decides = self.first_out_decides
         core.out_after_freeze_ends = self.out_after_freeze_ends
         core.ranking = _core.Ranking.POINTS if self.ranking == "points" else _core.Ranking.ORDER_OUT
@@ -122,8 +135,11 @@ class Rules:
         core.move_limit = self.move_limit or 0
         core.repetitions = self.repetitions or 0
         core.quiet_moves_per_player = self.quiet_moves_per_player or 0
-        core.insufficient = {"never": _core.Insufficient.NEVER, "bare kings": _core.Insufficient.BARE_KINGS,
-                             "fide": _core.Insufficient.FIDE}[self.insufficient_material]
+        core.insufficient = {
+            "never": _core.Insufficient.NEVER,
+            "bare kings": _core.Insufficient.BARE_KINGS,
+            "fide": _core.Insufficient.FIDE,
+        }[self.insufficient_material]
         core.neutrality = self.neutrality
         return core
 
@@ -141,11 +157,7 @@ THREE_PLAYER = Rules(
 # docs/rules.md §2.3: the first mate (or king capture) wins for the mater's team; a stalemate
 # draws; no draw by material.
 FOUR_PLAYER_TEAMS = Rules(
-    army="passes",
-    mate_judged="at turn",
-    stalemate="draw",
-    first_out_decides=True,
-    insufficient_material="never",
+    army="passes", mate_judged="at turn", stalemate="draw", first_out_decides=True, insufficient_material="never"
 )
 
 # docs/rules.md §2.4: mates are judged right after every move; whoever is out leaves dead
@@ -156,8 +168,17 @@ FOUR_PLAYER_FFA = Rules(
     stalemate="out",
     ranking="points",
     points=Points(
-        capture=_frozen({Kind.PAWN: 1, Kind.KNIGHT: 3, Kind.BISHOP: 5, Kind.ROOK: 5, Kind.QUEEN: 9,
-                         Kind.ONE_POINT_QUEEN: 1, Kind.KING: 0}),
+        capture=_frozen(
+            {
+                Kind.PAWN: 1,
+                Kind.KNIGHT: 3,
+                Kind.BISHOP: 5,
+                Kind.ROOK: 5,
+                Kind.QUEEN: 9,
+                Kind.ONE_POINT_QUEEN: 1,
+                Kind.KING: 0,
+            }
+        ),
         mate=20,
         stalemate=20,
         draw=10,
@@ -170,21 +191,19 @@ FOUR_PLAYER_FFA = Rules(
 
 # docs/rules.md §3: the first mate decides; a stalemate freezes the one side left, which draws.
 STANDARD = Rules(
-    army="passes",
-    mate_judged="at turn",
-    stalemate="freeze",
-    first_out_decides=True,
-    insufficient_material="fide",
+    army="passes", mate_judged="at turn", stalemate="freeze", first_out_decides=True, insufficient_material="fide"
 )
 
 
 # Each game's declaration, by variant and four-player mode.
-DECLARED: Mapping[tuple[str, str | None], Rules] = MappingProxyType({
-    ("three-player", None): THREE_PLAYER,
-    ("four-player", "teams"): FOUR_PLAYER_TEAMS,
-    ("four-player", "ffa"): FOUR_PLAYER_FFA,
-    ("standard", None): STANDARD,
-})
+DECLARED: Mapping[tuple[str, str | None], Rules] = MappingProxyType(
+    {
+        ("three-player", None): THREE_PLAYER,
+        ("four-player", "teams"): FOUR_PLAYER_TEAMS,
+        ("four-player", "ffa"): FOUR_PLAYER_FFA,
+        ("standard", None): STANDARD,
+    }
+)
 
 
 def rules_for(options: Options) -> Rules:

@@ -44,9 +44,17 @@ class Playout:
     moves: tuple[str, ...] | None = None
 
 
-def playouts(variant: str = "three-player", games: int = 1, seed: int = 0, policy: str = "random", *,
-             max_plies: int | None = None, record_moves: bool = False, threads: int = 1,
-             **options: Any) -> list[Playout]:
+def playouts(
+    variant: str = "three-player",
+    games: int = 1,
+    seed: int = 0,
+    policy: str = "random",
+    *,
+    max_plies: int | None = None,
+    record_moves: bool = False,
+    threads: int = 1,
+    **options: Any,
+) -> list[Playout]:
     """Plays ``games`` whole games of the variant from its start (or ``start``) with the
     options of :class:`~polychess.Game` (``mode``, ``setup``, ``first_mate_wins``, ``players``,
     ``neutrality``, ``move_limit``, ``first_player``, ``start``; clocks do not apply).
@@ -72,13 +80,14 @@ def playouts(variant: str = "three-player", games: int = 1, seed: int = 0, polic
     results = _core.playouts(game.position.core, count, seed_value, policy, limit, bool(record_moves), workers)
     out = []
     for termination, plies, places, points, returns, moves in results:
-        out.append(Playout(
-            termination=None if termination is None else Termination(termination),
-            plies=plies,
-            places=None if termination is None else {colours[p]: int(places[p] or 0) for p in seats},
-            points={colours[p]: points[p] for p in seats} if counts_points else None,
-            returns=tuple(returns[p] for p in seats),
-            moves=None if moves is None else tuple(moves),
-        ))
+        out.append(
+            Playout(
+                termination=None if termination is None else Termination(termination),
+                plies=plies,
+                places=None if termination is None else {colours[p]: int(places[p] or 0) for p in seats},
+                points={colours[p]: points[p] for p in seats} if counts_points else None,
+                returns=tuple(returns[p] for p in seats),
+                moves=None if moves is None else tuple(moves),
+            )
+        )
     return out
-

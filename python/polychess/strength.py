@@ -51,13 +51,23 @@ def load_levels(text: str) -> tuple[str, tuple[Level, ...]]:
         if entry["level"] != number:
             raise ValueError(f"strength levels: level {entry['level']} where {number} was expected")
         interval = entry.get("elo_interval")
-        levels.append(Level(number, entry["nodes"], entry["noise"], entry.get("elo"), entry.get("games", 0),
-                            tuple(interval) if interval else None))
+        levels.append(
+            Level(
+                number,
+                entry["nodes"],
+                entry["noise"],
+                entry.get("elo"),
+                entry.get("games", 0),
+                tuple(interval) if interval else None,
+            )
+        )
     for weaker, stronger in itertools.pairwise(levels):
         fewer_nodes = stronger.nodes is None or (weaker.nodes is not None and weaker.nodes < stronger.nodes)
         if not (fewer_nodes and weaker.noise > stronger.noise):
-            raise ValueError(f"strength levels: level {weaker.number} must search fewer nodes with more noise "
-                             f"than level {stronger.number}")
+            raise ValueError(
+                f"strength levels: level {weaker.number} must search fewer nodes with more noise "
+                f"than level {stronger.number}"
+            )
     if not levels or levels[-1].nodes is not None or levels[-1].noise != 0:
         raise ValueError("strength levels: the last level must be the full engine (no node cap, no noise)")
     return str(data["calibration"]), tuple(levels)

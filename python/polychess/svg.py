@@ -128,8 +128,10 @@ def _hexagon() -> _Model:
             for column in range(8):
                 quad = blocks[column // 4]
                 u, v = (column % 4) / 4, row / 4
-                corners = [_rotate(_bilinear(quad, uu, vv), turn)
-                           for uu, vv in ((u, v), (u + 0.25, v), (u + 0.25, v + 0.25), (u, v + 0.25))]
+                corners = [
+                    _rotate(_bilinear(quad, uu, vv), turn)
+                    for uu, vv in ((u, v), (u + 0.25, v), (u + 0.25, v + 0.25), (u, v + 0.25))
+                ]
                 name = _hex_name(sector, row, column)
                 polygons[name] = tuple(corners)
                 rim = []
@@ -158,10 +160,12 @@ def _squares(names: Sequence[str], side: float) -> _Model:
         x1, y1 = x0 + side, y0 + side
         polygons[name] = ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
         file_text, rank_text = name[0], name[1:]
-        for (df, dr), a, b, text in (((0, -1), (x0, y0), (x1, y0), file_text),
-                                     ((0, 1), (x0, y1), (x1, y1), file_text),
-                                     ((-1, 0), (x0, y0), (x0, y1), rank_text),
-                                     ((1, 0), (x1, y0), (x1, y1), rank_text)):
+        for (df, dr), a, b, text in (
+            ((0, -1), (x0, y0), (x1, y0), file_text),
+            ((0, 1), (x0, y1), (x1, y1), file_text),
+            ((-1, 0), (x0, y0), (x0, y1), rank_text),
+            ((1, 0), (x1, y0), (x1, y1), rank_text),
+        ):
             if (f + df, r + dr) not in taken:
                 edges.append(_Edge(text, _middle(a, b), (float(df), float(dr))))
     return _Model(polygons, tuple(edges), False)
@@ -255,8 +259,15 @@ def _drawing(variant: str, bottom: int, coordinates: bool) -> _Drawing:
     centres = {name: _centroid(poly) for name, poly in polygons.items()}
     radii = {name: _inner_radius(polygons[name], centres[name]) for name in polygons}
     unit = 2 * sorted(radii.values())[len(radii) // 2]
-    return _Drawing(polygons, centres, radii, tuple((text, screen(p)) for text, p in labels),
-                    max(xs) + margin - left, top - (min(ys) - margin), unit)
+    return _Drawing(
+        polygons,
+        centres,
+        radii,
+        tuple((text, screen(p)) for text, p in labels),
+        max(xs) + margin - left,
+        top - (min(ys) - margin),
+        unit,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -264,37 +275,54 @@ def _drawing(variant: str, bottom: int, coordinates: bool) -> _Drawing:
 # and color (inner details), so one definition serves every colour.
 
 _BASE = '<rect x="22" y="78" width="56" height="11" rx="4"/>'
-_QUEEN = ('<path d="M26 78 L14 32 L33 54 L36 22 L45 50 L50 16 L55 50 L64 22 L67 54 L86 32 L74 78 Z"/>'
-          '<circle cx="14" cy="30" r="5.5"/><circle cx="36" cy="20" r="5.5"/><circle cx="50" cy="14" r="5.5"/>'
-          '<circle cx="64" cy="20" r="5.5"/><circle cx="86" cy="30" r="5.5"/>'
-          + _BASE + '<path d="M28 70 H72" fill="none" stroke="currentColor"/>')
+_QUEEN = (
+    '<path d="M26 78 L14 32 L33 54 L36 22 L45 50 L50 16 L55 50 L64 22 L67 54 L86 32 L74 78 Z"/>'
+    '<circle cx="14" cy="30" r="5.5"/><circle cx="36" cy="20" r="5.5"/><circle cx="50" cy="14" r="5.5"/>'
+    '<circle cx="64" cy="20" r="5.5"/><circle cx="86" cy="30" r="5.5"/>'
+    + _BASE
+    + '<path d="M28 70 H72" fill="none" stroke="currentColor"/>'
+)
 _SYMBOLS: dict[Kind, str] = {
-    Kind.PAWN: ('<path d="M38 48 H62 L58 54 C60 63 66 70 70 78 H30 C34 70 40 63 42 54 Z"/>'
-                '<circle cx="50" cy="33" r="13"/>' + _BASE),
-    Kind.KNIGHT: ('<path d="M30 78 C30 66 40 60 46 52 L40 54 C34 60 28 60 24 58 C18 56 17 50 21 46 L34 30 '
-                  'C38 24 44 20 52 20 L56 10 L62 20 C74 26 80 42 80 78 Z"/>'
-                  '<circle cx="44" cy="33" r="3.5" fill="currentColor" stroke="none"/>'
-                  '<path d="M64 30 C70 40 72 56 72 72" fill="none" stroke="currentColor"/>' + _BASE),
-    Kind.BISHOP: ('<path d="M40 78 L43 68 H57 L60 78 Z"/>'
-                  '<path d="M50 20 C38 28 30 40 34 54 C36 61 40 66 43 68 H57 C60 66 64 61 66 54 '
-                  'C70 40 62 28 50 20 Z"/>'
-                  '<circle cx="50" cy="14" r="6"/>'
-                  '<path d="M56 32 L46 46 M43 60 H57" fill="none" stroke="currentColor"/>' + _BASE),
-    Kind.ROOK: ('<path d="M30 78 L34 42 H28 V16 H38 V24 H45 V16 H55 V24 H62 V16 H72 V42 H66 L70 78 Z"/>'
-                '<path d="M34 42 H66 M32 70 H68" fill="none" stroke="currentColor"/>' + _BASE),
+    Kind.PAWN: (
+        '<path d="M38 48 H62 L58 54 C60 63 66 70 70 78 H30 C34 70 40 63 42 54 Z"/>'
+        '<circle cx="50" cy="33" r="13"/>' + _BASE
+    ),
+    Kind.KNIGHT: (
+        '<path d="M30 78 C30 66 40 60 46 52 L40 54 C34 60 28 60 24 58 C18 56 17 50 21 46 L34 30 '
+        'C38 24 44 20 52 20 L56 10 L62 20 C74 26 80 42 80 78 Z"/>'
+        '<circle cx="44" cy="33" r="3.5" fill="currentColor" stroke="none"/>'
+        '<path d="M64 30 C70 40 72 56 72 72" fill="none" stroke="currentColor"/>' + _BASE
+    ),
+    Kind.BISHOP: (
+        '<path d="M40 78 L43 68 H57 L60 78 Z"/>'
+        '<path d="M50 20 C38 28 30 40 34 54 C36 61 40 66 43 68 H57 C60 66 64 61 66 54 '
+        'C70 40 62 28 50 20 Z"/>'
+        '<circle cx="50" cy="14" r="6"/>'
+        '<path d="M56 32 L46 46 M43 60 H57" fill="none" stroke="currentColor"/>' + _BASE
+    ),
+    Kind.ROOK: (
+        '<path d="M30 78 L34 42 H28 V16 H38 V24 H45 V16 H55 V24 H62 V16 H72 V42 H66 L70 78 Z"/>'
+        '<path d="M34 42 H66 M32 70 H68" fill="none" stroke="currentColor"/>' + _BASE
+    ),
     Kind.QUEEN: _QUEEN,
-    Kind.KING: ('<path d="M46 4 H54 V12 H62 V20 H54 V30 H46 V20 H38 V12 H46 Z"/>'
-                '<path d="M50 34 C42 26 16 26 16 46 C16 58 26 66 28 78 H72 C74 66 84 58 84 46 '
-                'C84 26 58 26 50 34 Z"/>'
-                '<path d="M50 34 V68 M28 70 H72" fill="none" stroke="currentColor"/>' + _BASE),
+    Kind.KING: (
+        '<path d="M46 4 H54 V12 H62 V20 H54 V30 H46 V20 H38 V12 H46 Z"/>'
+        '<path d="M50 34 C42 26 16 26 16 46 C16 58 26 66 28 78 H72 C74 66 84 58 84 46 '
+        'C84 26 58 26 50 34 Z"/>'
+        '<path d="M50 34 V68 M28 70 H72" fill="none" stroke="currentColor"/>' + _BASE
+    ),
     # Free-for-all's one-point queen: a queen with a "1" badge (rules §2.2).
-    Kind.ONE_POINT_QUEEN: (_QUEEN + '<circle cx="76" cy="74" r="16" fill="#ffffff" stroke="#1a1a1a"/>'
-                           '<path d="M70 68 L78 62 V86 M71 86 H85" fill="none" stroke="#1a1a1a"/>'),
+    Kind.ONE_POINT_QUEEN: (
+        _QUEEN + '<circle cx="76" cy="74" r="16" fill="#ffffff" stroke="#1a1a1a"/>'
+        '<path d="M70 68 L78 62 V86 M71 86 H85" fill="none" stroke="#1a1a1a"/>'
+    ),
 }
 
-_SNOWFLAKE = ('<circle r="1" fill="#ffffff" stroke="#2a7fc0" stroke-width=".12"/>'
-              '<path d="M0 -.7 V.7 M-.61 -.35 L.61 .35 M-.61 .35 L.61 -.35" fill="none" stroke="#2a7fc0" '
-              'stroke-width=".16" stroke-linecap="round"/>')
+_SNOWFLAKE = (
+    '<circle r="1" fill="#ffffff" stroke="#2a7fc0" stroke-width=".12"/>'
+    '<path d="M0 -.7 V.7 M-.61 -.35 L.61 .35 M-.61 .35 L.61 -.35" fill="none" stroke="#2a7fc0" '
+    'stroke-width=".16" stroke-linecap="round"/>'
+)
 
 # fill, outline, details
 _PALETTE: dict[Colour, tuple[str, str, str]] = {
@@ -320,10 +348,17 @@ _CSS_COLOUR = re.compile(r"#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,20}|rgba?\([0-9., %]{5,4
 BoardLike = Board | Game
 
 
-def board(board: BoardLike, *, size: float = 480, orientation: Colour | str | None = None,
-          lastmove: Move | str | None = None, check: str | bool | None = None,
-          dots: Iterable[str] | None = None, arrows: Iterable[Arrow] = (),
-          coordinates: bool = True) -> str:
+def board(
+    board: BoardLike,
+    *,
+    size: float = 480,
+    orientation: Colour | str | None = None,
+    lastmove: Move | str | None = None,
+    check: str | bool | None = None,
+    dots: Iterable[str] | None = None,
+    arrows: Iterable[Arrow] = (),
+    coordinates: bool = True,
+) -> str:
     """An SVG picture of the position of a :class:`~polychess.Board` (or a Game's board).
 
     - ``size``: width in pixels (the height follows the board's proportions).
@@ -354,18 +389,25 @@ def board(board: BoardLike, *, size: float = 480, orientation: Colour | str | No
     arrow_specs = [_arrow(position, arrow) for arrow in arrows]
 
     height = size * drawing.height / drawing.width
-    parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
-              f'class="polychess-board {position.variant}" viewBox="0 0 {_n(drawing.width)} {_n(drawing.height)}" '
-              f'width="{_n(size)}" height="{_n(height)}">')]
+    parts = [
+        (
+            f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+            f'class="polychess-board {position.variant}" viewBox="0 0 {_n(drawing.width)} {_n(drawing.height)}" '
+            f'width="{_n(size)}" height="{_n(height)}">'
+        )
+    ]
     parts += _defs(position, check_cell is not None)
-    parts.append(f'<rect class="background" width="{_n(drawing.width)}" height="{_n(drawing.height)}" '
-                 f'fill="{_BACKGROUND}"/>')
+    parts.append(
+        f'<rect class="background" width="{_n(drawing.width)}" height="{_n(drawing.height)}" fill="{_BACKGROUND}"/>'
+    )
     parts += _cells_layer(position, drawing)
     parts += _overlay(drawing, lastmove_cells, "lastmove", f'fill="{_LASTMOVE}" fill-opacity=".55"')
     if check_cell is not None:
         c = drawing.centres[check_cell]
-        parts.append(f'<circle class="check" data-cell="{check_cell}" cx="{_n(c[0])}" cy="{_n(c[1])}" '
-                     f'r="{_n(drawing.radii[check_cell] * 1.25)}" fill="url(#check-glow)" pointer-events="none"/>')
+        parts.append(
+            f'<circle class="check" data-cell="{check_cell}" cx="{_n(c[0])}" cy="{_n(c[1])}" '
+            f'r="{_n(drawing.radii[check_cell] * 1.25)}" fill="url(#check-glow)" pointer-events="none"/>'
+        )
     parts += _labels_layer(drawing)
     parts += _pieces_layer(position, drawing)
     parts += _dots_layer(position, drawing, dot_cells)
@@ -374,16 +416,18 @@ def board(board: BoardLike, *, size: float = 480, orientation: Colour | str | No
     return "\n".join(parts)
 
 
-def cell_polygons(board_or_variant: BoardLike | str, *, orientation: Colour | str | None = None,
-                  coordinates: bool = True) -> dict[str, Polygon]:
+def cell_polygons(
+    board_or_variant: BoardLike | str, *, orientation: Colour | str | None = None, coordinates: bool = True
+) -> dict[str, Polygon]:
     """Every cell's corners, by cell name, in the viewBox units of :func:`board` called with the
     same ``orientation`` and ``coordinates`` (for hit-testing or animation in a web page)."""
     variant, bottom = _variant_and_bottom(board_or_variant, orientation)
     return dict(_drawing(variant, bottom, coordinates).polygons)
 
 
-def cell_centres(board_or_variant: BoardLike | str, *, orientation: Colour | str | None = None,
-                 coordinates: bool = True) -> dict[str, Point]:
+def cell_centres(
+    board_or_variant: BoardLike | str, *, orientation: Colour | str | None = None, coordinates: bool = True
+) -> dict[str, Point]:
     """Every cell's centre (where its piece is drawn), by cell name, in the viewBox units of
     :func:`board` called with the same ``orientation`` and ``coordinates``."""
     variant, bottom = _variant_and_bottom(board_or_variant, orientation)
@@ -514,14 +558,18 @@ def _defs(position: Board, check: bool) -> list[str]:
     kinds = sorted({piece.kind for piece in position.pieces().values()})
     out = ["<defs>"]
     for kind in kinds:
-        out.append(f'<symbol id="piece-{_kind_class(kind)}" viewBox="0 0 100 100"><g stroke-width="3.5" '
-                   f'stroke-linejoin="round" stroke-linecap="round">{_SYMBOLS[kind]}</g></symbol>')
+        out.append(
+            f'<symbol id="piece-{_kind_class(kind)}" viewBox="0 0 100 100"><g stroke-width="3.5" '
+            f'stroke-linejoin="round" stroke-linecap="round">{_SYMBOLS[kind]}</g></symbol>'
+        )
     if any("frozen" in marks for marks, _ in _army_states(position).values()):
         out.append(f'<g id="frozen-marker">{_SNOWFLAKE}</g>')
     if check:
-        out.append('<radialGradient id="check-glow"><stop offset="0" stop-color="#ff0000" stop-opacity="1"/>'
-                   '<stop offset=".45" stop-color="#e70000" stop-opacity=".85"/>'
-                   '<stop offset="1" stop-color="#9e0000" stop-opacity="0"/></radialGradient>')
+        out.append(
+            '<radialGradient id="check-glow"><stop offset="0" stop-color="#ff0000" stop-opacity="1"/>'
+            '<stop offset=".45" stop-color="#e70000" stop-opacity=".85"/>'
+            '<stop offset="1" stop-color="#9e0000" stop-opacity="0"/></radialGradient>'
+        )
     out.append("</defs>")
     return out
 
@@ -536,22 +584,31 @@ def _cells_layer(position: Board, drawing: _Drawing) -> list[str]:
         shade = "dark" if layout.is_dark(index) else "light"
         fill = _DARK if shade == "dark" else _LIGHT
         stroke = "#5c4330" if hexagon else fill
-        out.append(f'<polygon class="cell {shade}" data-cell="{name}" points="{_points(drawing.polygons[name])}" '
-                   f'fill="{fill}" stroke="{stroke}" stroke-width="{".6" if hexagon else ".5"}"/>')
+        out.append(
+            f'<polygon class="cell {shade}" data-cell="{name}" points="{_points(drawing.polygons[name])}" '
+            f'fill="{fill}" stroke="{stroke}" stroke-width="{".6" if hexagon else ".5"}"/>'
+        )
     out.append("</g>")
     return out
 
 
 def _overlay(drawing: _Drawing, cells: Sequence[str], cls: str, paint: str) -> list[str]:
-    return [f'<polygon class="{cls}" data-cell="{c}" points="{_points(drawing.polygons[c])}" {paint} '
-            f'pointer-events="none"/>' for c in cells]
+    return [
+        f'<polygon class="{cls}" data-cell="{c}" points="{_points(drawing.polygons[c])}" {paint} '
+        f'pointer-events="none"/>'
+        for c in cells
+    ]
 
 
 def _labels_layer(drawing: _Drawing) -> list[str]:
     if not drawing.labels:
         return []
-    out = [(f'<g class="coordinates" font-family="sans-serif" font-size="{_n(_FONT)}" text-anchor="middle" '
-            f'fill="{_LABEL}" pointer-events="none">')]
+    out = [
+        (
+            f'<g class="coordinates" font-family="sans-serif" font-size="{_n(_FONT)}" text-anchor="middle" '
+            f'fill="{_LABEL}" pointer-events="none">'
+        )
+    ]
     for text, (x, y) in drawing.labels:
         # Baseline shift by hand: dominant-baseline is not honoured by every renderer.
         out.append(f'<text class="coord" x="{_n(x)}" y="{_n(y + 0.36 * _FONT)}">{text}</text>')
@@ -598,17 +655,25 @@ def _pieces_layer(position: Board, drawing: _Drawing) -> list[str]:
         out.append(f'<g class="{classes}" data-cell="{name}"{extra}>')
         if controller is not None:  # a ring in the controller's colour, edged for contrast
             ring = box * 0.5
-            out.append(f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(ring)}" fill="none" stroke="#111111" '
-                       f'stroke-width="{_n(box * 0.085)}"/>')
-            out.append(f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(ring)}" fill="none" '
-                       f'stroke="{_PALETTE[controller][0]}" stroke-width="{_n(box * 0.05)}"/>')
+            out.append(
+                f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(ring)}" fill="none" stroke="#111111" '
+                f'stroke-width="{_n(box * 0.085)}"/>'
+            )
+            out.append(
+                f'<circle cx="{_n(cx)}" cy="{_n(cy)}" r="{_n(ring)}" fill="none" '
+                f'stroke="{_PALETTE[controller][0]}" stroke-width="{_n(box * 0.05)}"/>'
+            )
         opacity = ' opacity=".55"' if "frozen" in marks else ""
-        out.append(f'<use xlink:href="#piece-{_kind_class(piece.kind)}" x="{_n(cx - box / 2)}" '
-                   f'y="{_n(cy - box / 2)}" width="{_n(box)}" height="{_n(box)}" fill="{fill}" '
-                   f'stroke="{outline}" color="{detail}"{opacity}/>')
+        out.append(
+            f'<use xlink:href="#piece-{_kind_class(piece.kind)}" x="{_n(cx - box / 2)}" '
+            f'y="{_n(cy - box / 2)}" width="{_n(box)}" height="{_n(box)}" fill="{fill}" '
+            f'stroke="{outline}" color="{detail}"{opacity}/>'
+        )
         if "frozen" in marks:
-            out.append(f'<use xlink:href="#frozen-marker" transform="translate({_n(cx + box * 0.38)} '
-                       f'{_n(cy - box * 0.38)}) scale({_n(box * 0.16)})"/>')
+            out.append(
+                f'<use xlink:href="#frozen-marker" transform="translate({_n(cx + box * 0.38)} '
+                f'{_n(cy - box * 0.38)}) scale({_n(box * 0.16)})"/>'
+            )
         out.append("</g>")
     out.append("</g>")
     return out
@@ -622,12 +687,16 @@ def _dots_layer(position: Board, drawing: _Drawing, cells: Sequence[str]) -> lis
         cx, cy = drawing.centres[name]
         radius = drawing.radii[name]
         if position.piece_at(name) is None:
-            out.append(f'<circle class="dot" data-cell="{name}" cx="{_n(cx)}" cy="{_n(cy)}" '
-                       f'r="{_n(radius * 0.32)}" fill-opacity=".6"/>')
+            out.append(
+                f'<circle class="dot" data-cell="{name}" cx="{_n(cx)}" cy="{_n(cy)}" '
+                f'r="{_n(radius * 0.32)}" fill-opacity=".6"/>'
+            )
         else:  # a ring, so that the piece to be taken stays visible
-            out.append(f'<circle class="dot capture" data-cell="{name}" cx="{_n(cx)}" cy="{_n(cy)}" '
-                       f'r="{_n(radius * 0.9)}" fill="none" stroke="{_DOT}" stroke-opacity=".6" '
-                       f'stroke-width="{_n(radius * 0.18)}"/>')
+            out.append(
+                f'<circle class="dot capture" data-cell="{name}" cx="{_n(cx)}" cy="{_n(cy)}" '
+                f'r="{_n(radius * 0.9)}" fill="none" stroke="{_DOT}" stroke-opacity=".6" '
+                f'stroke-width="{_n(radius * 0.18)}"/>'
+            )
     out.append("</g>")
     return out
 
@@ -641,8 +710,10 @@ def _arrows_layer(drawing: _Drawing, arrows: Sequence[_ArrowSpec]) -> list[str]:
         (x0, y0), (x1, y1) = drawing.centres[arrow.start], drawing.centres[arrow.end]
         data = f'class="arrow" data-from="{arrow.start}" data-to="{arrow.end}"'
         if arrow.start == arrow.end:  # an arrow to nowhere marks the cell, as on lichess
-            out.append(f'<circle {data} cx="{_n(x0)}" cy="{_n(y0)}" r="{_n(drawing.radii[arrow.start] * 0.9)}" '
-                       f'fill="none" stroke="{arrow.colour}" stroke-width="{_n(width * 0.7)}" opacity=".8"/>')
+            out.append(
+                f'<circle {data} cx="{_n(x0)}" cy="{_n(y0)}" r="{_n(drawing.radii[arrow.start] * 0.9)}" '
+                f'fill="none" stroke="{arrow.colour}" stroke-width="{_n(width * 0.7)}" opacity=".8"/>'
+            )
             continue
         length = math.hypot(x1 - x0, y1 - y0)
         ux, uy = (x1 - x0) / length, (y1 - y0) / length
@@ -650,9 +721,11 @@ def _arrows_layer(drawing: _Drawing, arrows: Sequence[_ArrowSpec]) -> list[str]:
         bx, by = x1 - ux * head, y1 - uy * head  # where the head begins
         left = (bx + uy * head * 0.6, by - ux * head * 0.6)
         right = (bx - uy * head * 0.6, by + ux * head * 0.6)
-        out.append(f'<g {data} opacity=".8">'
-                   f'<line x1="{_n(x0)}" y1="{_n(y0)}" x2="{_n(bx)}" y2="{_n(by)}" stroke="{arrow.colour}" '
-                   f'stroke-width="{_n(width)}"/>'
-                   f'<polygon points="{_points(((x1, y1), left, right))}" fill="{arrow.colour}"/></g>')
+        out.append(
+            f'<g {data} opacity=".8">'
+            f'<line x1="{_n(x0)}" y1="{_n(y0)}" x2="{_n(bx)}" y2="{_n(by)}" stroke="{arrow.colour}" '
+            f'stroke-width="{_n(width)}"/>'
+            f'<polygon points="{_points(((x1, y1), left, right))}" fill="{arrow.colour}"/></g>'
+        )
     out.append("</g>")
     return out

@@ -22,13 +22,26 @@ from polychess.board import Board, Colour, Kind, Move, Piece
 
 __all__ = ["piece_text", "render"]
 
-_PIECE_LETTERS = {Kind.PAWN: "P", Kind.KNIGHT: "N", Kind.BISHOP: "B", Kind.ROOK: "R", Kind.QUEEN: "Q",
-                  Kind.KING: "K", Kind.ONE_POINT_QUEEN: "D"}  # D: FEN4's letter for the 1-point queen
+_PIECE_LETTERS = {
+    Kind.PAWN: "P",
+    Kind.KNIGHT: "N",
+    Kind.BISHOP: "B",
+    Kind.ROOK: "R",
+    Kind.QUEEN: "Q",
+    Kind.KING: "K",
+    Kind.ONE_POINT_QUEEN: "D",
+}  # D: FEN4's letter for the 1-point queen
 
 # ANSI styles: bold foreground per colour. Black pieces are drawn grey so that they stay
 # visible on the dark background most terminals have.
-_STYLES = {Colour.WHITE: "1;97", Colour.RED: "1;91", Colour.BLACK: "1;90", Colour.BLUE: "1;94",
-           Colour.YELLOW: "1;93", Colour.GREEN: "1;92"}
+_STYLES = {
+    Colour.WHITE: "1;97",
+    Colour.RED: "1;91",
+    Colour.BLACK: "1;90",
+    Colour.BLUE: "1;94",
+    Colour.YELLOW: "1;93",
+    Colour.GREEN: "1;92",
+}
 _DIM = "2"
 _LAST_MOVE = "43"  # yellow background behind the cells of the last move
 _CHECK = "41"  # red background behind a king in check
@@ -105,8 +118,14 @@ def _cell_style(name: str, marks: _Marks, base: str) -> str:
     return base
 
 
-def render(board: Board, *, orientation: Colour | str | None = None, color: bool = False,
-           lastmove: Move | None = None, compact: bool = False) -> str:
+def render(
+    board: Board,
+    *,
+    orientation: Colour | str | None = None,
+    color: bool = False,
+    lastmove: Move | None = None,
+    compact: bool = False,
+) -> str:
     """The board as text. ``orientation`` is the colour whose side is drawn at the bottom
     (default: the first colour); ``lastmove`` is highlighted when ``color`` is on.
     ``compact`` draws the three-player hexagon with one line per cell: the piece, or the cell
@@ -166,8 +185,12 @@ def _cell_centre(sector: int, row: int, col: int, turn: float) -> tuple[float, f
         back_left, back_right = _polar(base, apothem), _polar(base + 30, 1.0)
         front_right, front_left = _polar(base + 60, apothem), (0.0, 0.0)
     u, v = ((col % 4) + 0.5) / 4, (row + 0.5) / 4
-    corners = ((back_left, (1 - u) * (1 - v)), (back_right, u * (1 - v)), (front_right, u * v),
-               (front_left, (1 - u) * v))
+    corners = (
+        (back_left, (1 - u) * (1 - v)),
+        (back_right, u * (1 - v)),
+        (front_right, u * v),
+        (front_left, (1 - u) * v),
+    )
     return sum(p[0] * w for p, w in corners), sum(p[1] * w for p, w in corners)
 
 
@@ -200,8 +223,7 @@ def _hexagon_labels(board: Board, canvas: _Canvas, turn: float, height: int) -> 
         x, y = _polar(angle, math.sqrt(3) / 2)
         row = round(-y * _SCALE_Y) * height
         if abs(x) < 0.1:  # the bottom (or top) side
-            canvas.put(bottom + 2 if y < 0 else top - 2, round(x * _SCALE_X) - len(label) // 2, label,
-                       _STYLES[colour])
+            canvas.put(bottom + 2 if y < 0 else top - 2, round(x * _SCALE_X) - len(label) // 2, label, _STYLES[colour])
         elif x < 0:
             canvas.put(row, left - len(label) - 3, label, _STYLES[colour])
         else:

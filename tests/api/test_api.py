@@ -51,21 +51,24 @@ def test_illegal_moves_leave_the_board_unchanged():
         standard.push("e7e8")
 
 
-@pytest.mark.parametrize("fen,fragment", [
-    ("", "fields"),
-    ("8/8/8/8/8/8/8/8 w - - 0 1", "kings"),
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "player to move"),
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w KQkq - 0 1", "piece"),
-    ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "cells"),
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "rows"),
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqX - 0 1", "castling"),
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1", "castling"),
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1", "en-passant"),
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1", "halfmove"),
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0", "fullmove"),
-    ("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1", "check"),
-    ("Pnbqkbnr/pppppppp/8/8/8/8/1PPPPPPP/RNBQKBNR w KQkq - 0 1", "pawn"),
-])
+@pytest.mark.parametrize(
+    "fen,fragment",
+    [
+        ("", "fields"),
+        ("8/8/8/8/8/8/8/8 w - - 0 1", "kings"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "player to move"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w KQkq - 0 1", "piece"),
+        ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "cells"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "rows"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqX - 0 1", "castling"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1", "castling"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1", "en-passant"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1", "halfmove"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0", "fullmove"),
+        ("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1", "check"),
+        ("Pnbqkbnr/pppppppp/8/8/8/8/1PPPPPPP/RNBQKBNR w KQkq - 0 1", "pawn"),
+    ],
+)
 def test_bad_standard_positions(fen, fragment):
     with pytest.raises(InvalidPositionError, match=fragment):
         Board("standard", fen)
@@ -74,20 +77,25 @@ def test_bad_standard_positions(fen, fragment):
 START3 = Board(THREE).fen()
 
 
-@pytest.mark.parametrize("mutate,fragment", [
-    (lambda f: f.replace(" w ", " q ", 1), "player to move"),
-    (lambda f: f.replace("wKQrKQbKQ", "wKQrKQbKZ"), "castling"),
-    (lambda f: f.replace(" wrb aaa", " wrb aax"), "out"),
-    (lambda f: f.replace(" wrb aaa", " wwb aaa"), "kings"),
-    (lambda f: f.replace(" wrb aaa", " wrb afa").replace(" w ", " r ", 1), "not active"),
-    (lambda f: f.replace(" - 0 1", " E3 0 1"), "en-passant"),
-    (lambda f: f.replace("wRwNwBwQwKwBwNwR", "wRwNwBwQwKwBwN1"), "castling"),
-    (lambda f: f.replace("bQbBbNbRbKbBbNbR", "wPbBbNbRbKbBbNbR").replace("wPwPwPwPwPwPwPwP", "1wPwPwPwPwPwPwP"),
-     "pawn cannot stand on E8"),
-    (lambda f: f.replace("/8/8/8/8/wP", "/wQwQwQwQwQwQwQwQ/8/8/8/wP"), "at most 16"),
-    (lambda f: f.replace(" wrb aaa", " wrb aaq"), "status"),
-    (lambda f: f.replace(" wrb aaa", " wrz aaa"), "controller"),
-])
+@pytest.mark.parametrize(
+    "mutate,fragment",
+    [
+        (lambda f: f.replace(" w ", " q ", 1), "player to move"),
+        (lambda f: f.replace("wKQrKQbKQ", "wKQrKQbKZ"), "castling"),
+        (lambda f: f.replace(" wrb aaa", " wrb aax"), "out"),
+        (lambda f: f.replace(" wrb aaa", " wwb aaa"), "kings"),
+        (lambda f: f.replace(" wrb aaa", " wrb afa").replace(" w ", " r ", 1), "not active"),
+        (lambda f: f.replace(" - 0 1", " E3 0 1"), "en-passant"),
+        (lambda f: f.replace("wRwNwBwQwKwBwNwR", "wRwNwBwQwKwBwN1"), "castling"),
+        (
+            lambda f: f.replace("bQbBbNbRbKbBbNbR", "wPbBbNbRbKbBbNbR").replace("wPwPwPwPwPwPwPwP", "1wPwPwPwPwPwPwP"),
+            "pawn cannot stand on E8",
+        ),
+        (lambda f: f.replace("/8/8/8/8/wP", "/wQwQwQwQwQwQwQwQ/8/8/8/wP"), "at most 16"),
+        (lambda f: f.replace(" wrb aaa", " wrb aaq"), "status"),
+        (lambda f: f.replace(" wrb aaa", " wrz aaa"), "controller"),
+    ],
+)
 def test_bad_three_player_positions(mutate, fragment):
     with pytest.raises(InvalidPositionError, match=fragment):
         Board(THREE, mutate(START3))

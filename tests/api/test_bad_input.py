@@ -19,18 +19,22 @@ MEGABYTE = "x" * (1 << 20)
 
 # -- move text --------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize(("text", "reason"), [
-    ("e4", "only one cell is given"),
-    ("O-O", "castling is written as the king's move"),
-    ("0-0-0", "castling is written as the king's move"),
-    ("Nf3", "does not start with a cell name"),
-    ("E2E4 extra", "unexpected 'extra' after the move"),
-    ("e2z9", "'z9' is not a cell"),
-    ("e2e4k", "'k' is not a piece a pawn promotes to"),
-    ("", "empty move text"),
-    ("   ", "empty move text"),
-])
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("e4", "only one cell is given"),
+        ("O-O", "castling is written as the king's move"),
+        ("0-0-0", "castling is written as the king's move"),
+        ("Nf3", "does not start with a cell name"),
+        ("E2E4 extra", "unexpected 'extra' after the move"),
+        ("e2z9", "'z9' is not a cell"),
+        ("e2e4k", "'k' is not a piece a pawn promotes to"),
+        ("", "empty move text"),
+        ("   ", "empty move text"),
+    ],
+)
 def test_unreadable_move_text_says_what_is_expected(variant, text, reason):
     board = Board(variant)
     before = board.fen()
@@ -73,6 +77,7 @@ def test_examples_in_the_message_are_moves_of_the_variant(variant):
 
 # -- text that is not Unicode, and long text ------------------------------------------------
 
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_lone_surrogate_in_a_position_string(variant):
     with pytest.raises(InvalidPositionError, match="lone surrogate .* at index 3"):
@@ -90,9 +95,12 @@ def test_lone_surrogate_in_move_text(variant):
 
 
 def test_lone_surrogate_in_names():
-    for call in (lambda: Board(SURROGATE), lambda: Board("four-player", mode=SURROGATE),
-                 lambda: polychess.Layout("standard").index(SURROGATE),
-                 lambda: Board("standard").piece_at(SURROGATE)):
+    for call in (
+        lambda: Board(SURROGATE),
+        lambda: Board("four-player", mode=SURROGATE),
+        lambda: polychess.Layout("standard").index(SURROGATE),
+        lambda: Board("standard").piece_at(SURROGATE),
+    ):
         with pytest.raises(ValueError, match="surrogate|no cell|unknown variant"):
             call()
 
@@ -108,10 +116,12 @@ def test_lone_surrogate_in_records():
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_long_input_is_cut_in_messages(variant):
-    for call, error in ((lambda: Board(variant, MEGABYTE), InvalidPositionError),
-                        (lambda: Board(variant).push(MEGABYTE), InvalidMoveError),
-                        (lambda: Board(variant).push("e2" + MEGABYTE), InvalidMoveError),
-                        (lambda: Board(MEGABYTE), ValueError)):
+    for call, error in (
+        (lambda: Board(variant, MEGABYTE), InvalidPositionError),
+        (lambda: Board(variant).push(MEGABYTE), InvalidMoveError),
+        (lambda: Board(variant).push("e2" + MEGABYTE), InvalidMoveError),
+        (lambda: Board(MEGABYTE), ValueError),
+    ):
         with pytest.raises(error) as caught:
             call()
         assert len(str(caught.value)) < 600
@@ -126,6 +136,7 @@ def test_long_placement_row_is_cut():
 
 
 # -- PGN4 ---------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("text", ["1. ]", "]", '[Variant "Teams"]]\n1. h2-h3', '[Variant "Teams"]\n1. h2-h3 ] 2.'])
 def test_pgn4_stray_bracket(text):
@@ -149,19 +160,23 @@ def test_pgn4_stray_bracket_under_optimisation():
 
 # -- the engine's limits and options ------------------------------------------------------------
 
-@pytest.mark.parametrize(("limits", "message"), [
-    ({"time": math.nan}, "time must be a positive, finite number"),
-    ({"time": math.inf}, "time must be a positive, finite number"),
-    ({"time": -1.0}, "time must be a positive, finite number"),
-    ({"time": 10**400}, "time must be a positive, finite number"),
-    ({"time": "1"}, "time must be a number of seconds"),
-    ({"nodes": 2**62 + 1}, "nodes must be between 1 and"),
-    ({"nodes": 0}, "nodes must be between 1 and"),
-    ({"nodes": 1.5}, "nodes must be a whole number"),
-    ({"depth": 2**31}, "depth must be between 1 and"),
-    ({"depth": -1}, "depth must be between 1 and"),
-    ({"depth": True}, "depth must be a whole number"),
-])
+
+@pytest.mark.parametrize(
+    ("limits", "message"),
+    [
+        ({"time": math.nan}, "time must be a positive, finite number"),
+        ({"time": math.inf}, "time must be a positive, finite number"),
+        ({"time": -1.0}, "time must be a positive, finite number"),
+        ({"time": 10**400}, "time must be a positive, finite number"),
+        ({"time": "1"}, "time must be a number of seconds"),
+        ({"nodes": 2**62 + 1}, "nodes must be between 1 and"),
+        ({"nodes": 0}, "nodes must be between 1 and"),
+        ({"nodes": 1.5}, "nodes must be a whole number"),
+        ({"depth": 2**31}, "depth must be between 1 and"),
+        ({"depth": -1}, "depth must be between 1 and"),
+        ({"depth": True}, "depth must be a whole number"),
+    ],
+)
 def test_search_limits_are_validated(limits, message):
     with pytest.raises(ValueError, match=message):
         Engine(hash_mb=1).search(Board("standard"), **limits)
@@ -169,8 +184,12 @@ def test_search_limits_are_validated(limits, message):
 
 def test_largest_limits_are_accepted():
     engine = Engine(hash_mb=1)
-    result = engine.search(Board("standard", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"), depth=polychess._core.MAX_DEPTH,
-                           nodes=polychess._core.MAX_NODES, time=2.0)
+    result = engine.search(
+        Board("standard", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"),
+        depth=polychess._core.MAX_DEPTH,
+        nodes=polychess._core.MAX_NODES,
+        time=2.0,
+    )
     assert str(result.best_move) == "a1a8"
 
 

@@ -8,25 +8,19 @@ import threading
 
 import pytest
 
-from polychess import (
-    AmbiguousMoveError,
-    Board,
-    Colour,
-    Game,
-    IllegalMoveError,
-    InvalidMoveError,
-    Move,
-    Termination,
-)
+from polychess import AmbiguousMoveError, Board, Colour, Game, IllegalMoveError, InvalidMoveError, Move, Termination
 from polychess.board import StopFlag
 from polychess.formats import write_pgn4
 from positions import cross_position
 
-THREE_PLAYER_EN_PASSANT = ("rRrNrBrKrQrB2/1rP1rP1rPbB1/1rR6/rP1wP2rN1rP/2bNbRbKbBbNbR/bP1bQ1bPbPbP1/7bP/1bP6/"
-                           "2wPrP2bPbP/4wNwN2/wP3wPwPwPwP/wR1wBwQwKwB1wR r wKQrKbKQ C3 0 13 wrb aaa")
+THREE_PLAYER_EN_PASSANT = (
+    "rRrNrBrKrQrB2/1rP1rP1rPbB1/1rR6/rP1wP2rN1rP/2bNbRbKbBbNbR/bP1bQ1bPbPbP1/7bP/1bP6/"
+    "2wPrP2bPbP/4wNwN2/wP3wPwPwPwP/wR1wBwQwKwB1wR r wKQrKbKQ C3 0 13 wrb aaa"
+)
 
 
 # -- notation --------------------------------------------------------------------------------------
+
 
 def test_standard_san_round_trips_every_legal_move():
     board = Board("standard", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
@@ -75,6 +69,7 @@ def test_san_of_an_illegal_move_raises_and_changes_nothing():
 
 # -- what a move does -----------------------------------------------------------------------------
 
+
 def test_captures_en_passant_and_castling():
     board = Board("standard", "r3k3/8/8/3pP3/8/8/8/R3K3 w Qq d6 0 1")
     assert board.is_capture("e5d6") and board.is_en_passant("e5d6") and not board.is_castling("e5d6")
@@ -102,6 +97,7 @@ def test_gives_check():
 
 
 # -- the end, as the game's rules judge the position ----------------------------------------------
+
 
 def test_standard_outcomes_of_a_board():
     board = Board("standard", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
@@ -131,8 +127,11 @@ def test_a_repetition_on_the_board_draws():
 
 def test_a_mate_in_three_player_chess_does_not_end_the_game():
     from positions import position
-    board = Board("three-player", position({"A3": "wK", "B3": "wR", "G1": "rR", "N12": "rK", "N11": "rP",
-                                            "M11": "rP", "H8": "bK", "K10": "bR"}))
+
+    board = Board(
+        "three-player",
+        position({"A3": "wK", "B3": "wR", "G1": "rR", "N12": "rK", "N11": "rP", "M11": "rP", "H8": "bK", "K10": "bR"}),
+    )
     board.push("B3H3")
     board.push("G1G2")
     assert board.turn is Colour.BLACK and board.is_checkmate()
@@ -158,6 +157,7 @@ def test_board_fen_is_the_placement():
 
 # -- Game.pop and Move.promotion as Board and str(move) have them ------------------------------------
 
+
 def test_game_pop_returns_the_move_as_board_pop_does():
     game = Game("three-player")
     move = game.push("E2E4")
@@ -168,8 +168,9 @@ def test_game_pop_returns_the_move_as_board_pop_does():
     assert game.pop() == move and game.ply == 0
 
 
-@pytest.mark.parametrize("variant, text", [("standard", "e7e8q"), ("three-player", "A11A12Q"),
-                                           ("four-player", "e13e14q")])
+@pytest.mark.parametrize(
+    "variant, text", [("standard", "e7e8q"), ("three-player", "A11A12Q"), ("four-player", "e13e14q")]
+)
 def test_the_promotion_letter_is_written_as_the_move_text_writes_it(variant, text):
     move = Move.from_text(text, variant)
     assert str(move).endswith(move.promotion)
@@ -226,9 +227,13 @@ def test_four_player_san_is_the_move_as_pgn4_writes_it(mode):
                     assert board.parse_san(board.san(other)) == other
             written.append(board.san(move))
             game.push(move)
-        tokens = [t for line in write_pgn4(game).split("\n\n", 1)[1].splitlines() for t in line.split()
-                  if t != ".." and not t.endswith(".") and t not in ("#", "S", "R", "T") and t[0] != "{"]
-        assert tokens[:len(written)] == written
+        tokens = [
+            t
+            for line in write_pgn4(game).split("\n\n", 1)[1].splitlines()
+            for t in line.split()
+            if t != ".." and not t.endswith(".") and t not in ("#", "S", "R", "T") and t[0] != "{"
+        ]
+        assert tokens[: len(written)] == written
 
 
 def test_four_player_notation_checks_the_pieces_it_names():

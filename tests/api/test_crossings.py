@@ -8,8 +8,12 @@ import pytest
 
 from polychess import Game
 
-GAMES = [{"variant": "three-player"}, {"variant": "standard"}, {"variant": "four-player"},
-         {"variant": "four-player", "mode": "ffa"}]
+GAMES = [
+    {"variant": "three-player"},
+    {"variant": "standard"},
+    {"variant": "four-player"},
+    {"variant": "four-player", "mode": "ffa"},
+]
 
 
 def core_calls(action):

@@ -43,8 +43,9 @@ def test_bad_position_is_reported(capsys):
 
 
 def test_module_entry_point():
-    result = subprocess.run([sys.executable, "-m", "polychess", "perft", "--depth", "2"],
-                            capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "polychess", "perft", "--depth", "2"], capture_output=True, text=True, check=True
+    )
     assert "depth 2: 400 nodes" in result.stdout
 
 
@@ -71,8 +72,12 @@ def test_perft_progress_on_a_terminal(capsys, monkeypatch):
 
 
 def test_perft_says_nothing_on_stderr_when_piped():
-    result = subprocess.run([sys.executable, "-m", "polychess", "perft", "--depth", "4", "--all"],
-                            capture_output=True, text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "polychess", "perft", "--depth", "4", "--all"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert result.stderr == "" and result.stdout.count("\n") == 4
 
 
@@ -80,8 +85,9 @@ def test_perft_says_nothing_on_stderr_when_piped():
 def test_perft_progress_reaches_a_real_terminal():
     terminal, child_side = os.openpty()
     try:
-        process = subprocess.Popen([sys.executable, "-m", "polychess", "perft", "--depth", "4"],
-                                   stdout=subprocess.PIPE, stderr=child_side)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "polychess", "perft", "--depth", "4"], stdout=subprocess.PIPE, stderr=child_side
+        )
     finally:
         os.close(child_side)
     chunks = []

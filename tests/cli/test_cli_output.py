@@ -69,24 +69,32 @@ def test_help_of_every_command_is_complete(capsys, command):
 
 # --------------------------------------------------------------------------- a closed stdout
 
-@pytest.mark.parametrize("args, stdin", [
-    (["show", "--compact"], ""),
-    (["show", "--variant", "four-player"], ""),
-    (["moves"], ""),
-    (["perft", "--depth", "2", "--divide"], ""),
-    (["perft", "--depth", "3", "--all"], ""),
-    (["play", "--variant", "standard", "--humans", "all", "--no-color"], "e2e4\nquit\n"),
-    (["selfplay", "--variant", "standard", "--games", "1", "--depth", "1", "--max-plies", "4"], ""),
-    (["bench", "--variant", "standard", "--time", "0.05", "--hash", "1"], ""),
-])
+
+@pytest.mark.parametrize(
+    "args, stdin",
+    [
+        (["show", "--compact"], ""),
+        (["show", "--variant", "four-player"], ""),
+        (["moves"], ""),
+        (["perft", "--depth", "2", "--divide"], ""),
+        (["perft", "--depth", "3", "--all"], ""),
+        (["play", "--variant", "standard", "--humans", "all", "--no-color"], "e2e4\nquit\n"),
+        (["selfplay", "--variant", "standard", "--games", "1", "--depth", "1", "--max-plies", "4"], ""),
+        (["bench", "--variant", "standard", "--time", "0.05", "--hash", "1"], ""),
+    ],
+)
 def test_a_reader_that_stops_reading_ends_the_command_quietly(args, stdin):
     # As `polychess show --compact | head` when head has read enough: stdout's reading end is
     # closed before the command writes anything, so that every write fails.
     reading_end, writing_end = os.pipe()
     os.close(reading_end)
     try:
-        process = subprocess.Popen([sys.executable, "-m", "polychess", *args], stdin=subprocess.PIPE,
-                                   stdout=writing_end, stderr=subprocess.PIPE)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "polychess", *args],
+            stdin=subprocess.PIPE,
+            stdout=writing_end,
+            stderr=subprocess.PIPE,
+        )
     finally:
         os.close(writing_end)
     _, err = process.communicate(stdin.encode(), timeout=120)
@@ -100,8 +108,9 @@ def test_help_to_a_reader_that_stops_reading_is_quiet():
     reading_end, writing_end = os.pipe()
     os.close(reading_end)
     try:
-        process = subprocess.Popen([sys.executable, "-m", "polychess", "play", "--help"], stdout=writing_end,
-                                   stderr=subprocess.PIPE)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "polychess", "play", "--help"], stdout=writing_end, stderr=subprocess.PIPE
+        )
     finally:
         os.close(writing_end)
     _, err = process.communicate(timeout=60)
@@ -109,6 +118,7 @@ def test_help_to_a_reader_that_stops_reading_is_quiet():
 
 
 # --------------------------------------------------------------------------- wording
+
 
 def test_plural():
     assert plural(1, "node") == "1 node"
@@ -120,6 +130,7 @@ def test_plural():
 
 
 # --------------------------------------------------------------------------- the status line
+
 
 class _Terminal(io.StringIO):
     def isatty(self) -> bool:

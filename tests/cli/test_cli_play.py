@@ -39,17 +39,26 @@ def fen_lines(out: str) -> list[str]:
 
 # --------------------------------------------------------------------------- humans only
 
+
 def test_humans_play_with_bad_input_undo_and_save(monkeypatch, capsys, tmp_path):
     record = tmp_path / "game.txt"
-    script = "\n".join([
-        "E2E4", "fen",
-        "bogus",          # unreadable: a message, nothing changes
-        "E2E5",           # readable but illegal for Red
-        "fen",
-        "M11M9", "undo",  # takes back Red's move only: every seat is human
-        "M11M10", "H7H6",
-        f"save {record}",
-    ]) + "\n"
+    script = (
+        "\n".join(
+            [
+                "E2E4",
+                "fen",
+                "bogus",  # unreadable: a message, nothing changes
+                "E2E5",  # readable but illegal for Red
+                "fen",
+                "M11M9",
+                "undo",  # takes back Red's move only: every seat is human
+                "M11M10",
+                "H7H6",
+                f"save {record}",
+            ]
+        )
+        + "\n"
+    )
     code, out, err = play(monkeypatch, capsys, ["--humans", "all"], script)
     assert code == 0 and err == ""
     assert "bad move text 'bogus'" in out and "'help' lists the commands" in out
@@ -83,8 +92,12 @@ def test_moves_and_help_commands(monkeypatch, capsys):
 
 
 def test_one_legal_move_is_counted_in_the_singular(monkeypatch, capsys):
-    _, out, _ = play(monkeypatch, capsys, ["--variant", "standard", "--humans", "all",
-                                           "--fen", "k7/8/2K5/8/8/8/8/1R6 b - - 0 1"], "moves\nquit\n")
+    _, out, _ = play(
+        monkeypatch,
+        capsys,
+        ["--variant", "standard", "--humans", "all", "--fen", "k7/8/2K5/8/8/8/8/1R6 b - - 0 1"],
+        "moves\nquit\n",
+    )
     assert "1 legal move: a8a7" in out
 
 
@@ -101,8 +114,9 @@ def test_draw_offer_needs_every_other_human(monkeypatch, capsys):
 
 def test_resignation_in_standard_chess(monkeypatch, capsys, tmp_path):
     record = tmp_path / "r.txt"
-    code, out, _ = play(monkeypatch, capsys, ["--variant", "standard", "--humans", "all", "--save", str(record)],
-                        "e2e4\nresign\n")
+    code, out, _ = play(
+        monkeypatch, capsys, ["--variant", "standard", "--humans", "all", "--save", str(record)], "e2e4\nresign\n"
+    )
     assert code == 0
     assert "Black resigns." in out and "Game over: resignation." in out
     assert "1st: White (human)" in out and "2nd: Black (human)" in out
@@ -112,10 +126,15 @@ def test_resignation_in_standard_chess(monkeypatch, capsys, tmp_path):
 
 def test_mates_transfers_and_places_are_announced(monkeypatch, capsys):
     # tests/game/test_three_player_game.py's MATE_TWICE: White mates Black, inherits Black's rook, mates Red.
-    start = position({"A3": "wK", "B3": "wR", "G1": "rR", "N12": "rK", "N11": "rP", "M11": "rP",
-                      "H8": "bK", "K10": "bR"})
-    code, out, _ = play(monkeypatch, capsys, ["--humans", "all", "--fen", start, "--compact"],
-                        "B3H3\nG1G2\nA3A4\nG2G3\nK10K12\nundo\nquit\n")
+    start = position(
+        {"A3": "wK", "B3": "wR", "G1": "rR", "N12": "rK", "N11": "rP", "M11": "rP", "H8": "bK", "K10": "bR"}
+    )
+    code, out, _ = play(
+        monkeypatch,
+        capsys,
+        ["--humans", "all", "--fen", start, "--compact"],
+        "B3H3\nG1G2\nA3A4\nG2G3\nK10K12\nundo\nquit\n",
+    )
     assert code == 0
     assert "Black is checkmated by White. Black's army now plays for White." in out
     assert "black's army plays for white" in out  # the status line under the board
@@ -138,14 +157,19 @@ def test_stalemate_freezes_a_player(monkeypatch, capsys):
 
 def test_free_for_all_points_are_announced(monkeypatch, capsys):
     # Red's queen takes Blue's pawn on b6 after f2f4 opened its diagonal: 1 point.
-    code, out, _ = play(monkeypatch, capsys, ["--variant", "four-player", "--mode", "ffa", "--humans", "all"],
-                        "f2f4\nb9d9\ne14d12\nm7l7\ng1b6\nquit\n")
+    code, out, _ = play(
+        monkeypatch,
+        capsys,
+        ["--variant", "four-player", "--mode", "ffa", "--humans", "all"],
+        "f2f4\nb9d9\ne14d12\nm7l7\ng1b6\nquit\n",
+    )
     assert code == 0
     assert out.count("Points:") == 1
     assert "Points: Red 1, Blue 0, Yellow 0, Green 0" in out
 
 
 # --------------------------------------------------------------------------- engines
+
 
 def test_human_against_engines(monkeypatch, capsys, tmp_path):
     record = tmp_path / "vs.txt"
@@ -164,9 +188,12 @@ def test_human_against_engines(monkeypatch, capsys, tmp_path):
 
 
 def test_engine_plays_first_when_its_seat_moves_first(monkeypatch, capsys):
-    code, out, _ = play(monkeypatch, capsys,
-                        ["--variant", "standard", "--seat", "white=engine:depth=1", "--seat", "black=human"],
-                        "undo\nquit\n")
+    code, out, _ = play(
+        monkeypatch,
+        capsys,
+        ["--variant", "standard", "--seat", "white=engine:depth=1", "--seat", "black=human"],
+        "undo\nquit\n",
+    )
     assert code == 0
     assert "White (engine) plays" in out
     assert "There is no move of a human to take back." in out
@@ -174,16 +201,24 @@ def test_engine_plays_first_when_its_seat_moves_first(monkeypatch, capsys):
 
 def test_engines_only_play_to_the_end(monkeypatch, capsys):
     # White to move mates at once (the engine finds it at depth 1).
-    code, out, _ = play(monkeypatch, capsys, ["--variant", "standard", "--engines", "all", "--depth", "2",
-                                              "--fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"], "")
+    code, out, _ = play(
+        monkeypatch,
+        capsys,
+        ["--variant", "standard", "--engines", "all", "--depth", "2", "--fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"],
+        "",
+    )
     assert code == 0
     assert "White (engine) plays a1a8" in out and "Game over: checkmate." in out
 
 
 def test_four_player_pgn4_save(monkeypatch, capsys, tmp_path):
     record = tmp_path / "g.pgn4"
-    code, out, _ = play(monkeypatch, capsys, ["--variant", "four-player", "--engines", "blue,yellow,green",
-                                              "--nodes", "200"], f"h2h3\nsave {record}\nquit\n")
+    code, out, _ = play(
+        monkeypatch,
+        capsys,
+        ["--variant", "four-player", "--engines", "blue,yellow,green", "--nodes", "200"],
+        f"h2h3\nsave {record}\nquit\n",
+    )
     assert code == 0 and "Saved the game" in out
     game = read_pgn4(record.read_text())
     assert game.history[0] == "h2h3" and len(game.history) == 4
@@ -201,6 +236,7 @@ def test_engine_draw_rule():
 
 
 # --------------------------------------------------------------------------- seats and errors
+
 
 def test_seat_assignment():
     spec = EngineSpec(Budget(nodes=DEFAULT_NODES))
@@ -223,17 +259,20 @@ def test_seat_assignment():
         assign_seats(seats, None, None, ["red=engine:speed=9"], spec)
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--variant", "hexagonal"], "invalid choice"),
-    (["--mode", "ffa"], "--mode is an option of four-player chess"),
-    (["--variant", "standard", "--neutrality"], "--neutrality is an option of three-player chess"),
-    (["--fen", "not a position"], "bad position string"),
-    (["--seat", "red=engine:nodes=0"], "must be at least 1"),
-    (["--nodes", "-5"], "must be at least 1"),
-    (["--hourglass"], "--hourglass needs --clock"),
-    (["--clock", "fast"], "SECONDS+INCREMENT"),
-    (["--variant", "standard", "--orientation", "red"], "no colour 'red' in standard"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--variant", "hexagonal"], "invalid choice"),
+        (["--mode", "ffa"], "--mode is an option of four-player chess"),
+        (["--variant", "standard", "--neutrality"], "--neutrality is an option of three-player chess"),
+        (["--fen", "not a position"], "bad position string"),
+        (["--seat", "red=engine:nodes=0"], "must be at least 1"),
+        (["--nodes", "-5"], "must be at least 1"),
+        (["--hourglass"], "--hourglass needs --clock"),
+        (["--clock", "fast"], "SECONDS+INCREMENT"),
+        (["--variant", "standard", "--orientation", "red"], "no colour 'red' in standard"),
+    ],
+)
 def test_bad_command_lines_exit_2_without_traceback(monkeypatch, capsys, args, message):
     code, _, err = play(monkeypatch, capsys, args, "")
     assert code == 2
@@ -241,6 +280,7 @@ def test_bad_command_lines_exit_2_without_traceback(monkeypatch, capsys, args, m
 
 
 # --------------------------------------------------------------------------- the text board
+
 
 def rows_of(text: str) -> dict[str, int]:
     """The line number of every cell name in a drawing."""
@@ -309,11 +349,18 @@ def test_str_of_a_board_draws_the_hexagon_as_the_command_line_does(capsys):
 
 # --------------------------------------------------------------------------- as a program
 
+
 def test_play_as_a_subprocess_with_piped_input():
     env = {"PYTHONPATH": str(Path(polychess.__file__).resolve().parent.parent), "PATH": "/usr/bin:/bin"}
-    result = subprocess.run([sys.executable, "-m", "polychess", "play", "--variant", "standard", "--humans", "all"],
-                            input="e2e4\ne7e5\nxyz\nquit\n", capture_output=True, text=True, env=env, timeout=60,
-                            check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "polychess", "play", "--variant", "standard", "--humans", "all"],
+        input="e2e4\ne7e5\nxyz\nquit\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     assert "bad move text 'xyz'" in result.stdout
     assert "last move e7e5" in result.stdout and "Game left unfinished." in result.stdout

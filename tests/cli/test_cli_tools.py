@@ -27,6 +27,7 @@ class _Terminal(io.StringIO):
 
 # --------------------------------------------------------------------------- selfplay
 
+
 def test_selfplay_writes_records_that_read_back(capsys, tmp_path):
     out_dir = tmp_path / "games"
     code = main(["selfplay", "--games", "2", "--nodes", "200", "--max-plies", "40", "--out", str(out_dir)])
@@ -54,8 +55,21 @@ def test_selfplay_writes_records_that_read_back(capsys, tmp_path):
 
 def test_selfplay_to_the_end_counts_places(capsys):
     # Standard chess from a position White mates in one: every game ends at once.
-    code = main(["selfplay", "--variant", "standard", "--games", "2", "--depth", "2", "--opening-plies", "0",
-                 "--fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"])
+    code = main(
+        [
+            "selfplay",
+            "--variant",
+            "standard",
+            "--games",
+            "2",
+            "--depth",
+            "2",
+            "--opening-plies",
+            "0",
+            "--fen",
+            "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0
     assert out.count("(checkmate, 1 ply)") == 2 and "plies" not in out  # one ply, in the singular
@@ -64,8 +78,21 @@ def test_selfplay_to_the_end_counts_places(capsys):
 
 
 def test_selfplay_counts_one_game_in_the_singular(capsys):
-    code = main(["selfplay", "--variant", "standard", "--games", "1", "--depth", "1", "--opening-plies", "0",
-                 "--fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"])
+    code = main(
+        [
+            "selfplay",
+            "--variant",
+            "standard",
+            "--games",
+            "1",
+            "--depth",
+            "1",
+            "--opening-plies",
+            "0",
+            "--fen",
+            "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+        ]
+    )
     captured = capsys.readouterr()
     assert code == 0
     assert captured.out.startswith("1 game of standard") and "1/1 game\n" in captured.err
@@ -75,8 +102,21 @@ def test_selfplay_counts_one_game_in_the_singular(capsys):
 def test_selfplay_progress_bar_is_redrawn_in_place_on_a_terminal(capsys, monkeypatch):
     terminal = _Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)
-    code = main(["selfplay", "--variant", "standard", "--games", "2", "--depth", "1", "--opening-plies", "0",
-                 "--fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"])
+    code = main(
+        [
+            "selfplay",
+            "--variant",
+            "standard",
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            "--opening-plies",
+            "0",
+            "--fen",
+            "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+        ]
+    )
     assert code == 0
     drawn = terminal.getvalue()
     assert "\r[" in drawn and "2/2 games" in drawn and "\n" not in drawn  # redrawn, never a new line
@@ -91,6 +131,7 @@ def test_selfplay_rejects_bad_options(capsys):
 
 
 # --------------------------------------------------------------------------- bench
+
 
 def test_bench_prints_a_table(capsys):
     code = main(["bench", "--variant", "standard", "--variant", "three-player", "--time", "0.1", "--hash", "1"])
@@ -107,6 +148,7 @@ def test_bench_prints_a_table(capsys):
 
 
 # --------------------------------------------------------------------------- show
+
 
 def test_show_writes_svg_of_a_position(capsys, tmp_path):
     path = tmp_path / "start.svg"
@@ -175,16 +217,19 @@ def test_png_without_a_converter_says_how_to_get_one(capsys, tmp_path, monkeypat
     assert not path.exists()
 
 
-@pytest.mark.parametrize("args, message", [
-    (["show", "--variant", "standard", "--fen", "nonsense"], "bad position string"),
-    (["show", "--variant", "chess960"], "invalid choice"),
-    (["show", "-o", "board.gif"], "must end in .svg or .png"),
-    (["show", "--ply", "3"], "--ply needs --record"),
-    (["show", "--record", "/nonexistent/game.txt"], "No such file"),
-    (["perft", "--depth", "-1"], "must be >= 0"),
-    (["bench", "--time", "0"], "must be positive"),
-    (["frobnicate"], "invalid choice"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["show", "--variant", "standard", "--fen", "nonsense"], "bad position string"),
+        (["show", "--variant", "chess960"], "invalid choice"),
+        (["show", "-o", "board.gif"], "must end in .svg or .png"),
+        (["show", "--ply", "3"], "--ply needs --record"),
+        (["show", "--record", "/nonexistent/game.txt"], "No such file"),
+        (["perft", "--depth", "-1"], "must be >= 0"),
+        (["bench", "--time", "0"], "must be positive"),
+        (["frobnicate"], "invalid choice"),
+    ],
+)
 def test_bad_input_is_a_message_and_status_2(capsys, args, message):
     assert main(args) == 2
     err = capsys.readouterr().err

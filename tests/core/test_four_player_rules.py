@@ -31,8 +31,15 @@ FILES = "abcdefghijklmn"
 RED, BLUE, YELLOW, GREEN = Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.GREEN
 ORDER = "rbyg"
 COLOUR = {"r": RED, "b": BLUE, "y": YELLOW, "g": GREEN}
-KIND = {"P": Kind.PAWN, "N": Kind.KNIGHT, "B": Kind.BISHOP, "R": Kind.ROOK, "Q": Kind.QUEEN,
-        "K": Kind.KING, "D": Kind.ONE_POINT_QUEEN}
+KIND = {
+    "P": Kind.PAWN,
+    "N": Kind.KNIGHT,
+    "B": Kind.BISHOP,
+    "R": Kind.ROOK,
+    "Q": Kind.QUEEN,
+    "K": Kind.KING,
+    "D": Kind.ONE_POINT_QUEEN,
+}
 
 
 def files_of_rank(rank: int) -> str:
@@ -90,8 +97,6 @@ def king_targets(name: str) -> set[str]:
 
 
 # --------------------------------------------------------------------------- positions
-
-
 
 
 def board(pieces: dict[str, str], mode: str = "teams", setup: str = "modern", **kw) -> Board:
@@ -161,9 +166,9 @@ def test_layout_tables_follow_the_cross():
 def test_geometry_checks_by_hand():
     # the hand-written facts the computed tables above rest on
     assert ray("d3", -1, 1) == ["c4", "b5", "a6"]  # a diagonal passes beside the corner c3
-    assert ray("d3", -1, -1) == []                  # c2 does not exist
-    assert ray("d2", -1, 0) == []                   # c2
-    assert ray("a4", 0, -1) == []                   # a3
+    assert ray("d3", -1, -1) == []  # c2 does not exist
+    assert ray("d2", -1, 0) == []  # c2
+    assert ray("a4", 0, -1) == []  # a3
     assert ray("c4", 1, 1) == ["d5", "e6", "f7", "g8", "h9", "i10", "j11", "k12"]  # l13 missing
     assert knight_targets("d4") == {"b5", "c6", "e6", "f5", "f3", "e2"}
     assert knight_targets("c4") == {"a5", "b6", "d6", "e5", "e3", "d2"}
@@ -179,9 +184,9 @@ FAR_KINGS = {"j1": "rK", "a11": "bK", "k14": "yK", "n5": "gK"}
 
 def test_bishop_on_d3_passes_beside_the_corner():
     b = board({**FAR_KINGS, "d3": "rB"})
-    assert moves_from(b, "d3") == {"d3" + s for s in
-                                   ("c4", "b5", "a6", "e4", "f5", "g6", "h7", "i8", "j9", "k10", "l11",
-                                    "e2", "f1")}
+    assert moves_from(b, "d3") == {
+        "d3" + s for s in ("c4", "b5", "a6", "e4", "f5", "g6", "h7", "i8", "j9", "k10", "l11", "e2", "f1")
+    }
 
 
 def test_rook_stops_at_missing_corners():
@@ -196,21 +201,27 @@ def test_rook_stops_at_missing_corners():
 
 def test_queen_near_a_corner():
     b = board({**FAR_KINGS, "c4": "rQ"})
-    expected = ({"b5", "a6", "d3", "e2", "f1", "b4", "a4"} | {f"{f}4" for f in "defghijklmn"}
-                | {f"c{r}" for r in range(5, 12)}
-                | {"d5", "e6", "f7", "g8", "h9", "i10", "j11", "k12"})
+    expected = (
+        {"b5", "a6", "d3", "e2", "f1", "b4", "a4"}
+        | {f"{f}4" for f in "defghijklmn"}
+        | {f"c{r}" for r in range(5, 12)}
+        | {"d5", "e6", "f7", "g8", "h9", "i10", "j11", "k12"}
+    )
     assert moves_from(b, "c4") == {"c4" + s for s in expected}
     assert "c4c3" not in b.legal_moves and "c4b3" not in b.legal_moves
 
 
-@pytest.mark.parametrize("sq,targets", [
-    ("d4", {"b5", "c6", "e6", "f5", "f3", "e2"}),
-    ("c4", {"a5", "b6", "d6", "e5", "e3", "d2"}),
-    ("d3", {"b4", "c5", "e5", "f4", "f2", "e1"}),
-    ("e2", {"d4", "f4", "g3", "g1"}),
-    ("a4", {"b6", "c5"}),
-    ("d1", {"e3", "f2"}),
-])
+@pytest.mark.parametrize(
+    "sq,targets",
+    [
+        ("d4", {"b5", "c6", "e6", "f5", "f3", "e2"}),
+        ("c4", {"a5", "b6", "d6", "e5", "e3", "d2"}),
+        ("d3", {"b4", "c5", "e5", "f4", "f2", "e1"}),
+        ("e2", {"d4", "f4", "g3", "g1"}),
+        ("a4", {"b6", "c5"}),
+        ("d1", {"e3", "f2"}),
+    ],
+)
 def test_knights_next_to_the_corners(sq, targets):
     b = board({**FAR_KINGS, sq: "rN"})
     assert moves_from(b, sq) == {sq + t for t in targets}
@@ -238,14 +249,16 @@ def test_position_strings_need_the_right_number_of_squares_per_rank():
         r[i] = text
         return " ".join(["/".join(r)] + good.split(" ")[1:])
 
-    for i, text in [(0, "14"),        # rank 14 has 8 squares
-                    (0, "9"),
-                    (0, "8yK"),       # a ninth square on rank 14
-                    (13, "14"),       # rank 1
-                    (13, "7"),
-                    (6, "8"),         # rank 8 has 14 squares
-                    (6, "15"),
-                    (6, "13gK1")]:    # 15 squares
+    for i, text in [
+        (0, "14"),  # rank 14 has 8 squares
+        (0, "9"),
+        (0, "8yK"),  # a ninth square on rank 14
+        (13, "14"),  # rank 1
+        (13, "7"),
+        (6, "8"),  # rank 8 has 14 squares
+        (6, "15"),
+        (6, "13gK1"),
+    ]:  # 15 squares
         with pytest.raises(InvalidPositionError):
             Board("four-player", fen=with_row(i, text))
     with pytest.raises(InvalidPositionError):  # 13 ranks
@@ -255,9 +268,11 @@ def test_position_strings_need_the_right_number_of_squares_per_rank():
 # --------------------------------------------------------------------------- start, perft
 
 
-MODERN_START = ("yRyNyByKyQyByNyR/yPyPyPyPyPyPyPyP/8/bRbP10gPgR/bNbP10gPgN/bBbP10gPgB/bQbP10gPgK/"
-                "bKbP10gPgQ/bBbP10gPgB/bNbP10gPgN/bRbP10gPgR/8/rPrPrPrPrPrPrPrP/rRrNrBrQrKrBrNrR "
-                "r rKQbKQyKQgKQ - 0 1 rbyg aaaa")
+MODERN_START = (
+    "yRyNyByKyQyByNyR/yPyPyPyPyPyPyPyP/8/bRbP10gPgR/bNbP10gPgN/bBbP10gPgB/bQbP10gPgK/"
+    "bKbP10gPgQ/bBbP10gPgB/bNbP10gPgN/bRbP10gPgR/8/rPrPrPrPrPrPrPrP/rRrNrBrQrKrBrNrR "
+    "r rKQbKQyKQgKQ - 0 1 rbyg aaaa"
+)
 
 
 @pytest.mark.parametrize("mode", ["teams", "ffa"])
@@ -276,15 +291,19 @@ def test_start_position_setups(mode):
     assert c["h1"] == piece("rK") and c["g14"] == piece("yK")
     for pieces in (p, c):
         assert {s for s, x in pieces.items() if x.kind == Kind.PAWN} == (
-            {f"{f}2" for f in "defghijk"} | {f"{f}13" for f in "defghijk"}
-            | {f"b{r}" for r in range(4, 12)} | {f"m{r}" for r in range(4, 12)})
+            {f"{f}2" for f in "defghijk"}
+            | {f"{f}13" for f in "defghijk"}
+            | {f"b{r}" for r in range(4, 12)}
+            | {f"m{r}" for r in range(4, 12)}
+        )
         assert {pieces[s] for s in ("d1", "k1")} == {piece("rR")}
         assert {pieces[s] for s in ("a4", "a11")} == {piece("bR")}
         assert {pieces[s] for s in ("d14", "k14")} == {piece("yR")}
         assert {pieces[s] for s in ("n4", "n11")} == {piece("gR")}
     assert b.turn == RED
-    assert moves(b) == ({f"{f}2{f}3" for f in "defghijk"} | {f"{f}2{f}4" for f in "defghijk"}
-                        | {"e1d3", "e1f3", "j1i3", "j1k3"})
+    assert moves(b) == (
+        {f"{f}2{f}3" for f in "defghijk"} | {f"{f}2{f}4" for f in "defghijk"} | {"e1d3", "e1f3", "j1i3", "j1k3"}
+    )
 
 
 def test_transposed_moves_give_the_same_position_and_key():
@@ -327,8 +346,7 @@ def test_perft(ident, position, depth, nodes):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("ident,position,depth,nodes", PERFT_SLOW,
-                         ids=[f"{c[0]}-d{c[2]}" for c in PERFT_SLOW])
+@pytest.mark.parametrize("ident,position,depth,nodes", PERFT_SLOW, ids=[f"{c[0]}-d{c[2]}" for c in PERFT_SLOW])
 def test_perft_deep(ident, position, depth, nodes):
     assert perft_board(ident, position).perft(depth) == nodes
 
@@ -352,8 +370,9 @@ def test_depth_two_is_395_because_of_a_cross_player_pin_and_a_blocked_double_ste
     assert c["f2f3"] == c["f2f4"] == 20 and c["d2d4"] == 19
 
 
-@pytest.mark.parametrize("mode,setup", [("teams", "modern"), ("teams", "classic"),
-                                        ("ffa", "modern"), ("ffa", "classic")])
+@pytest.mark.parametrize(
+    "mode,setup", [("teams", "modern"), ("teams", "classic"), ("ffa", "modern"), ("ffa", "classic")]
+)
 def test_start_position_string_round_trips(mode, setup):
     b = Board("four-player", mode=mode, setup=setup)
     again = Board("four-player", fen=b.fen(), mode=mode, setup=setup)
@@ -401,8 +420,13 @@ def castle_pieces(setup: str = "modern") -> dict[str, str]:
     return pieces
 
 
-def castle_board(extra: dict[str, str] | None = None, turn: str = "r", mode: str = "teams",
-                 setup: str = "modern", castling: str = ALL_RIGHTS) -> Board:
+def castle_board(
+    extra: dict[str, str] | None = None,
+    turn: str = "r",
+    mode: str = "teams",
+    setup: str = "modern",
+    castling: str = ALL_RIGHTS,
+) -> Board:
     pieces = castle_pieces(setup)
     pieces.update(extra or {})
     return board(pieces, mode=mode, setup=setup, turn=turn, castling=castling)
@@ -412,8 +436,13 @@ def rights_of(b: Board) -> str:
     return fields(b)[2]
 
 
-CASTLE_CASES = [(setup, x, side) for setup in ("modern", "classic") for x in ORDER for side in "KQ"
-                if setup == "modern" or x in "bg"]
+CASTLE_CASES = [
+    (setup, x, side)
+    for setup in ("modern", "classic")
+    for x in ORDER
+    for side in "KQ"
+    if setup == "modern" or x in "bg"
+]
 
 
 @pytest.mark.parametrize("mode", ["teams", "ffa"])
@@ -445,15 +474,15 @@ def test_castling_rights_written_as_king_side_then_queen_side():
 
 
 def test_castling_blocked():
-    b = castle_board({"e1": "rN"})            # between rook d1 and king h1 (not on the king's path)
+    b = castle_board({"e1": "rN"})  # between rook d1 and king h1 (not on the king's path)
     assert "h1j1" in b.legal_moves and "h1f1" not in b.legal_moves
     b = castle_board({"i1": "rB"})
     assert "h1j1" not in b.legal_moves and "h1f1" in b.legal_moves
-    b = castle_board({"j1": "bN"})            # an enemy piece on the king's target square
+    b = castle_board({"j1": "bN"})  # an enemy piece on the king's target square
     assert "h1j1" not in b.legal_moves and "h1f1" in b.legal_moves
     b = castle_board({"a10": "bN"}, turn="b")  # Blue queen-side: a8, a9, a10 between
     assert "a7a9" not in b.legal_moves and "a7a5" in b.legal_moves
-    b = castle_board({"n5": "gB"}, turn="g")   # Green queen-side: n7, n6, n5 between
+    b = castle_board({"n5": "gB"}, turn="g")  # Green queen-side: n7, n6, n5 between
     assert "n8n6" not in b.legal_moves and "n8n10" in b.legal_moves
     b = castle_board({"j14": "yN"}, turn="y")  # Yellow queen-side: h14, i14, j14 between
     assert "g14i14" not in b.legal_moves and "g14e14" in b.legal_moves
@@ -482,9 +511,9 @@ def test_castling_through_or_onto_attacked_squares():
     b = castle_board({"k7": "bR"})  # attacks the rook on k1: allowed
     assert "h1j1" in b.legal_moves
     # a side colour: Green's king n8 crosses n9 king-side, n7 queen-side
-    b = castle_board({"f9": "rR"}, turn="g")   # rank 9 up to n9
+    b = castle_board({"f9": "rR"}, turn="g")  # rank 9 up to n9
     assert "n8n10" not in b.legal_moves and "n8n6" in b.legal_moves
-    b = castle_board({"j6": "yR"}, turn="g")   # rank 6: n6 is the queen-side landing square
+    b = castle_board({"j6": "yR"}, turn="g")  # rank 6: n6 is the queen-side landing square
     assert "n8n6" not in b.legal_moves and "n8n10" in b.legal_moves
     # Blue (modern) queen-side a7 -> a9 crosses a8
     b = castle_board({"f8": "yR"}, turn="b")
@@ -493,22 +522,22 @@ def test_castling_through_or_onto_attacked_squares():
 
 def test_castling_and_pawn_attacks():
     """Pawns attack only their two forward diagonals, whatever their direction."""
-    b = castle_board({"h2": "bP"})   # Blue's pawn attacks i1 and i3
+    b = castle_board({"h2": "bP"})  # Blue's pawn attacks i1 and i3
     assert not b.is_check()
     assert "h1j1" not in b.legal_moves and "h1f1" in b.legal_moves
-    b = castle_board({"j2": "bP"})   # attacks k1 and k3, not i1 or j1 behind it
+    b = castle_board({"j2": "bP"})  # attacks k1 and k3, not i1 or j1 behind it
     assert "h1j1" in b.legal_moves
-    b = castle_board({"k2": "gP"})   # Green's pawn attacks j1 and j3
+    b = castle_board({"k2": "gP"})  # Green's pawn attacks j1 and j3
     assert "h1j1" not in b.legal_moves and "h1f1" in b.legal_moves
-    b = castle_board({"g2": "gP"})   # attacks f1 and f3
+    b = castle_board({"g2": "gP"})  # attacks f1 and f3
     assert "h1f1" not in b.legal_moves and "h1j1" in b.legal_moves
-    b = castle_board({"m5": "rP"}, turn="g")    # Red's pawn attacks l6 and n6
+    b = castle_board({"m5": "rP"}, turn="g")  # Red's pawn attacks l6 and n6
     assert "n8n6" not in b.legal_moves and "n8n10" in b.legal_moves
-    b = castle_board({"e13": "bP"}, turn="y")   # attacks f14 and f12
+    b = castle_board({"e13": "bP"}, turn="y")  # attacks f14 and f12
     assert "g14e14" not in b.legal_moves and "g14i14" in b.legal_moves
-    b = castle_board({"b5": "rP"}, turn="b")    # attacks a6 and c6
+    b = castle_board({"b5": "rP"}, turn="b")  # attacks a6 and c6
     assert "a7a5" not in b.legal_moves and "a7a9" in b.legal_moves
-    b = castle_board({"b10": "yP"}, turn="b")   # Yellow's pawn attacks a9 and c9
+    b = castle_board({"b10": "yP"}, turn="b")  # Yellow's pawn attacks a9 and c9
     assert "a7a9" not in b.legal_moves and "a7a5" in b.legal_moves
 
 
@@ -565,14 +594,22 @@ def test_castling_right_lost_when_the_rook_is_captured_at_home():
 
 PAWN_CASES = {
     # colour: (pieces, {pawn: its moves})
-    "r": ({"e2": "rP", "g5": "rP", "b9": "rP", "h6": "bN", "f4": "bN"},
-          {"e2": {"e3", "e4"}, "g5": {"g6", "h6"}, "b9": {"b10"}}),
-    "b": ({"b5": "bP", "f9": "bP", "e2": "bP", "g10": "rN", "e10": "rN"},
-          {"b5": {"c5", "d5"}, "f9": {"g9", "g10"}, "e2": {"f2"}}),
-    "y": ({"i13": "yP", "e6": "yP", "m10": "yP", "d5": "gN", "f7": "gN"},
-          {"i13": {"i12", "i11"}, "e6": {"e5", "d5"}, "m10": {"m9"}}),
-    "g": ({"m10": "gP", "h8": "gP", "g13": "gP", "g9": "yN", "i9": "yN"},
-          {"m10": {"l10", "k10"}, "h8": {"g8", "g9"}, "g13": {"f13"}}),
+    "r": (
+        {"e2": "rP", "g5": "rP", "b9": "rP", "h6": "bN", "f4": "bN"},
+        {"e2": {"e3", "e4"}, "g5": {"g6", "h6"}, "b9": {"b10"}},
+    ),
+    "b": (
+        {"b5": "bP", "f9": "bP", "e2": "bP", "g10": "rN", "e10": "rN"},
+        {"b5": {"c5", "d5"}, "f9": {"g9", "g10"}, "e2": {"f2"}},
+    ),
+    "y": (
+        {"i13": "yP", "e6": "yP", "m10": "yP", "d5": "gN", "f7": "gN"},
+        {"i13": {"i12", "i11"}, "e6": {"e5", "d5"}, "m10": {"m9"}},
+    ),
+    "g": (
+        {"m10": "gP", "h8": "gP", "g13": "gP", "g9": "yN", "i9": "yN"},
+        {"m10": {"l10", "k10"}, "h8": {"g8", "g9"}, "g13": {"f13"}},
+    ),
 }
 
 
@@ -600,18 +637,42 @@ def test_blocked_pawn_pushes():
 # colour: pieces, double step, skipped, landing, taker 1 (moves right after), quiet moves of the
 # three others in turn order, taker 2 (the last to move before the double-stepper again).
 EP_CASES = {
-    "r": {"pieces": {"i1": "rK", "a7": "bK", "g14": "yK", "n8": "gK", "f2": "rP", "e2": "bP", "g2": "gP"},
-          "step": "f2f4", "skipped": "f3", "landing": "f4", "first": "e2f3",
-          "quiet": ["a7a8", "g14g13", "n8n9"], "second": "g2f3"},
-    "b": {"pieces": {"h1": "rK", "a5": "bK", "g14": "yK", "n8": "gK", "b7": "bP", "b8": "yP", "b6": "rP"},
-          "step": "b7d7", "skipped": "c7", "landing": "d7", "first": "b8c7",
-          "quiet": ["g14g13", "n8n9", "h1h2"], "second": "b6c7"},
-    "y": {"pieces": {"h1": "rK", "a7": "bK", "e14": "yK", "n8": "gK", "g13": "yP", "h13": "gP", "f13": "bP"},
-          "step": "g13g11", "skipped": "g12", "landing": "g11", "first": "h13g12",
-          "quiet": ["n8n9", "h1h2", "a7a8"], "second": "f13g12"},
-    "g": {"pieces": {"h1": "rK", "a7": "bK", "g14": "yK", "n8": "gK", "m7": "gP", "m6": "rP", "m8": "yP"},
-          "step": "m7k7", "skipped": "l7", "landing": "k7", "first": "m6l7",
-          "quiet": ["h1h2", "a7a8", "g14g13"], "second": "m8l7"},
+    "r": {
+        "pieces": {"i1": "rK", "a7": "bK", "g14": "yK", "n8": "gK", "f2": "rP", "e2": "bP", "g2": "gP"},
+        "step": "f2f4",
+        "skipped": "f3",
+        "landing": "f4",
+        "first": "e2f3",
+        "quiet": ["a7a8", "g14g13", "n8n9"],
+        "second": "g2f3",
+    },
+    "b": {
+        "pieces": {"h1": "rK", "a5": "bK", "g14": "yK", "n8": "gK", "b7": "bP", "b8": "yP", "b6": "rP"},
+        "step": "b7d7",
+        "skipped": "c7",
+        "landing": "d7",
+        "first": "b8c7",
+        "quiet": ["g14g13", "n8n9", "h1h2"],
+        "second": "b6c7",
+    },
+    "y": {
+        "pieces": {"h1": "rK", "a7": "bK", "e14": "yK", "n8": "gK", "g13": "yP", "h13": "gP", "f13": "bP"},
+        "step": "g13g11",
+        "skipped": "g12",
+        "landing": "g11",
+        "first": "h13g12",
+        "quiet": ["n8n9", "h1h2", "a7a8"],
+        "second": "f13g12",
+    },
+    "g": {
+        "pieces": {"h1": "rK", "a7": "bK", "g14": "yK", "n8": "gK", "m7": "gP", "m6": "rP", "m8": "yP"},
+        "step": "m7k7",
+        "skipped": "l7",
+        "landing": "k7",
+        "first": "m6l7",
+        "quiet": ["h1h2", "a7a8", "g14g13"],
+        "second": "m8l7",
+    },
 }
 
 
@@ -629,11 +690,11 @@ def test_en_passant_by_the_next_player(x):
     assert b.piece_at(case["landing"]) == Piece(COLOUR[x], Kind.PAWN)
     assert fields(b)[3] == case["skipped"]
     taker = case["first"]
-    origin = taker[:-len(case["skipped"])]
+    origin = taker[: -len(case["skipped"])]
     taker_colour = b.piece_at(origin).colour
     assert taker_colour == b.turn
     play(b, taker)
-    assert b.piece_at(case["landing"]) is None                      # the double-stepper is gone
+    assert b.piece_at(case["landing"]) is None  # the double-stepper is gone
     assert b.piece_at(case["skipped"]) == Piece(taker_colour, Kind.PAWN)
     assert b.piece_at(origin) is None
     assert fields(b)[3] == "-"
@@ -644,7 +705,7 @@ def test_en_passant_by_the_other_neighbour_and_not_later(x):
     case = EP_CASES[x]
     b = ep_board(x)
     q1, q2, q3 = case["quiet"]
-    play(b, q1, q2)                       # the first taker passes, the double-stepper's partner moves
+    play(b, q1, q2)  # the first taker passes, the double-stepper's partner moves
     assert fields(b)[3] == case["skipped"]
     after = b.copy()
     play(b, case["second"])
@@ -672,9 +733,9 @@ def test_en_passant_expires_for_both_takers():
 def test_en_passant_right_ends_when_the_skipped_square_is_occupied():
     pieces = {**EP_CASES["r"]["pieces"], "g5": "yN"}
     b = board(pieces)
-    play(b, "f2f4", "a7a8", "g5f3")      # Yellow's knight lands on the skipped square
+    play(b, "f2f4", "a7a8", "g5f3")  # Yellow's knight lands on the skipped square
     assert fields(b)[3] == "-"
-    play(b, "g2f3")                      # an ordinary capture of the knight
+    play(b, "g2f3")  # an ordinary capture of the knight
     assert b.piece_at("f3") == piece("gP")
     assert b.piece_at("f4") == piece("rP")
 
@@ -710,7 +771,7 @@ def test_en_passant_each_neighbour(x, step, skipped, landing, capture, passing, 
     for y in passing:
         play(b, QUIET[y])
     assert fields(b)[3] == skipped
-    origin = capture[:-len(skipped)]
+    origin = capture[: -len(skipped)]
     taker = b.piece_at(origin)
     assert taker.kind == Kind.PAWN and taker.colour == b.turn != COLOUR[x]
     play(b, capture)
@@ -739,12 +800,11 @@ def test_en_passant_that_exposes_the_king(rook, mode):
 def test_two_en_passant_rights_at_once():
     """One slot per colour: after Red's and Blue's double steps Yellow may take Blue's pawn,
     and Green then still Red's."""
-    pieces = {"i1": "rK", "a5": "bK", "g14": "yK", "n8": "gK", "f2": "rP", "g2": "gP", "b7": "bP",
-              "b8": "yP"}
+    pieces = {"i1": "rK", "a5": "bK", "g14": "yK", "n8": "gK", "f2": "rP", "g2": "gP", "b7": "bP", "b8": "yP"}
     b = board(pieces)
     play(b, "f2f4", "b7d7")
     assert fields(b)[3] == "f3,c7"
-    assert not any(m.to_cell == "f3" for m in b.legal_moves)   # Red is Yellow's partner
+    assert not any(m.to_cell == "f3" for m in b.legal_moves)  # Red is Yellow's partner
     play(b, "b8c7")
     assert b.piece_at("d7") is None and fields(b)[3] == "f3"
     play(b, "g2f3")
@@ -768,11 +828,11 @@ def test_en_passant_field_of_position_strings():
     assert "e2f3" in b.legal_moves and fields(b)[3] == "f3"
     b = board(pieces, turn="g", ep="f3")
     assert "g2f3" in b.legal_moves
-    with pytest.raises(InvalidPositionError):   # expired: Red is to move again
+    with pytest.raises(InvalidPositionError):  # expired: Red is to move again
         board(pieces, turn="r", ep="f3")
-    with pytest.raises(InvalidPositionError):   # no double step skips f5
+    with pytest.raises(InvalidPositionError):  # no double step skips f5
         board(pieces, turn="b", ep="f5")
-    with pytest.raises(InvalidPositionError):   # the pawn that skipped f3 is not on f4
+    with pytest.raises(InvalidPositionError):  # the pawn that skipped f3 is not on f4
         board({**pieces, "f4": "bN"}, turn="b", ep="f3")
     b = board(pieces, turn="b")
     assert "e2f3" not in b.legal_moves
@@ -787,13 +847,18 @@ def test_en_passant_onto_the_promotion_rank_promotes_ffa():
     """FFA: Blue's b8 pawn double-steps to d8 over c8; Red's d7 pawn takes it en passant on c8,
     Red's FFA promotion rank, and becomes a one-point queen."""
     b = Board("four-player", mode="ffa")
-    _script(b, [("d2d4", "a10c9", "e14d12", "n5l6"),
-                ("d4d5", "c9a10", "d12e14", "l6n5"),
-                ("d5d6", "a10c9", "e14d12", "n5l6"),
-                ("d6d7", "b8d8", "d12e14", "l6n5")])
+    _script(
+        b,
+        [
+            ("d2d4", "a10c9", "e14d12", "n5l6"),
+            ("d4d5", "c9a10", "d12e14", "l6n5"),
+            ("d5d6", "a10c9", "e14d12", "n5l6"),
+            ("d6d7", "b8d8", "d12e14", "l6n5"),
+        ],
+    )
     assert fields(b)[3] == "c8"
     assert b.turn == RED
-    assert moves_from(b, "d7") == {"d7c8q"}   # the en-passant capture, promoting; d8 is blocked
+    assert moves_from(b, "d7") == {"d7c8q"}  # the en-passant capture, promoting; d8 is blocked
     play(b, "d7c8q")
     assert b.piece_at("c8") == Piece(RED, Kind.ONE_POINT_QUEEN)
     assert b.piece_at("d8") is None and b.piece_at("d7") is None
@@ -822,14 +887,10 @@ def test_en_passant_onto_the_promotion_rank_promotes_teams():
 
 TEAMS_PROMOTION = {
     # colour: (pieces, promoting pawn, push target, capture target, {pawn: plain move}, chosen)
-    "r": ({"e10": "rP", "f11": "bN", "f9": "rP", "e7": "rP"}, "e10", "e11", "f11",
-          {"f9": "f9f10", "e7": "e7e8"}, "n"),
-    "b": ({"j6": "bP", "k7": "rN", "i8": "bP", "e5": "bP"}, "j6", "k6", "k7",
-          {"i8": "i8j8", "e5": "e5f5"}, "r"),
-    "y": ({"e5": "yP", "f4": "gN", "h6": "yP", "j9": "yP"}, "e5", "e4", "f4",
-          {"h6": "h6h5", "j9": "j9j8"}, "b"),
-    "g": ({"e9": "gP", "d10": "yN", "f7": "gP", "i10": "gP"}, "e9", "d9", "d10",
-          {"f7": "f7e7", "i10": "i10h10"}, "q"),
+    "r": ({"e10": "rP", "f11": "bN", "f9": "rP", "e7": "rP"}, "e10", "e11", "f11", {"f9": "f9f10", "e7": "e7e8"}, "n"),
+    "b": ({"j6": "bP", "k7": "rN", "i8": "bP", "e5": "bP"}, "j6", "k6", "k7", {"i8": "i8j8", "e5": "e5f5"}, "r"),
+    "y": ({"e5": "yP", "f4": "gN", "h6": "yP", "j9": "yP"}, "e5", "e4", "f4", {"h6": "h6h5", "j9": "j9j8"}, "b"),
+    "g": ({"e9": "gP", "d10": "yN", "f7": "gP", "i10": "gP"}, "e9", "d9", "d10", {"f7": "f7e7", "i10": "i10h10"}, "q"),
 }
 
 
@@ -843,7 +904,7 @@ def test_promotion_teams(x):
     assert pawn + push not in b.legal_moves
     assert pawn + push + "d" not in b.legal_moves
     before = b.fen()
-    with pytest.raises(IllegalMoveError):     # a promotion needs its letter
+    with pytest.raises(IllegalMoveError):  # a promotion needs its letter
         b.push(pawn + push)
     assert b.fen() == before
     for sq, text in plain.items():
@@ -859,8 +920,9 @@ def test_promotion_teams(x):
 def test_promotion_ffa_one_point_queen():
     """FFA: on the 8th rank from the own side (Red 8, Blue h, Yellow 7, Green g), only to the
     one-point queen.  The pawns start two steps short (e6, f6, j9, i5) and step up first."""
-    b = board({"e1": "rK", "a10": "bK", "i14": "yK", "n9": "gK",
-               "e6": "rP", "f6": "bP", "j9": "yP", "i5": "gP"}, mode="ffa")
+    b = board(
+        {"e1": "rK", "a10": "bK", "i14": "yK", "n9": "gK", "e6": "rP", "f6": "bP", "j9": "yP", "i5": "gP"}, mode="ffa"
+    )
     play(b, "e6e7", "f6g6", "j9j8", "i5h5")
     assert b.piece_at("e7") == piece("rP") and b.piece_at("h5") == piece("gP")
     assert moves_from(b, "e7") == {"e7e8q"}
@@ -881,10 +943,10 @@ def test_promotion_ffa_one_point_queen():
     play(b, "h5g5q")
     assert b.piece_at("g5") == Piece(GREEN, Kind.ONE_POINT_QUEEN)
     # the one-point queen attacks like a queen
-    assert b.attackers("a4", RED) == ["e8"]        # diagonal d7 c6 b5 a4
-    assert b.attackers("e14", RED) == ["e8"]       # file
-    assert b.attackers("a8", RED) == ["e8"]        # rank
-    assert b.attackers("k14", RED) == ["e8"]       # diagonal f9 ... k14
+    assert b.attackers("a4", RED) == ["e8"]  # diagonal d7 c6 b5 a4
+    assert b.attackers("e14", RED) == ["e8"]  # file
+    assert b.attackers("a8", RED) == ["e8"]  # rank
+    assert b.attackers("k14", RED) == ["e8"]  # diagonal f9 ... k14
     assert b.attackers("n6", BLUE) == ["h6"]
     assert fields(b)[0].count("D") == 4
 
@@ -926,9 +988,9 @@ def test_partners_pieces_cannot_be_captured_in_teams():
     pieces = {**PARTNER_KINGS, "e5": "rR", "e9": "yN", "e3": "bN", "e6": "rP", "f7": "yB", "d7": "gB"}
     teams = board(pieces)
     assert moves_from(teams, "e5") >= {"e5e4", "e5e3"}
-    assert "e5e3" in teams.legal_moves                     # Blue's knight: an opponent
+    assert "e5e3" in teams.legal_moves  # Blue's knight: an opponent
     assert "e5e2" not in teams.legal_moves
-    assert moves_from(teams, "e6") == {"e6e7", "e6d7"}     # not e6f7: Yellow's bishop
+    assert moves_from(teams, "e6") == {"e6e7", "e6d7"}  # not e6f7: Yellow's bishop
     ffa = board(pieces, mode="ffa")
     assert "e6f7" in ffa.legal_moves
 
@@ -937,7 +999,8 @@ def test_rook_stops_before_a_partner():
     pieces = {**PARTNER_KINGS, "e5": "rR", "e9": "yN"}
     teams = board(pieces)
     assert {m for m in moves_from(teams, "e5") if m[2] == "e"} == {"e5e6", "e5e7", "e5e8"} | {
-        f"e5e{r}" for r in range(1, 5)}
+        f"e5e{r}" for r in range(1, 5)
+    }
     ffa = board(pieces, mode="ffa")
     assert "e5e9" in ffa.legal_moves and "e5e10" not in ffa.legal_moves
 
@@ -946,7 +1009,7 @@ def test_partner_gives_no_check_in_teams():
     pieces = {**PARTNER_KINGS, "h9": "yR"}
     teams = board(pieces)
     assert not teams.is_check() and teams.checkers() == []
-    assert "h1h2" in teams.legal_moves       # a square only the partner attacks
+    assert "h1h2" in teams.legal_moves  # a square only the partner attacks
     ffa = board(pieces, mode="ffa")
     assert ffa.is_check() and ffa.checkers() == ["h9"]
     assert "h1h2" not in ffa.legal_moves and "h1g1" in ffa.legal_moves
@@ -963,7 +1026,7 @@ def test_partner_does_not_pin_in_teams():
 def test_blue_and_green_are_partners_too():
     pieces = {**PARTNER_KINGS, "c7": "gQ", "f7": "bR"}
     teams = board(pieces, turn="b")
-    assert not teams.is_check()                                  # Green's queen on Blue's rank
+    assert not teams.is_check()  # Green's queen on Blue's rank
     assert "f7c7" not in teams.legal_moves and "f7d7" in teams.legal_moves
     assert "a7b7" in teams.legal_moves
     ffa = board(pieces, mode="ffa", turn="b")
@@ -973,8 +1036,17 @@ def test_blue_and_green_are_partners_too():
 
 # --------------------------------------------------------------------------- king capture
 
-KC_PIECES = {"e1": "rK", "a7": "bK", "h10": "yK", "n8": "gK", "h8": "rN", "h5": "bR", "f12": "yP",
-             "f2": "rR", "k12": "gR"}
+KC_PIECES = {
+    "e1": "rK",
+    "a7": "bK",
+    "h10": "yK",
+    "n8": "gK",
+    "h8": "rN",
+    "h5": "bR",
+    "f12": "yP",
+    "f2": "rR",
+    "k12": "gR",
+}
 
 
 @pytest.mark.parametrize("mode", ["teams", "ffa"])
@@ -993,7 +1065,7 @@ def test_king_left_attacked_is_captured(mode):
     assert b.king(YELLOW) is None
     assert b.status(YELLOW) == Status.OUT
     assert [b.status(c) for c in (RED, BLUE, GREEN)] == [Status.ACTIVE] * 3
-    assert b.turn == GREEN                   # Yellow no longer has turns
+    assert b.turn == GREEN  # Yellow no longer has turns
     assert b.piece_at("f12") == piece("yP")  # the rest of Yellow's army stays on the board
     if mode == "teams":
         # the victim's colours pass to the capturer
@@ -1002,7 +1074,7 @@ def test_king_left_attacked_is_captured(mode):
         # Yellow's pawn is now Blue's: Green, Blue's partner, may not take it
         assert "k12f12" not in b.legal_moves and "k12g12" in b.legal_moves
         play(b, "n8n9")
-        assert "f2f12" in b.legal_moves       # Yellow's pawn is now an opponent's piece for Red
+        assert "f2f12" in b.legal_moves  # Yellow's pawn is now an opponent's piece for Red
         play(b, "e1e2")
         assert "f12f11" in b.legal_moves and "f12f13" not in b.legal_moves  # still moves down
         play(b, "f12f11")
@@ -1031,9 +1103,9 @@ def test_king_capture_answers_a_check_by_the_victim(mode):
     assert not b.is_check()
     play(b, "h8f7")
     assert b.is_check() and b.checkers() == ["e11"]
-    assert "h5h10" in b.legal_moves      # king capture
-    assert "h5h8" in b.legal_moves       # blocks the bishop
-    assert "h5h4" not in b.legal_moves   # leaves the check
+    assert "h5h10" in b.legal_moves  # king capture
+    assert "h5h8" in b.legal_moves  # blocks the bishop
+    assert "h5h4" not in b.legal_moves  # leaves the check
     play(b, "h5h10")
     assert b.status(YELLOW) == Status.OUT
     assert b.controller(YELLOW) == (BLUE if mode == "teams" else None)
@@ -1063,7 +1135,7 @@ def test_a_partner_never_captures_the_king():
 def test_captured_colour_loses_castling_rights():
     pieces = {**castle_pieces(), "g9": "bR", "g13": "rN"}
     b = board(pieces, castling=ALL_RIGHTS)
-    play(b, "g13e12")                     # opens g9's file onto Yellow's king g14
+    play(b, "g13e12")  # opens g9's file onto Yellow's king g14
     play(b, "g9g14")
     assert b.status(YELLOW) == Status.OUT
     assert rights_of(b) == "rKQbKQgKQ"
@@ -1080,7 +1152,7 @@ def test_dead_pieces_in_ffa():
     assert b.is_check() and b.checkers() == ["h8"]
     assert b.attackers("h1", BLUE) == ["h8"]
     assert "h1h2" not in b.legal_moves and "h1i2" not in b.legal_moves
-    assert "i5j3" in b.legal_moves   # a king left attacked: capturable, Blue's pieces then count no more
+    assert "i5j3" in b.legal_moves  # a king left attacked: capturable, Blue's pieces then count no more
     b.eliminate(BLUE, by=None, keep_king=True)
     assert b.status(BLUE) == Status.OUT
     assert b.controller(BLUE) is None
@@ -1092,15 +1164,19 @@ def test_dead_pieces_in_ffa():
     assert {"h1h2", "h1i2"} <= moves(b)
     # they block sliders and can be captured
     assert "d8h8" in b.legal_moves and "d8i8" not in b.legal_moves
-    assert "i5j3" in b.legal_moves   # the dead king is an ordinary dead piece
+    assert "i5j3" in b.legal_moves  # the dead king is an ordinary dead piece
     assert Board("four-player", fen=b.fen(), mode="ffa").fen() == b.fen()
     # capturing the dead king eliminates nobody and transfers nothing
     play(b, "i5j3")
     assert b.piece_at("j3") == piece("rN")
-    assert [b.status(c) for c in (RED, BLUE, YELLOW, GREEN)] == [Status.ACTIVE, Status.OUT,
-                                                                 Status.ACTIVE, Status.ACTIVE]
+    assert [b.status(c) for c in (RED, BLUE, YELLOW, GREEN)] == [
+        Status.ACTIVE,
+        Status.OUT,
+        Status.ACTIVE,
+        Status.ACTIVE,
+    ]
     assert [b.controller(c) for c in (RED, BLUE, YELLOW, GREEN)] == [RED, None, YELLOW, GREEN]
-    assert b.turn == YELLOW            # Blue is skipped
+    assert b.turn == YELLOW  # Blue is skipped
     # and they never move
     play(b, "g14g13", "n10n9")
     assert b.turn == RED
@@ -1110,7 +1186,7 @@ def test_dead_pieces_in_ffa():
 
 
 def test_dead_pieces_do_not_stop_castling():
-    b = castle_board({"i7": "bR"}, mode="ffa")   # Blue's rook attacks i1
+    b = castle_board({"i7": "bR"}, mode="ffa")  # Blue's rook attacks i1
     assert "h1j1" not in b.legal_moves
     b.eliminate(BLUE, by=None, keep_king=True)
     assert "h1j1" in b.legal_moves and "h1f1" in b.legal_moves
@@ -1165,8 +1241,11 @@ GAMES = [(seed, mode) for mode in ("teams", "ffa") for seed in range(8)]
 
 def enemies(b: Board, player: Colour) -> list[Colour]:
     """The active players whose pieces may attack `player` (rules §0: not his partner in teams)."""
-    return [q for q in b.colours if q != player and b.status(q) == Status.ACTIVE
-            and not (b.mode == "teams" and q == partner(player))]
+    return [
+        q
+        for q in b.colours
+        if q != player and b.status(q) == Status.ACTIVE and not (b.mode == "teams" and q == partner(player))
+    ]
 
 
 def attacked(b: Board, player: Colour) -> bool:

@@ -103,8 +103,9 @@ def test_make_unmake_restores_position_and_hash(seed):
         assert board.fen() == start
 
 
-@pytest.mark.parametrize("variant,options", [("three-player", {}), ("standard", {}), ("four-player", {}),
-                                             ("four-player", {"mode": "ffa"})])
+@pytest.mark.parametrize(
+    "variant,options", [("three-player", {}), ("standard", {}), ("four-player", {}), ("four-player", {"mode": "ffa"})]
+)
 def test_capture_generator_matches_the_full_one(variant, options):
     rng = random.Random(9)
     board = Board(variant, **options)

@@ -23,7 +23,8 @@ def forbidden_players(fen: str) -> set[str]:
         # "only if X captured a piece of his on X's previous turn, or the third player did not
         # capture a piece of X on his previous turn"
         allowed = last[LETTERS.index(x)] == mover or not (
-            statuses[LETTERS.index(third)] == "a" and last[LETTERS.index(third)] == x)
+            statuses[LETTERS.index(third)] == "a" and last[LETTERS.index(third)] == x
+        )
         if not allowed:
             forbidden.add(x)
     return forbidden

@@ -56,19 +56,23 @@ def test_reference_imports_only_the_standard_library(path):
         assert top_level(module) not in ENGINE_MODULES, f"{where} imports the engine ({module})"
         assert module != "<computed>", f"{where} imports a module whose name is computed"
         assert module.startswith(".") or top_level(module) in sys.stdlib_module_names | {"__future__"}, (
-            f"{where} imports {module}, which is neither the standard library nor the reference")
+            f"{where} imports {module}, which is neither the standard library nor the reference"
+        )
 
 
-@pytest.mark.parametrize("source", [
-    "import polychess",
-    "import polychess._core as core",
-    "from polychess import Board",
-    "from polychess._core import Board",
-    "import _core",
-    "def later():\n    from polychess.board import Board\n",
-    "import importlib\nimportlib.import_module('polychess')",
-    "__import__('polychess')",
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import polychess",
+        "import polychess._core as core",
+        "from polychess import Board",
+        "from polychess._core import Board",
+        "import _core",
+        "def later():\n    from polychess.board import Board\n",
+        "import importlib\nimportlib.import_module('polychess')",
+        "__import__('polychess')",
+    ],
+)
 def test_the_import_scan_sees_the_engine(source):
     assert any(top_level(m) in ENGINE_MODULES for _, m in imported_modules(source)), source
 

@@ -84,6 +84,7 @@ def fields(pos: str) -> list[str]:
 
 # --------------------------------------------------------------------------- 1.1 cells
 
+
 def test_cells():
     assert len(tp.CELLS) == 96
     assert len(set(tp.CELLS)) == 96
@@ -111,6 +112,7 @@ def test_colouring():
 
 # --------------------------------------------------------------------------- 1.2 step function
 
+
 def test_step_basic():
     assert tp.step("E2", "F", False) == ("E3", False)
     assert tp.step("E2", "F", True) == ("E1", True)  # flip swaps F and B
@@ -134,10 +136,23 @@ def test_crossing_pairs():
             crossings.add(frozenset((name, res[0])))
             # the crossing goes back the same way
             assert tp.step(res[0], "F", False) == (name, True)
-    expected = {frozenset(p) for p in [
-        ("A4", "A9"), ("B4", "B9"), ("C4", "C9"), ("D4", "D9"),
-        ("E4", "E5"), ("F4", "F5"), ("G4", "G5"), ("H4", "H5"),
-        ("K5", "K9"), ("L5", "L9"), ("M5", "M9"), ("N5", "N9")]}
+    expected = {
+        frozenset(p)
+        for p in [
+            ("A4", "A9"),
+            ("B4", "B9"),
+            ("C4", "C9"),
+            ("D4", "D9"),
+            ("E4", "E5"),
+            ("F4", "F5"),
+            ("G4", "G5"),
+            ("H4", "H5"),
+            ("K5", "K9"),
+            ("L5", "L9"),
+            ("M5", "M9"),
+            ("N5", "N9"),
+        ]
+    }
     assert crossings == expected
     assert len(crossings) == 12
     assert len(set().union(*crossings)) == 24
@@ -175,8 +190,13 @@ def test_king_is_orthogonal_plus_diagonal():
 
 def test_bishop_d4():
     rays = tp.bishop_rays("D4")
-    expected = [["C3", "B2", "A1"], ["E3", "F2", "G1"], ["C9", "B10", "A11"],
-                ["E5", "F6", "G7", "H8"], ["K9", "L10", "M11", "N12"]]
+    expected = [
+        ["C3", "B2", "A1"],
+        ["E3", "F2", "G1"],
+        ["C9", "B10", "A11"],
+        ["E5", "F6", "G7", "H8"],
+        ["K9", "L10", "M11", "N12"],
+    ]
     assert len(rays) == 5
     assert sorted(rays) == sorted(expected)
     assert len(bishop_targets("D4")) == 17
@@ -184,15 +204,19 @@ def test_bishop_d4():
 
 def test_bishop_c3_forks():
     rays = tp.bishop_rays("C3")
-    expected = [["B2", "A1"], ["D2", "E1"], ["B4", "A9"],
-                ["D4", "E5", "F6", "G7", "H8"], ["D4", "K9", "L10", "M11", "N12"]]
+    expected = [
+        ["B2", "A1"],
+        ["D2", "E1"],
+        ["B4", "A9"],
+        ["D4", "E5", "F6", "G7", "H8"],
+        ["D4", "K9", "L10", "M11", "N12"],
+    ]
     assert sorted(rays) == sorted(expected)
 
 
 def test_rook_and_queen_d4():
     rays = tp.rook_rays("D4")
-    expected = [["D3", "D2", "D1"], ["D9", "D10", "D11", "D12"], ["C4", "B4", "A4"],
-                ["E4", "F4", "G4", "H4"]]
+    expected = [["D3", "D2", "D1"], ["D9", "D10", "D11", "D12"], ["C4", "B4", "A4"], ["E4", "F4", "G4", "H4"]]
     assert sorted(rays) == sorted(expected)
     queen = rook_targets("D4") | bishop_targets("D4")
     assert len(queen) == 31
@@ -229,8 +253,13 @@ def test_six_long_diagonals_through_the_centre():
             if len(ray) == 7:
                 lines.add(tuple(sorted([c] + ray)))
     expected = [
-        "A1 B2 C3 D4 E5 F6 G7 H8", "A1 B2 C3 D4 K9 L10 M11 N12", "N12 M11 L10 K9 E5 F6 G7 H8",
-        "H1 G2 F3 E4 D9 C10 B11 A12", "H1 G2 F3 E4 K5 L6 M7 N8", "A12 B11 C10 D9 K5 L6 M7 N8"]
+        "A1 B2 C3 D4 E5 F6 G7 H8",
+        "A1 B2 C3 D4 K9 L10 M11 N12",
+        "N12 M11 L10 K9 E5 F6 G7 H8",
+        "H1 G2 F3 E4 D9 C10 B11 A12",
+        "H1 G2 F3 E4 K5 L6 M7 N8",
+        "A12 B11 C10 D9 K5 L6 M7 N8",
+    ]
     assert lines == {tuple(sorted(e.split())) for e in expected}
     # and the order along each line, walked from one end
     for e in expected:
@@ -281,16 +310,18 @@ def test_colour_invariants():
             assert tp.is_dark(u) != tp.is_dark(c)
 
 
-@pytest.mark.parametrize("relation", [orthogonal, diagonal, tp.king_targets, tp.knight_targets,
-                                      bishop_targets, rook_targets])
+@pytest.mark.parametrize(
+    "relation", [orthogonal, diagonal, tp.king_targets, tp.knight_targets, bishop_targets, rook_targets]
+)
 def test_relations_symmetric(relation):
     for a in tp.CELLS:
         for b in relation(a):
             assert a in relation(b), (a, b)
 
 
-@pytest.mark.parametrize("relation", [orthogonal, diagonal, tp.king_targets, tp.knight_targets,
-                                      bishop_targets, rook_targets])
+@pytest.mark.parametrize(
+    "relation", [orthogonal, diagonal, tp.king_targets, tp.knight_targets, bishop_targets, rook_targets]
+)
 def test_rotation_symmetry(relation):
     for a in tp.CELLS:
         assert {rotate(b) for b in relation(a)} == relation(rotate(a))
@@ -309,10 +340,16 @@ def test_rotation_symmetry_of_rays_and_steps():
 
 # --------------------------------------------------------------------------- 1.4 pawns
 
+
 def test_pawn_rosette_captures():
-    table = {("w", "D4"): "C9 E5 K9", ("w", "E4"): "F5 D9 K5",
-             ("r", "D9"): "C4 E4 K5", ("r", "K9"): "L5 D4 E5",
-             ("b", "E5"): "F4 D4 K9", ("b", "K5"): "L9 D9 E4"}
+    table = {
+        ("w", "D4"): "C9 E5 K9",
+        ("w", "E4"): "F5 D9 K5",
+        ("r", "D9"): "C4 E4 K5",
+        ("r", "K9"): "L5 D4 E5",
+        ("b", "E5"): "F4 D4 K9",
+        ("b", "K5"): "L9 D9 E4",
+    }
     for (colour, cell), targets in table.items():
         assert tp.pawn_captures(colour, cell) == set(targets.split())
 
@@ -322,7 +359,7 @@ def test_pawn_directions():
     assert tp.pawn_push("w", "D4") == "D9"
     assert tp.pawn_push("w", "E4") == "E5"
     assert tp.pawn_push("w", "D9") == "D10"  # in Red's sector: toward Red's back rank
-    assert tp.pawn_push("w", "E5") == "E6"   # in Black's sector: toward Black's back rank
+    assert tp.pawn_push("w", "E5") == "E6"  # in Black's sector: toward Black's back rank
     assert tp.pawn_push("w", "D12") is None
     assert tp.pawn_push("r", "D11") == "D10"
     assert tp.pawn_push("r", "D9") == "D4"
@@ -368,6 +405,7 @@ def test_promotion_cells():
 
 # --------------------------------------------------------------------------- 1.3 start
 
+
 def test_start_position():
     pos = placement(tp.START)
     table = {
@@ -383,8 +421,10 @@ def test_start_position():
             expected[cell] = colour + "P"
     assert pos == expected
     assert fields(tp.START)[1:] == ["w", "wKQrKQbKQ", "-", "0", "1", "wrb", "aaa"]
-    assert tp.START == ("rRrNrBrKrQrBrNrR/rPrPrPrPrPrPrPrP/8/8/bQbBbNbRbKbBbNbR/bPbPbPbPbPbPbPbP/"
-                        "8/8/8/8/wPwPwPwPwPwPwPwP/wRwNwBwQwKwBwNwR w wKQrKQbKQ - 0 1 wrb aaa")
+    assert tp.START == (
+        "rRrNrBrKrQrBrNrR/rPrPrPrPrPrPrPrP/8/8/bQbBbNbRbKbBbNbR/bPbPbPbPbPbPbPbP/"
+        "8/8/8/8/wPwPwPwPwPwPwPwP/wRwNwBwQwKwBwNwR w wKQrKQbKQ - 0 1 wrb aaa"
+    )
     # each king on the file of an opponent's queen
     assert (pos["E1"], pos["E8"]) == ("wK", "bQ")
     assert (pos["D12"], pos["D1"]) == ("rK", "wQ")
@@ -537,7 +577,15 @@ def test_promotion():
     pos = position(pieces, castling="-")
     moves = tp.legal_moves(pos)
     assert {m for m in moves if m.startswith("B11")} == {
-        "B11B12Q", "B11B12R", "B11B12B", "B11B12N", "B11A12Q", "B11A12R", "B11A12B", "B11A12N"}
+        "B11B12Q",
+        "B11B12R",
+        "B11B12B",
+        "B11B12N",
+        "B11A12Q",
+        "B11A12R",
+        "B11A12B",
+        "B11A12N",
+    }
     after = tp.apply(pos, "B11B12N")
     assert placement(after)["B12"] == "wN" and "B11" not in placement(after)
     assert fields(after)[4] == "0"

@@ -36,15 +36,28 @@ GAMES: dict[str, dict[str, Any]] = {
 def bare_state(game: Game, rules: polychess.Rules | None = None) -> _core.GameState:
     """A core game state on its own board in the game's start position, played by ``rules``
     (the game's own by default)."""
-    board = _core.Board(game.variant, game.start_position, rules=(rules or game.rules).to_core(),
-                        mode=game.mode or "", setup=game.setup or "")
+    board = _core.Board(
+        game.variant,
+        game.start_position,
+        rules=(rules or game.rules).to_core(),
+        mode=game.mode or "",
+        setup=game.setup or "",
+    )
     return _core.GameState(board)
 
 
 def state_facts(state: _core.GameState) -> tuple[Any, ...]:
     board = state.board
-    return (board.fen(), state.current_player, state.termination, state.places, state.points, state.ply,
-            state.eliminations(), [board.status(p) for p in range(len(state.points))])
+    return (
+        board.fen(),
+        state.current_player,
+        state.termination,
+        state.places,
+        state.points,
+        state.ply,
+        state.eliminations(),
+        [board.status(p) for p in range(len(state.points))],
+    )
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -91,7 +104,8 @@ def test_game_and_a_bare_state_agree_after_every_move(name):
             if game.rules.ranking == "points":
                 assert {colours[i]: state.points[i] for i in state.seats} == game.points
             assert [(colours[p], reason, by) for p, reason, by, _ in state.eliminations()] == [
-                (e.player, e.reason.value, None if e.by is None else colours.index(e.by)) for e in game.eliminations]
+                (e.player, e.reason.value, None if e.by is None else colours.index(e.by)) for e in game.eliminations
+            ]
         outcome = game.outcome()
         assert outcome is not None and state.is_terminal()
         assert state.termination == outcome.termination.value
@@ -134,16 +148,19 @@ def test_playouts_stop_at_max_plies():
     assert playout.returns == (0.0, 0.0, 0.0)
 
 
-@pytest.mark.parametrize("bad, message", [
-    ({"games": -1}, "games must be between"),
-    ({"games": 1.5}, "games must be a whole number"),
-    ({"seed": -1}, "seed must be between"),
-    ({"policy": "clever"}, "unknown policy 'clever'"),
-    ({"max_plies": 0}, "max_plies must be between"),
-    ({"threads": 0}, "threads must be between"),
-    ({"time_control": 60}, "no time_control option"),
-    ({"mode": "chaos"}, "mode"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ({"games": -1}, "games must be between"),
+        ({"games": 1.5}, "games must be a whole number"),
+        ({"seed": -1}, "seed must be between"),
+        ({"policy": "clever"}, "unknown policy 'clever'"),
+        ({"max_plies": 0}, "max_plies must be between"),
+        ({"threads": 0}, "threads must be between"),
+        ({"time_control": 60}, "no time_control option"),
+        ({"mode": "chaos"}, "mode"),
+    ],
+)
 def test_playouts_refuse_bad_arguments(bad, message):
     arguments = {"variant": "four-player" if "mode" in bad else "three-player", **bad}
     with pytest.raises(ValueError, match=message):
@@ -151,6 +168,7 @@ def test_playouts_refuse_bad_arguments(bad, message):
 
 
 # ---- the uniform state interface -----------------------------------------------------------
+
 
 def random_state(name: str, seed: int, rules: polychess.Rules | None = None) -> tuple[_core.GameState, list[Any]]:
     """A game state of the named game played at random to its end (resigning now and then),
@@ -192,8 +210,9 @@ def test_clone_and_serialize_round_trip(name):
     assert state_facts(copy) == state_facts(state)
     copy.undo()  # the copy is independent
     assert state_facts(copy) != state_facts(state)
-    restored = _core.GameState.deserialize(options.variant, state.serialize(), rules.to_core(),
-                                           mode=options.mode or "", setup=options.setup or "")
+    restored = _core.GameState.deserialize(
+        options.variant, state.serialize(), rules.to_core(), mode=options.mode or "", setup=options.setup or ""
+    )
     assert state_facts(restored) == state_facts(state)
     assert restored.serialize() == state.serialize()
 
@@ -230,6 +249,7 @@ def test_a_board_carries_its_rules_whole():
 
 
 # ---- declarations changed in a test change what happens ------------------------------------
+
 
 def test_every_game_has_a_declaration():
     for variant in polychess.VARIANTS:
@@ -298,8 +318,7 @@ def test_repetitions_off_means_no_repetition_draw():
 
 DOUBLE_CHECKS = {"h1": "rK", "g5": "rR", "g9": "rB", "g14": "yK", "n8": "gK", "a7": "bK"}
 # Red's rook d11 mates Yellow on the back rank; Blue moves next, Yellow two turns later.
-YELLOW_BACK_RANK = {"h1": "rK", "d11": "rR", "g14": "yK", "f13": "yP", "g13": "yP", "h13": "yP", "a7": "bK",
-                    "n8": "gK"}
+YELLOW_BACK_RANK = {"h1": "rK", "d11": "rR", "g14": "yK", "f13": "yP", "g13": "yP", "h13": "yP", "a7": "bK", "n8": "gK"}
 
 
 def _ffa(pieces: dict[str, str]) -> Game:
@@ -309,8 +328,9 @@ def _ffa(pieces: dict[str, str]) -> Game:
 
 
 def _search(game: Game, rules: polychess.Rules, depth: int) -> dict[str, Any]:
-    state = _core.GameState(_core.Board(game.variant, game.board.fen(), rules=rules.to_core(), mode=game.mode or "",
-                                        setup=game.setup or ""))
+    state = _core.GameState(
+        _core.Board(game.variant, game.board.fen(), rules=rules.to_core(), mode=game.mode or "", setup=game.setup or "")
+    )
     return _core.Engine(8).search(state, depth, 0, 0.0, None, "paranoid")
 
 
@@ -320,8 +340,9 @@ def test_the_search_scores_a_double_check_bonus_inside_the_tree():
     after = _ffa(DOUBLE_CHECKS)
     after.push(with_bonus["best"])
     assert after.points[polychess.Colour.RED] == 5  # the move the search prefers checks two kings
-    no_bonus = FOUR_PLAYER_FFA.replace(points=dataclasses.replace(FOUR_PLAYER_FFA.points, checks={},
-                                                                 checks_by_queens={}))
+    no_bonus = FOUR_PLAYER_FFA.replace(
+        points=dataclasses.replace(FOUR_PLAYER_FFA.points, checks={}, checks_by_queens={})
+    )
     without = _search(game, no_bonus, 1)
     # a declaration without the bonus changes what the search prefers, by about five points
     assert str(without["best"]) != str(with_bonus["best"])
@@ -339,7 +360,6 @@ def test_the_search_credits_a_mate_right_after_the_move_as_game_does():
     assert [(e.player, e.by) for e in game.eliminations] == [(polychess.Colour.YELLOW, polychess.Colour.RED)]
 
 
-
 def test_module_docstring_examples():
     import doctest
 
@@ -351,6 +371,7 @@ def test_module_docstring_examples():
 
 
 # -- a start position read from the end of a game (docs/rules.md §1.11, "decided") -------------------
+
 
 def _after(game: Game, *leavers: str) -> str:
     for player in leavers:
@@ -375,8 +396,12 @@ def test_one_player_left_to_move_ends_the_game_at_its_start():
     three = Game("three-player", start=_after(Game("three-player"), "black", "red"))
     assert three.outcome() is not None and three.outcome().termination is Termination.DECIDED
     assert three.outcome().places == {C.WHITE: 1}
-    ffa = Game("four-player", mode="ffa", start=_after(Game("four-player", mode="ffa"), "blue", "green", "yellow"),
-               points={"red": 4})
+    ffa = Game(
+        "four-player",
+        mode="ffa",
+        start=_after(Game("four-player", mode="ffa"), "blue", "green", "yellow"),
+        points={"red": 4},
+    )
     assert ffa.outcome() is not None and ffa.outcome().termination is Termination.DECIDED
     assert ffa.outcome().points == {C.RED: 4}
     # two still to move: the game goes on

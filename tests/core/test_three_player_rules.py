@@ -24,8 +24,7 @@ from reference import three_player as tp
 
 W, R, B = Colour.WHITE, Colour.RED, Colour.BLACK
 COLOUR = {"w": W, "r": R, "b": B}
-KIND = {"P": Kind.PAWN, "N": Kind.KNIGHT, "B": Kind.BISHOP, "R": Kind.ROOK, "Q": Kind.QUEEN,
-        "K": Kind.KING}
+KIND = {"P": Kind.PAWN, "N": Kind.KNIGHT, "B": Kind.BISHOP, "R": Kind.ROOK, "Q": Kind.QUEEN, "K": Kind.KING}
 ORDER = "wrb"
 
 # rules §1.1 table: file letter of local column c = 0..7 in each sector, rank of local row r.
@@ -83,7 +82,7 @@ def agrees_with_reference(b: Board) -> None:
 
 
 HOME_KING = {"w": "E1", "r": "D12", "b": "K8"}
-KING_OUT = {"w": "E1E2", "r": "D12D11", "b": "K8K7"}   # (0,4) -> (1,4)
+KING_OUT = {"w": "E1E2", "r": "D12D11", "b": "K8K7"}  # (0,4) -> (1,4)
 KING_BACK = {"w": "E2E1", "r": "D11D12", "b": "K7K8"}
 
 
@@ -94,12 +93,11 @@ def others(x: str) -> tuple[str, str]:
 
 # --------------------------------------------------------------------------- 1.3 start
 
-WHITE_START = ({f"{f}2{f}3" for f in "ABCDEFGH"} | {f"{f}2{f}4" for f in "ABCDEFGH"}
-               | {"B1A3", "B1C3", "G1F3", "G1H3"})
-RED_START = ({f"{f}11{f}10" for f in "ABCDKLMN"} | {f"{f}11{f}9" for f in "ABCDKLMN"}
-             | {"M12N10", "M12L10", "B12C10", "B12A10"})
-BLACK_START = ({f"{f}7{f}6" for f in "EFGHKLMN"} | {f"{f}7{f}5" for f in "EFGHKLMN"}
-               | {"G8H6", "G8F6", "M8L6", "M8N6"})
+WHITE_START = {f"{f}2{f}3" for f in "ABCDEFGH"} | {f"{f}2{f}4" for f in "ABCDEFGH"} | {"B1A3", "B1C3", "G1F3", "G1H3"}
+RED_START = (
+    {f"{f}11{f}10" for f in "ABCDKLMN"} | {f"{f}11{f}9" for f in "ABCDKLMN"} | {"M12N10", "M12L10", "B12C10", "B12A10"}
+)
+BLACK_START = {f"{f}7{f}6" for f in "EFGHKLMN"} | {f"{f}7{f}5" for f in "EFGHKLMN"} | {"G8H6", "G8F6", "M8L6", "M8N6"}
 
 
 def test_start_position_twenty_moves_each():
@@ -213,9 +211,13 @@ def test_castling_blocked_path(x):
     t = CASTLE[x]
     # own bishop on (0,5): short blocked; own knight on (0,1): long blocked (the king does not
     # cross (0,1), but the rook does); own queen on (0,3): long blocked.
-    for blocker, kind, short_ok, long_ok in [((0, 5), "B", False, True), ((0, 6), "N", False, True),
-                                            ((0, 1), "N", True, False), ((0, 2), "B", True, False),
-                                            ((0, 3), "Q", True, False)]:
+    for blocker, kind, short_ok, long_ok in [
+        ((0, 5), "B", False, True),
+        ((0, 6), "N", False, True),
+        ((0, 1), "N", True, False),
+        ((0, 2), "B", True, False),
+        ((0, 3), "Q", True, False),
+    ]:
         pieces = castle_pieces(x)
         pieces[cell(s, *blocker)] = x + kind
         b = castle_board(x, pieces)
@@ -246,9 +248,9 @@ def test_castling_conditions_attacks(x, enemy_index):
     t = CASTLE[x]
     y = others(x)[enemy_index]
     cases = [
-        (KNIGHT_CHECK, False, False),       # king in check: neither side
-        (KNIGHT_PASS_LONG, True, False),    # passes over an attacked cell
-        (KNIGHT_LAND_LONG, True, False),    # lands on an attacked cell
+        (KNIGHT_CHECK, False, False),  # king in check: neither side
+        (KNIGHT_PASS_LONG, True, False),  # passes over an attacked cell
+        (KNIGHT_LAND_LONG, True, False),  # lands on an attacked cell
         (KNIGHT_PASS_SHORT, False, True),
         (KNIGHT_LAND_SHORT, False, True),
     ]
@@ -264,8 +266,10 @@ def test_castling_conditions_attacks(x, enemy_index):
     # the checked cells, spelled out for White against Red: knight C2 checks E1, C3 hits D1,
     # B3 hits C1, G3 hits F1, H3 hits G1
     if x == "w":
-        assert [cell(0, *k) for k in (KNIGHT_CHECK, KNIGHT_PASS_LONG, KNIGHT_LAND_LONG,
-                                      KNIGHT_PASS_SHORT, KNIGHT_LAND_SHORT)] == ["C2", "C3", "B3", "G3", "H3"]
+        assert [
+            cell(0, *k)
+            for k in (KNIGHT_CHECK, KNIGHT_PASS_LONG, KNIGHT_LAND_LONG, KNIGHT_PASS_SHORT, KNIGHT_LAND_SHORT)
+        ] == ["C2", "C3", "B3", "G3", "H3"]
 
 
 @pytest.mark.parametrize("x", ORDER)
@@ -311,7 +315,7 @@ def test_castling_lost_after_king_move(x):
     b.push(KING_BACK[prv])
     assert b.turn == COLOUR[x]
     assert layout(b) == castle_pieces(x)  # same placement as at the start ...
-    assert fields(b)[2] == "-"            # ... but the rights are gone for good
+    assert fields(b)[2] == "-"  # ... but the rights are gone for good
     assert not {t["short"], t["long"]} & moves(b)
     agrees_with_reference(b)
 
@@ -438,7 +442,7 @@ def test_en_passant_by_next_player(x, frm, to, skipped, c1, c2):
     agrees_with_reference(b)
     b.push(c1 + skipped)
     assert b.piece_at(skipped) == Piece(COLOUR[t1], Kind.PAWN)
-    assert b.piece_at(to) is None          # the double-stepped pawn is removed
+    assert b.piece_at(to) is None  # the double-stepped pawn is removed
     assert b.piece_at(c1) is None
     assert b.halfmove_clock == 0
     assert fields(b)[3] == "-"
@@ -450,7 +454,7 @@ def test_en_passant_by_player_after_next(x, frm, to, skipped, c1, c2):
     t1, t2 = others(x)
     b = ep_board(x, frm, c1, c2)
     b.push(frm + to)
-    b.push(EP_QUIET[t1])          # the next player declines
+    b.push(EP_QUIET[t1])  # the next player declines
     assert fields(b)[3] == skipped
     assert b.turn == COLOUR[t2]
     assert c2 + skipped in moves(b)
@@ -522,12 +526,12 @@ def test_en_passant_right_of_inherited_pawn():
 
 # (colour, pawn cell, push cell on a foreign back rank, diagonal capture cell, victim there)
 PROMO_CASES = [
-    ("w", "B11", "B12", "C12", "bN"),   # White on Red's rank 12
-    ("w", "G7", "G8", "F8", "rN"),      # White on Black's rank 8
-    ("r", "B2", "B1", "C1", "bN"),      # Red on White's rank 1
-    ("r", "L7", "L8", "M8", "wN"),      # Red on Black's rank 8
-    ("b", "C2", "C1", "D1", "rN"),      # Black on White's rank 1
-    ("b", "L11", "L12", "M12", "wN"),   # Black on Red's rank 12
+    ("w", "B11", "B12", "C12", "bN"),  # White on Red's rank 12
+    ("w", "G7", "G8", "F8", "rN"),  # White on Black's rank 8
+    ("r", "B2", "B1", "C1", "bN"),  # Red on White's rank 1
+    ("r", "L7", "L8", "M8", "wN"),  # Red on Black's rank 8
+    ("b", "C2", "C1", "D1", "rN"),  # Black on White's rank 1
+    ("b", "L11", "L12", "M12", "wN"),  # Black on Red's rank 12
 ]
 PROMO_KINGS = {"H1": "wK", "N12": "rK", "N8": "bK"}
 
@@ -568,15 +572,20 @@ def test_pawn_on_foreign_back_rank_is_invalid(x, frm, push, cap, victim):
 
 # --------------------------------------------------------------------------- 1.4 direction
 
+
 def test_pawn_direction_white():
-    pieces = {"A1": "wK", "N12": "rK", "H8": "bK",
-              "C10": "wP",   # Red's sector, row 2: toward rank 12
-              "D9": "wP",    # crossed into Red's sector: toward rank 12, not back to D4
-              "E5": "wP",    # Black's sector: toward rank 8
-              "H4": "wP",    # own row 3: crosses to H5
-              "D4": "wP",    # own rosette cell: would cross to D9, which its own pawn occupies
-              "G2": "wP",    # own row 1: single and double step
-              "K11": "wP"}   # Red's row 1: no double step, promotes on K12
+    pieces = {
+        "A1": "wK",
+        "N12": "rK",
+        "H8": "bK",
+        "C10": "wP",  # Red's sector, row 2: toward rank 12
+        "D9": "wP",  # crossed into Red's sector: toward rank 12, not back to D4
+        "E5": "wP",  # Black's sector: toward rank 8
+        "H4": "wP",  # own row 3: crosses to H5
+        "D4": "wP",  # own rosette cell: would cross to D9, which its own pawn occupies
+        "G2": "wP",  # own row 1: single and double step
+        "K11": "wP",
+    }  # Red's row 1: no double step, promotes on K12
     b = board(pieces)
     assert moves_from(b, "C10") == {"C10C11"}
     assert moves_from(b, "D9") == {"D9D10"}
@@ -591,24 +600,38 @@ def test_pawn_direction_white():
 
 
 def test_pawn_direction_red_and_black():
-    red = board({"A1": "wK", "N12": "rK", "H8": "bK",
-                 "D3": "rP",    # White's sector: toward rank 1
-                 "E6": "rP",    # Black's sector: toward rank 8
-                 "K11": "rP",   # own row 1: double step toward the centre
-                 "D9": "rP",    # own rosette cell: crosses to D4
-                 "A10": "rP"}, turn="r")
+    red = board(
+        {
+            "A1": "wK",
+            "N12": "rK",
+            "H8": "bK",
+            "D3": "rP",  # White's sector: toward rank 1
+            "E6": "rP",  # Black's sector: toward rank 8
+            "K11": "rP",  # own row 1: double step toward the centre
+            "D9": "rP",  # own rosette cell: crosses to D4
+            "A10": "rP",
+        },
+        turn="r",
+    )
     assert moves_from(red, "D3") == {"D3D2"}
     assert moves_from(red, "E6") == {"E6E7"}
     assert moves_from(red, "K11") == {"K11K10", "K11K9"}
     assert moves_from(red, "D9") == {"D9D4"}
     assert moves_from(red, "A10") == {"A10A9"}
     agrees_with_reference(red)
-    black = board({"A1": "wK", "N12": "rK", "H8": "bK",
-                   "C10": "bP",   # Red's sector: toward rank 12
-                   "D3": "bP",    # White's sector: toward rank 1
-                   "L7": "bP",    # own row 1: double step
-                   "K5": "bP",    # own rosette cell: crosses to K9
-                   "E5": "bP"}, turn="b")   # own rosette cell: crosses to E4
+    black = board(
+        {
+            "A1": "wK",
+            "N12": "rK",
+            "H8": "bK",
+            "C10": "bP",  # Red's sector: toward rank 12
+            "D3": "bP",  # White's sector: toward rank 1
+            "L7": "bP",  # own row 1: double step
+            "K5": "bP",  # own rosette cell: crosses to K9
+            "E5": "bP",
+        },
+        turn="b",
+    )  # own rosette cell: crosses to E4
     assert moves_from(black, "C10") == {"C10C11"}
     assert moves_from(black, "D3") == {"D3D2"}
     assert moves_from(black, "L7") == {"L7L6", "L7L5"}
@@ -650,6 +673,7 @@ def test_rosette_pawn_three_captures(x, frm, victims, push):
 
 # --------------------------------------------------------------------------- 1.6 king capture
 
+
 def king_capture_board() -> Board:
     # Red's knight on E3 stands between Black's rook on E6 and White's king on E1 (the E-file
     # runs E1 E2 E3 E4 | E5 E6 E7 E8 through the centre).  Red to move.
@@ -661,9 +685,9 @@ def test_king_capture_after_discovered_attack():
     b = king_capture_board()
     blocked = Board("three-player", fen=b.fen().replace(" r wK ", " b wK "))
     assert "E6E1" not in moves(blocked) and "E6E3" in moves(blocked)  # the knight blocks
-    b.push("E3C4")                      # Red's knight steps away: Black's rook sees E1
+    b.push("E3C4")  # Red's knight steps away: Black's rook sees E1
     assert b.turn == B
-    assert not b.is_check()             # Black's own king is safe; White's is exposed
+    assert not b.is_check()  # Black's own king is safe; White's is exposed
     assert "E6E1" in moves(b)
     agrees_with_reference(b)
     before = b.fen()
@@ -678,9 +702,9 @@ def test_king_capture_after_discovered_attack():
     assert b.piece_at("H1") == Piece(W, Kind.ROOK)
     assert b.piece_at("A2") == Piece(W, Kind.PAWN)
     f = fields(b)
-    assert f[1] == "r"                  # Black -> (White skipped) -> Red
-    assert f[2] == "-"                  # White's castling right lapsed with the transfer
-    assert f[5] == "2"                  # the turn went round to an earlier seat
+    assert f[1] == "r"  # Black -> (White skipped) -> Red
+    assert f[2] == "-"  # White's castling right lapsed with the transfer
+    assert f[5] == "2"  # the turn went round to an earlier seat
     assert f[6:] == ["brb", "xaa"]
     assert b.halfmove_clock == 0
     # the turn order skips White from now on; Black moves White's pieces
@@ -688,7 +712,7 @@ def test_king_capture_after_discovered_attack():
     assert b.turn == B
     got = moves(b)
     assert {"A2A3", "A2A4", "H1H2", "H1F1", "H1G1"} <= got
-    assert "H1E1" not in got            # never captures his own (Black) rook
+    assert "H1E1" not in got  # never captures his own (Black) rook
     assert "E1H1" not in got and "E1G1" in got
     agrees_with_reference(b)
     b.push("H1H2")
@@ -726,7 +750,7 @@ def test_king_capture_legality_judged_after_transfer():
     got = moves(b)
     assert "E6E1" in got
     assert "E6E5" not in got and "E6E2" not in got
-    assert "E6K6" in got                # capturing the checker (rank 6: E6 | K6 are adjacent)
+    assert "E6K6" in got  # capturing the checker (rank 6: E6 | K6 are adjacent)
     agrees_with_reference(b)
     b.push("E6E1")
     assert b.controller(W) == B
@@ -744,15 +768,36 @@ def test_king_capture_legality_judged_after_transfer():
 MATE_CASES = [
     # first mover, second mover, victim, pieces, first move (check), second move (check),
     # second player's quiet move, checking cells
-    dict(first="w", second="r", victim="b",
-         pieces={"A3": "wK", "B3": "wR", "G1": "rR", "E1": "rB", "D12": "rK", "H8": "bK"},
-         check1="B3H3", check2="E1C3", quiet2="D12C12", cells=("H3", "C3")),
-    dict(first="r", second="b", victim="w",
-         pieces={"N10": "rK", "M10": "rR", "B12": "bR", "D12": "bB", "K8": "bK", "A1": "wK"},
-         check1="M10A10", check2="D12L10", quiet2="K8L8", cells=("A10", "L10")),
-    dict(first="b", second="w", victim="r",
-         pieces={"H6": "bK", "G6": "bR", "M8": "wR", "K8": "wB", "E1": "wK", "N12": "rK"},
-         check1="G6N6", check2="K8F6", quiet2="E1F1", cells=("N6", "F6")),
+    dict(
+        first="w",
+        second="r",
+        victim="b",
+        pieces={"A3": "wK", "B3": "wR", "G1": "rR", "E1": "rB", "D12": "rK", "H8": "bK"},
+        check1="B3H3",
+        check2="E1C3",
+        quiet2="D12C12",
+        cells=("H3", "C3"),
+    ),
+    dict(
+        first="r",
+        second="b",
+        victim="w",
+        pieces={"N10": "rK", "M10": "rR", "B12": "bR", "D12": "bB", "K8": "bK", "A1": "wK"},
+        check1="M10A10",
+        check2="D12L10",
+        quiet2="K8L8",
+        cells=("A10", "L10"),
+    ),
+    dict(
+        first="b",
+        second="w",
+        victim="r",
+        pieces={"H6": "bK", "G6": "bR", "M8": "wR", "K8": "wB", "E1": "wK", "N12": "rK"},
+        check1="G6N6",
+        check2="K8F6",
+        quiet2="E1F1",
+        cells=("N6", "F6"),
+    ),
 ]
 
 
@@ -760,13 +805,13 @@ MATE_CASES = [
 def test_mate_by_one_attacker(case):
     b = board(case["pieces"], turn=case["first"])
     b.push(case["check1"])
-    b.push(case["quiet2"])              # the second player moves without checking
+    b.push(case["quiet2"])  # the second player moves without checking
     assert b.turn == COLOUR[case["victim"]]
     assert b.is_check()
     assert b.checkers() == [case["cells"][0]]
     assert len(b.legal_moves) == 0
     assert b.is_checkmate() and not b.is_stalemate()
-    assert b.mated_by() == COLOUR[case["first"]]   # the only attacker, though not the last mover
+    assert b.mated_by() == COLOUR[case["first"]]  # the only attacker, though not the last mover
     assert tp.mater(b.fen()) == case["first"]
 
 
@@ -818,6 +863,7 @@ def test_not_mate_when_the_king_escapes():
 
 # --------------------------------------------------------------------------- 1.9 frozen, 1.10 inert
 
+
 def test_frozen_pieces_give_no_check_block_and_can_be_captured():
     # Black is frozen.  His rook on E6 lines up with White's king on E1 (E-file through the
     # centre), his pawn on D2 (moving toward White's rank 1) touches C1 and E1: neither checks.
@@ -827,11 +873,11 @@ def test_frozen_pieces_give_no_check_block_and_can_be_captured():
     assert not b.is_check()
     assert b.checkers() == []
     got = moves(b)
-    assert "E1D2" in got                 # captures the frozen pawn
-    assert "E1E2" in got                 # onto the frozen rook's file
-    assert "N6E6" in got                 # captures the frozen rook (rank 6: N6 M6 L6 K6 | E6)
-    assert "N6F6" not in got             # the frozen rook blocks
-    assert "E1F2" not in got             # F2 touches the frozen king on G3
+    assert "E1D2" in got  # captures the frozen pawn
+    assert "E1E2" in got  # onto the frozen rook's file
+    assert "N6E6" in got  # captures the frozen rook (rank 6: N6 M6 L6 K6 | E6)
+    assert "N6F6" not in got  # the frozen rook blocks
+    assert "E1F2" not in got  # F2 touches the frozen king on G3
     agrees_with_reference(b)
     # the same position with Black active: White is in check twice
     active = board(pieces)
@@ -846,15 +892,14 @@ def test_frozen_pieces_give_no_check_block_and_can_be_captured():
 def test_frozen_king_cannot_be_captured_nor_approached():
     # Frozen Black king on G3; White attacks it with a rook (G1, G-file), a knight (E2) and a
     # pawn (H2); White's king on E3 sits two files away.
-    pieces = {"E3": "wK", "G1": "wR", "E2": "wN", "H2": "wP", "A1": "wR",
-              "A2": "bP", "G3": "bK", "H5": "rK"}
+    pieces = {"E3": "wK", "G1": "wR", "E2": "wN", "H2": "wP", "A1": "wR", "A2": "bP", "G3": "bK", "H5": "rK"}
     b = board(pieces, statuses="aaf")
     assert not b.is_check()
     got = moves(b)
-    assert not moves_to(b, "G3")          # nobody captures the frozen king
-    assert "G1G2" in got and "G1G3" not in got and "G1G4" not in got   # it blocks the rook
-    assert "H2H3" in got                  # other pieces may stand next to it
-    assert "A1A2" in got                  # a frozen pawn can be captured
+    assert not moves_to(b, "G3")  # nobody captures the frozen king
+    assert "G1G2" in got and "G1G3" not in got and "G1G4" not in got  # it blocks the rook
+    assert "H2H3" in got  # other pieces may stand next to it
+    assert "A1A2" in got  # a frozen pawn can be captured
     # White's king: F2, F3, F4 touch G3
     assert moves_from(b, "E3") == {"E3D2", "E3D3", "E3D4", "E3E4"}
     agrees_with_reference(b)
@@ -884,13 +929,13 @@ def test_inert_pieces_attack_nothing_and_can_be_captured():
     assert b.controller(R) is None and b.status(R) == Status.OUT and b.king(R) is None
     assert not b.is_check()
     got = moves(b)
-    assert "E1D2" in got                  # captures the inert pawn (which would check)
-    assert "E1E2" in got                  # onto the inert rook's file
-    assert "N6E6" in got and "N6F6" not in got   # captures / is blocked by the inert rook
-    assert "E1F1" in got and "E1D1" in got       # cells the inert knight F3 would attack
+    assert "E1D2" in got  # captures the inert pawn (which would check)
+    assert "E1E2" in got  # onto the inert rook's file
+    assert "N6E6" in got and "N6F6" not in got  # captures / is blocked by the inert rook
+    assert "E1F1" in got and "E1D1" in got  # cells the inert knight F3 would attack
     agrees_with_reference(b)
     b.push("N6E6")
-    assert b.turn == B                    # Red is out
+    assert b.turn == B  # Red is out
     b.push("K8K7")
     assert b.turn == W
     # the inert pieces never move: Black cannot move them either
@@ -901,10 +946,21 @@ def test_inert_pieces_attack_nothing_and_can_be_captured():
 
 # --------------------------------------------------------------------------- 1.8 two colours
 
+
 def two_colour_pieces() -> dict[str, str]:
     # White mated Red earlier: White controls White and Red; Red's king is gone.
-    return {"E1": "wK", "A1": "wR", "B2": "wP", "A3": "rB", "E3": "rN", "M12": "rN",
-            "L11": "rP", "N10": "rR", "E6": "bR", "K8": "bK"}
+    return {
+        "E1": "wK",
+        "A1": "wR",
+        "B2": "wP",
+        "A3": "rB",
+        "E3": "rN",
+        "M12": "rN",
+        "L11": "rP",
+        "N10": "rR",
+        "E6": "bR",
+        "K8": "bK",
+    }
 
 
 def test_player_with_two_colours_moves_both():
@@ -914,16 +970,16 @@ def test_player_with_two_colours_moves_both():
     got = moves(b)
     # Red's pieces move for White; Red's pawn keeps Red's direction and double step
     assert {"L11L10", "L11L9"} <= got and "L11L12" not in got
-    assert {"M12L10", "M12K11"} <= got and "M12N10" not in got     # N10 is his own rook
+    assert {"M12L10", "M12K11"} <= got and "M12N10" not in got  # N10 is his own rook
     assert {"N10M10", "N10K10"} <= got
     # his pieces never capture each other
-    assert "A1A2" in got and "A1A3" not in got                      # Red's bishop on A3
-    assert "A3B4" in got and "A3B2" not in got                      # White's pawn on B2
+    assert "A1A2" in got and "A1A3" not in got  # Red's bishop on A3
+    assert "A3B4" in got and "A3B2" not in got  # White's pawn on B2
     # Red's knight on E3 shields White's king from Black's rook: pinned
     assert moves_from(b, "E3") == set()
     agrees_with_reference(b)
     # a check given by a Red piece counts as White's
-    b.push("N10K10")        # K-file: K10 K9 | K5 K6 K7 K8
+    b.push("N10K10")  # K-file: K10 K9 | K5 K6 K7 K8
     assert b.turn == B
     assert b.is_check()
     assert b.checkers() == ["K10"]
@@ -935,7 +991,7 @@ def test_pieces_of_two_colour_player_are_enemies_to_the_third():
     b.push("A1A2")
     assert b.turn == B
     got = moves(b)
-    assert "E6E3" in got                  # Black captures Red's knight (controlled by White)
+    assert "E6E3" in got  # Black captures Red's knight (controlled by White)
     assert "E6E2" not in got
     agrees_with_reference(b)
     b.push("E6E3")
@@ -962,6 +1018,7 @@ def test_two_colour_player_keeps_only_his_own_king_safe():
 
 # --------------------------------------------------------------------------- pins across the centre
 
+
 def test_diagonal_pin_through_the_rosette():
     # Long diagonal A1 B2 C3 D4 | E5 F6 G7 H8.  White's king A1, White's bishop C3, Black's
     # bishop F6: the White bishop is pinned.  From C3 the diagonal forks at D4 into E5 and K9
@@ -972,8 +1029,22 @@ def test_diagonal_pin_through_the_rosette():
     agrees_with_reference(b)
     # without the pinner the bishop has its full fork
     free = board({"A1": "wK", "C3": "wB", "A12": "rK", "H6": "bK"})
-    assert {"C3K9", "C3L10", "C3M11", "C3N12", "C3E5", "C3F6", "C3G7", "C3H8",
-            "C3D2", "C3E1", "C3B4", "C3A9", "C3B2", "C3D4"} == moves_from(free, "C3")
+    assert {
+        "C3K9",
+        "C3L10",
+        "C3M11",
+        "C3N12",
+        "C3E5",
+        "C3F6",
+        "C3G7",
+        "C3H8",
+        "C3D2",
+        "C3E1",
+        "C3B4",
+        "C3A9",
+        "C3B2",
+        "C3D4",
+    } == moves_from(free, "C3")
     # the pinner is Black's; the pin holds for White whoever else is on the board
     assert b.checkers() == []
 
@@ -1001,9 +1072,9 @@ def test_discovered_check_across_the_centre():
     assert b.is_check()
     assert b.checkers() == ["B2"]
     got = moves(b)
-    assert "L12L10" in got                # interposes on the diagonal (L10)
-    assert "L12L11" not in got            # does not
-    assert "N12M11" not in got            # M11 is on the line
+    assert "L12L10" in got  # interposes on the diagonal (L10)
+    assert "L12L11" not in got  # does not
+    assert "N12M11" not in got  # M11 is on the line
     assert {"N12M12", "N12N11"} <= got
     assert got == {"L12L10", "N12M12", "N12N11"}
     agrees_with_reference(b)
@@ -1018,6 +1089,7 @@ def test_discovered_check_across_the_centre():
 
 
 # --------------------------------------------------------------------------- further edge cases
+
 
 def test_en_passant_that_opens_a_rank_onto_own_king_is_illegal():
     # White's rank 4: A4 B4 C4 D4 E4 F4 G4 H4.  Black's rook on A4, Red's king on H4, Red's pawn

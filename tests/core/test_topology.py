@@ -42,8 +42,11 @@ def test_cells():
 
 
 def test_crossing_pairs():
-    crossings = {frozenset(p) for p in pairs(lambda c: [t for t in LAYOUT.king_targets(c)])
-                 if len(p) == 2 and {int(n[1:]) for n in p} in ({4, 9}, {4, 5}, {5, 9})}
+    crossings = {
+        frozenset(p)
+        for p in pairs(lambda c: [t for t in LAYOUT.king_targets(c)])
+        if len(p) == 2 and {int(n[1:]) for n in p} in ({4, 9}, {4, 5}, {5, 9})
+    }
     orth_crossings = {p for p in crossings if p in pairs(lambda c: [r[0] for r in LAYOUT.rook_rays(c)])}
     expected = {frozenset((f + "4", f + "9")) for f in "ABCD"}
     expected |= {frozenset((f + "4", f + "5")) for f in "EFGH"}
@@ -60,25 +63,54 @@ def test_neighbour_pair_counts():
 
 def test_worked_examples():
     assert {tuple(names(r)) for r in LAYOUT.bishop_rays(cell("D4"))} == {
-        ("C3", "B2", "A1"), ("E3", "F2", "G1"), ("C9", "B10", "A11"),
-        ("E5", "F6", "G7", "H8"), ("K9", "L10", "M11", "N12")}
+        ("C3", "B2", "A1"),
+        ("E3", "F2", "G1"),
+        ("C9", "B10", "A11"),
+        ("E5", "F6", "G7", "H8"),
+        ("K9", "L10", "M11", "N12"),
+    }
     assert len(bishop_reach(cell("D4"))) == 17
     c3 = {tuple(names(r)) for r in LAYOUT.bishop_rays(cell("C3"))}
-    assert c3 == {("B2", "A1"), ("D2", "E1"), ("B4", "A9"),
-                  ("D4", "E5", "F6", "G7", "H8"), ("D4", "K9", "L10", "M11", "N12")}
+    assert c3 == {
+        ("B2", "A1"),
+        ("D2", "E1"),
+        ("B4", "A9"),
+        ("D4", "E5", "F6", "G7", "H8"),
+        ("D4", "K9", "L10", "M11", "N12"),
+    }
     assert {tuple(names(r)) for r in LAYOUT.rook_rays(cell("D4"))} == {
-        ("D3", "D2", "D1"), ("D9", "D10", "D11", "D12"), ("C4", "B4", "A4"), ("E4", "F4", "G4", "H4")}
+        ("D3", "D2", "D1"),
+        ("D9", "D10", "D11", "D12"),
+        ("C4", "B4", "A4"),
+        ("E4", "F4", "G4", "H4"),
+    }
     assert len(rook_reach(cell("D4")) | bishop_reach(cell("D4"))) == 31
     assert set(names(LAYOUT.king_targets(cell("E4")))) == {"D3", "E3", "F3", "D4", "F4", "E5", "F5", "D9", "K5"}
     assert set(names(LAYOUT.knight_targets(cell("D4")))) == {
-        "B3", "B9", "C2", "C10", "E2", "E6", "F3", "F5", "K10", "L9"}
+        "B3",
+        "B9",
+        "C2",
+        "C10",
+        "E2",
+        "E6",
+        "F3",
+        "F5",
+        "K10",
+        "L9",
+    }
 
 
 def test_long_diagonals_through_the_centre():
     lines = {tuple(names(cells)) for diagonal, cells in LAYOUT.lines() if diagonal and len(cells) == 8}
     lines |= {line[::-1] for line in lines}
-    for expected in ["A1 B2 C3 D4 E5 F6 G7 H8", "A1 B2 C3 D4 K9 L10 M11 N12", "N12 M11 L10 K9 E5 F6 G7 H8",
-                     "H1 G2 F3 E4 D9 C10 B11 A12", "H1 G2 F3 E4 K5 L6 M7 N8", "A12 B11 C10 D9 K5 L6 M7 N8"]:
+    for expected in [
+        "A1 B2 C3 D4 E5 F6 G7 H8",
+        "A1 B2 C3 D4 K9 L10 M11 N12",
+        "N12 M11 L10 K9 E5 F6 G7 H8",
+        "H1 G2 F3 E4 D9 C10 B11 A12",
+        "H1 G2 F3 E4 K5 L6 M7 N8",
+        "A12 B11 C10 D9 K5 L6 M7 N8",
+    ]:
         assert tuple(expected.split()) in lines
 
 
@@ -169,17 +201,24 @@ def test_every_relation_matches_the_reference():
 
 
 def test_rosette_pawn_captures():
-    expected = {("w", "D4"): {"C9", "E5", "K9"}, ("w", "E4"): {"F5", "D9", "K5"},
-                ("r", "D9"): {"C4", "E4", "K5"}, ("r", "K9"): {"L5", "D4", "E5"},
-                ("b", "E5"): {"F4", "D4", "K9"}, ("b", "K5"): {"L9", "D9", "E4"}}
+    expected = {
+        ("w", "D4"): {"C9", "E5", "K9"},
+        ("w", "E4"): {"F5", "D9", "K5"},
+        ("r", "D9"): {"C4", "E4", "K5"},
+        ("r", "K9"): {"L5", "D4", "E5"},
+        ("b", "E5"): {"F4", "D4", "K9"},
+        ("b", "K5"): {"L9", "D9", "E4"},
+    }
     for (colour, at), cells in expected.items():
         assert set(names(LAYOUT.pawn_captures(COLOURS.index(colour), cell(at)))) == cells
 
 
 def test_castling_cells():
-    expected = {0: [("E1", "G1", "H1", "F1"), ("E1", "C1", "A1", "D1")],
-                1: [("D12", "B12", "A12", "C12"), ("D12", "L12", "N12", "K12")],
-                2: [("K8", "M8", "N8", "L8"), ("K8", "F8", "H8", "E8")]}
+    expected = {
+        0: [("E1", "G1", "H1", "F1"), ("E1", "C1", "A1", "D1")],
+        1: [("D12", "B12", "A12", "C12"), ("D12", "L12", "N12", "K12")],
+        2: [("K8", "M8", "N8", "L8"), ("K8", "F8", "H8", "E8")],
+    }
     for colour, sides in expected.items():
         for side, cells in enumerate(sides):
             assert tuple(names(LAYOUT.castling(colour, side))) == cells

@@ -61,8 +61,21 @@ def go(game: Game, words: list[str]) -> None:
     limits: dict[str, int] = {}
     i = 0
     while i < len(words):
-        if words[i] in ("movetime", "depth", "nodes", "rtime", "btime", "ytime", "gtime", "rinc", "binc", "yinc",
-                        "ginc", "moves_to_go", "mate"):
+        if words[i] in (
+            "movetime",
+            "depth",
+            "nodes",
+            "rtime",
+            "btime",
+            "ytime",
+            "gtime",
+            "rinc",
+            "binc",
+            "yinc",
+            "ginc",
+            "moves_to_go",
+            "mate",
+        ):
             limits[words[i]] = int(words[i + 1])
             i += 2
         elif words[i] in ("ponder", "infinite"):
@@ -80,8 +93,11 @@ def go(game: Game, words: list[str]) -> None:
         os.close(1)
         forever()
     if game.is_over():
-        say("info string Game completed. RY won." if game.outcome().winners[0].value in ("red", "yellow")
-            else "info string Game completed. BG won.")
+        say(
+            "info string Game completed. RY won."
+            if game.outcome().winners[0].value in ("red", "yellow")
+            else "info string Game completed. BG won."
+        )
         return
     if "movetime" in limits and limits["movetime"] < 30:
         time.sleep(limits["movetime"] / 1000)
@@ -112,13 +128,17 @@ def main() -> None:
             flood("id name 4pChess 0.1")
         elif command == "uci":
             name = "4pChess 0.1" + ("!" * (1 << 20) if "--long-name" in FLAGS else "")
-            for text in (f"id name {name}", "id author Louis O.", "option name Hash type spin default 100",
-                         "option name UCI_ShowCurrLine type check default false", "uciok"):
+            for text in (
+                f"id name {name}",
+                "id author Louis O.",
+                "option name Hash type spin default 100",
+                "option name UCI_ShowCurrLine type check default false",
+                "uciok",
+            ):
                 say(text)
         elif command == "isready":
             say("readyok")
-        elif command == "setoption" and len(words) == 5 and words[2].lower() in ("hash", "threads",
-                                                                                   "uci_showcurrline"):
+        elif command == "setoption" and len(words) == 5 and words[2].lower() in ("hash", "threads", "uci_showcurrline"):
             pass
         elif command == "setoption" and len(words) == 5:
             say(f"info string invalid command: 'Unrecognized option: {words[2].lower()}'")
@@ -131,8 +151,11 @@ def main() -> None:
                 game = read_position(KIND, words[1:])
             except PositionError as error:
                 kind = "FEN" if "FEN4" in str(error) or "position" in str(error) else "move"
-                say(f"info string Invalid FEN: {' '.join(words[2:])}" if kind == "FEN"
-                    else f"info string Invalid move '{str(error).split(chr(39))[1]}'")
+                say(
+                    f"info string Invalid FEN: {' '.join(words[2:])}"
+                    if kind == "FEN"
+                    else f"info string Invalid move '{str(error).split(chr(39))[1]}'"
+                )
         elif command == "go":
             go(game, words[1:])
         elif command == "quit" and "--ignore-quit" not in FLAGS:

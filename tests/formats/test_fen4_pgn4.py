@@ -21,8 +21,6 @@ RED, BLUE, YELLOW, GREEN = Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.GREEN
 KINGS = {"h1": "rK", "a7": "bK", "g14": "yK", "n8": "gK"}
 
 
-
-
 def without_fullmove(fen: str) -> list[str]:
     fields = fen.split(" ")
     return fields[:5] + fields[6:]  # FEN4 has no move number
@@ -57,8 +55,14 @@ REAL = {
     # Red's mates score 20 each (credited to the mover, as chess.com does: Red 75 as in the
     # export); with Red 75 against Green 33 and two players left the game ends on the lead
     # (docs/rules.md §2.4), where chess.com waits for a claim: Green's last move is not played.
-    "cc_ffa_100532097.pgn4": ("ffa", 246, Termination.POINTS_LEAD, (YELLOW, Reason.CHECKMATE), None,
-                              ("Nk10xQi11", "R")),
+    "cc_ffa_100532097.pgn4": (
+        "ffa",
+        246,
+        Termination.POINTS_LEAD,
+        (YELLOW, Reason.CHECKMATE),
+        None,
+        ("Nk10xQi11", "R"),
+    ),
     "cc_ffa_100786972.pgn4": ("ffa", 98, Termination.RESIGNATION, (YELLOW, Reason.RESIGNATION), None, ()),
 }
 
@@ -82,8 +86,9 @@ def test_real_export_replays_every_move(name: str) -> None:
         squares = re.findall(r"[a-n](?:1[0-4]|[1-9])", token)
         if squares:
             promotion = re.search(r"=([QRBND])", token)
-            assert move == "".join(squares) + ({"D": "q"}.get(promotion.group(1), promotion.group(1).lower())
-                                               if promotion else ""), token
+            assert move == "".join(squares) + (
+                {"D": "q"}.get(promotion.group(1), promotion.group(1).lower()) if promotion else ""
+            ), token
         else:
             assert token.startswith("O-O"), token
     outcome = game.outcome()
@@ -101,7 +106,7 @@ def test_real_export_written_back_has_the_same_movetext(name: str) -> None:
     written = write_pgn4(record.game, record.tags)
     original = movetext(text)
     if record.unplayed:  # the claim after polychess ended the game: not part of the game
-        original = original[:len(original) - len(record.unplayed) - 1]
+        original = original[: len(original) - len(record.unplayed) - 1]
     assert movetext(written) == original
     same_game(read_pgn4(written), record.game)
     for tag in ("Red", "Blue", "Yellow", "Green", "Site", "Date", "GameNr"):
@@ -145,11 +150,12 @@ def test_old_style_mate_mark_on_the_move_and_missing_final_mark() -> None:
     same_game(read_pgn4(text.replace("\n8. #", "")), game)
     # in free-for-all chess.com may leave the '#' off the record's last move
     ffa = (DATA / "cc_ffa_100786972.pgn4").read_text()
-    cut = ffa[:ffa.index("Qe2-f1+#") + len("Qe2-f1+#")]
+    cut = ffa[: ffa.index("Qe2-f1+#") + len("Qe2-f1+#")]
     assert read_pgn4(cut).eliminations == read_pgn4(cut.replace("Qe2-f1+#", "Qe2-f1+")).eliminations
 
 
 # -- random games: write, read back, identical -------------------------------------------------
+
 
 def random_game(seed: int, mode: str) -> Game:
     rng = random.Random(seed)
@@ -200,13 +206,18 @@ def test_written_record_shape() -> None:
     game.resign("blue")  # his turn: chess.com's R
     text = write_pgn4(game, {"Red": "Ann"})
     head, body = text.split("\n\n")
-    assert head.splitlines()[:4] == ['[Variant "FFA"]', '[RuleVariants "EnPassant PromoteTo=D"]',
-                                     '[StartFen4 "4PC"]', '[Red "Ann"]']
+    assert head.splitlines()[:4] == [
+        '[Variant "FFA"]',
+        '[RuleVariants "EnPassant PromoteTo=D"]',
+        '[StartFen4 "4PC"]',
+        '[Red "Ann"]',
+    ]
     assert body.splitlines() == ["1. h2-h3 .. b7-c7 .. i13-i12 .. m8-l8", "2. Qg1-i3 {resign(yellow)} .. R"]
     same_game(read_pgn4(text), game)
 
 
 # -- moves and marks ---------------------------------------------------------------------------
+
 
 def body(game: Game) -> str:
     return write_pgn4(game).split("\n\n")[1].strip()
@@ -278,8 +289,21 @@ def test_multiple_checks(mode: str, marks: str) -> None:
 
 def test_castling_and_draw_by_agreement() -> None:
     game = Game("four-player", mode="teams")
-    for move in ("j1i3", "b7c7", "g13g12", "m8l8", "j2j3", "b10c10", "i13i12", "m7l7", "i1j2", "a10c9", "f14g13",
-                 "n10l9", "h1j1"):
+    for move in (
+        "j1i3",
+        "b7c7",
+        "g13g12",
+        "m8l8",
+        "j2j3",
+        "b10c10",
+        "i13i12",
+        "m7l7",
+        "i1j2",
+        "a10c9",
+        "f14g13",
+        "n10l9",
+        "h1j1",
+    ):
         game.push(move)
     game.agree_draw()
     text = write_pgn4(game)
@@ -302,6 +326,7 @@ def test_move_limit_tag() -> None:
 
 # -- FEN4 --------------------------------------------------------------------------------------
 
+
 def test_start_position_both_corner_spellings() -> None:
     assert write_fen4(Board("four-player")) == START_FEN4
     digits = START_FEN4.replace("x,x,x,8,x,x,x", "14")
@@ -318,9 +343,11 @@ def test_start_position_both_corner_spellings() -> None:
 def test_classic_start_inferred() -> None:
     """The start position of the Wikibooks page and the fen4 crate (the classic setup, then
     chess.com's default), corners counted in the digits."""
-    text = ("R-0,0,0,0-1,1,1,1-1,1,1,1-0,0,0,0-0-\n3,yR,yN,yB,yK,yQ,yB,yN,yR,3/\n3,yP,yP,yP,yP,yP,yP,yP,yP,3/\n14/\n"
-            "bR,bP,10,gP,gR/\nbN,bP,10,gP,gN/\nbB,bP,10,gP,gB/\nbK,bP,10,gP,gQ/\nbQ,bP,10,gP,gK/\nbB,bP,10,gP,gB/\n"
-            "bN,bP,10,gP,gN/\nbR,bP,10,gP,gR/\n14/\n3,rP,rP,rP,rP,rP,rP,rP,rP,3/\n3,rR,rN,rB,rQ,rK,rB,rN,rR,3")
+    text = (
+        "R-0,0,0,0-1,1,1,1-1,1,1,1-0,0,0,0-0-\n3,yR,yN,yB,yK,yQ,yB,yN,yR,3/\n3,yP,yP,yP,yP,yP,yP,yP,yP,3/\n14/\n"
+        "bR,bP,10,gP,gR/\nbN,bP,10,gP,gN/\nbB,bP,10,gP,gB/\nbK,bP,10,gP,gQ/\nbQ,bP,10,gP,gK/\nbB,bP,10,gP,gB/\n"
+        "bN,bP,10,gP,gN/\nbR,bP,10,gP,gR/\n14/\n3,rP,rP,rP,rP,rP,rP,rP,rP,3/\n3,rR,rN,rB,rQ,rK,rB,rN,rR,3"
+    )
     fen4 = read_fen4(text)
     assert fen4.setup == "classic"
     assert fen4.board.fen() == Board("four-player", setup="classic").fen()
@@ -330,10 +357,12 @@ def test_classic_start_inferred() -> None:
 def test_real_midgame_fen4_round_trips_byte_for_byte() -> None:
     # From the public repository obryanlouis/4pchess (board_test.cc, "Promotions"): Yellow to
     # move, Blue's en-passant right after b8-d8, corners as x.
-    text = ("Y-0,0,0,0-0,0,0,1-0,0,1,1-0,0,0,0-0-{'enPassant':('','c8:d8','','')}-x,x,x,1,yN,1,yK,2,yN,yR,x,x,x/"
-            "x,x,x,1,yP,yP,3,yP,yP,x,x,x/x,x,x,3,yP,1,yP,2,x,x,x/bR,bP,5,yP,4,gP,gR/1,bP,10,gP,gN/"
-            "bB,bP,10,gP,1/bK,2,bP,7,gP,1,gK/4,rR,7,gP,1/11,gP,2/1,bP,1,yP,9,gN/1,bP,8,gP,1,gP,gR/"
-            "x,x,x,rP,1,rN,1,rP,gB,2,x,x,x/x,x,x,2,rP,rP,1,rP,2,x,x,x/x,x,x,4,rK,3,x,x,x")
+    text = (
+        "Y-0,0,0,0-0,0,0,1-0,0,1,1-0,0,0,0-0-{'enPassant':('','c8:d8','','')}-x,x,x,1,yN,1,yK,2,yN,yR,x,x,x/"
+        "x,x,x,1,yP,yP,3,yP,yP,x,x,x/x,x,x,3,yP,1,yP,2,x,x,x/bR,bP,5,yP,4,gP,gR/1,bP,10,gP,gN/"
+        "bB,bP,10,gP,1/bK,2,bP,7,gP,1,gK/4,rR,7,gP,1/11,gP,2/1,bP,1,yP,9,gN/1,bP,8,gP,1,gP,gR/"
+        "x,x,x,rP,1,rN,1,rP,gB,2,x,x,x/x,x,x,2,rP,rP,1,rP,2,x,x,x/x,x,x,4,rK,3,x,x,x"
+    )
     fen4 = read_fen4(text)
     assert fen4.turn is YELLOW and fen4.en_passant == {BLUE: ("c8", "d8")}
     assert fen4.castling[GREEN] == (True, True) and fen4.castling[YELLOW] == (False, True)
@@ -378,33 +407,43 @@ def test_informational_extras_kept() -> None:
 # -- malformed input ---------------------------------------------------------------------------
 
 HEAD = "R-0,0,0,0-1,1,1,1-1,1,1,1-0,0,0,0-0-"
-BOARD = START_FEN4[len(HEAD):]
+BOARD = START_FEN4[len(HEAD) :]
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("", r"FEN4 text: empty"),
-    ("X" + START_FEN4[1:], r"FEN4 side to move: 'X' is not R, B, Y or G"),
-    (START_FEN4.replace("R-0,0,0,0-", "R-0,0,0-", 1), r"FEN4 dead flags: '0,0,0' has 3 values; expected 4"),
-    (START_FEN4.replace("-1,1,1,1-", "-1,1,2,1-", 1), r"FEN4 king-side castling: '2' in '1,1,2,1' is not 0 or 1"),
-    (HEAD.replace("0,0,0,0-0-", "0,a,0,0-0-") + BOARD, r"FEN4 points: 'a' in '0,a,0,0' is not a whole number"),
-    (HEAD[:-2] + "z-" + BOARD, r"FEN4 ply clock: 'z' is not a whole number of plies"),
-    ("R-0,0,0,0", r"FEN4 king-side castling: missing"),
-    (HEAD + BOARD.rsplit("/", 1)[0], r"FEN4 board: 13 ranks separated by '/'; expected 14"),
-    (HEAD + BOARD.replace("bR,bP,10,gP,gR", "bR,bP,11,gP,gR", 1), r"FEN4 board: rank 11 has more than 14 cells"),
-    (HEAD + BOARD.replace("bR,bP,10,gP,gR", "bR,bP,9,gP,gR", 1), r"FEN4 board: rank 11 has 13 cells; expected 14"),
-    (HEAD + BOARD.replace("bR,bP,10,gP,gR", "bR,bP,x,9,gP,gR", 1),
-     r"FEN4 board: rank 11: 'x' stands on c11, which is a square of the board"),
-    (HEAD + BOARD.replace("x,x,x,8,x,x,x", "yP,x,x,8,x,x,x", 1),
-     r"FEN4 board: rank 12: 'yP' stands on the missing corner cell a12"),
-    (HEAD + BOARD.replace("yN", "yZ", 1), r"FEN4 board: rank 14: 'yZ' is a piece polychess does not know"),
-    (HEAD + BOARD.replace("yN", "dyN", 1), r"FEN4 board: dead piece 'dyN' on e14 but yellow is not dead"),
-    (START_FEN4.replace("R-0,0,0,0", "R-1,0,0,0", 1), r"FEN4 side to move: red is to move but is dead"),
-    (HEAD + "{'lives':(3,3,3,3)}-" + BOARD, r"FEN4 extras: 'lives' is a rule-variant setting polychess does not play"),
-    (HEAD + "{'enPassant':('d3:d4','','','')}-" + BOARD, r"FEN4 extras: en passant 'd3:d4': no red pawn on d4"),
-    (HEAD + "{'enPassant':('d3','',''}-" + BOARD, r"FEN4 extras: expected"),
-    (HEAD + "{'enPassant':('d3:d4'-" + BOARD, r"FEN4 extras: '\{' is never closed"),
-    (HEAD + BOARD.replace("bK", "bP", 1), r"FEN4 position: .*blue"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", r"FEN4 text: empty"),
+        ("X" + START_FEN4[1:], r"FEN4 side to move: 'X' is not R, B, Y or G"),
+        (START_FEN4.replace("R-0,0,0,0-", "R-0,0,0-", 1), r"FEN4 dead flags: '0,0,0' has 3 values; expected 4"),
+        (START_FEN4.replace("-1,1,1,1-", "-1,1,2,1-", 1), r"FEN4 king-side castling: '2' in '1,1,2,1' is not 0 or 1"),
+        (HEAD.replace("0,0,0,0-0-", "0,a,0,0-0-") + BOARD, r"FEN4 points: 'a' in '0,a,0,0' is not a whole number"),
+        (HEAD[:-2] + "z-" + BOARD, r"FEN4 ply clock: 'z' is not a whole number of plies"),
+        ("R-0,0,0,0", r"FEN4 king-side castling: missing"),
+        (HEAD + BOARD.rsplit("/", 1)[0], r"FEN4 board: 13 ranks separated by '/'; expected 14"),
+        (HEAD + BOARD.replace("bR,bP,10,gP,gR", "bR,bP,11,gP,gR", 1), r"FEN4 board: rank 11 has more than 14 cells"),
+        (HEAD + BOARD.replace("bR,bP,10,gP,gR", "bR,bP,9,gP,gR", 1), r"FEN4 board: rank 11 has 13 cells; expected 14"),
+        (
+            HEAD + BOARD.replace("bR,bP,10,gP,gR", "bR,bP,x,9,gP,gR", 1),
+            r"FEN4 board: rank 11: 'x' stands on c11, which is a square of the board",
+        ),
+        (
+            HEAD + BOARD.replace("x,x,x,8,x,x,x", "yP,x,x,8,x,x,x", 1),
+            r"FEN4 board: rank 12: 'yP' stands on the missing corner cell a12",
+        ),
+        (HEAD + BOARD.replace("yN", "yZ", 1), r"FEN4 board: rank 14: 'yZ' is a piece polychess does not know"),
+        (HEAD + BOARD.replace("yN", "dyN", 1), r"FEN4 board: dead piece 'dyN' on e14 but yellow is not dead"),
+        (START_FEN4.replace("R-0,0,0,0", "R-1,0,0,0", 1), r"FEN4 side to move: red is to move but is dead"),
+        (
+            HEAD + "{'lives':(3,3,3,3)}-" + BOARD,
+            r"FEN4 extras: 'lives' is a rule-variant setting polychess does not play",
+        ),
+        (HEAD + "{'enPassant':('d3:d4','','','')}-" + BOARD, r"FEN4 extras: en passant 'd3:d4': no red pawn on d4"),
+        (HEAD + "{'enPassant':('d3','',''}-" + BOARD, r"FEN4 extras: expected"),
+        (HEAD + "{'enPassant':('d3:d4'-" + BOARD, r"FEN4 extras: '\{' is never closed"),
+        (HEAD + BOARD.replace("bK", "bP", 1), r"FEN4 position: .*blue"),
+    ],
+)
 def test_malformed_fen4(text: str, message: str) -> None:
     with pytest.raises(Fen4Error, match=message):
         read_fen4(text)
@@ -414,37 +453,50 @@ def record(moves: str, **tags: str) -> str:
     return "".join(f'[{k} "{v}"]\n' for k, v in tags.items()) + "\n" + moves + "\n"
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ('[Variant "Teams"\n\n1. h2-h3', r'line 1: malformed tag'),
-    ('[Variant "Teams"]\n[Variant "FFA"]\n\n1. h2-h3', r"line 2: tag Variant given twice"),
-    (record("1. h2-h3", Variant="Duck Chess"), r"line 1: Variant 'Duck Chess' is not four-player Teams or FFA"),
-    (record("1. h2-h3", Variant="FFA", RuleVariants="EnPassant CaptureTheKing"),
-     r"line 2: rule variant 'CaptureTheKing' is not played by polychess"),
-    (record("1. h2-h3", StartFen4="R-0,0,0,0-1,1"), r"line 1: FEN4 queen-side castling: missing"),
-    (record("1. h2-h3", StartFen4=START_FEN4.replace("-0,0,0,0-0-", "-3,0,0,0-0-")),
-     r"line 1: StartFen4 gives points 3,0,0,0; a Teams game has no points"),
-    (record("1. h2-h5"), r"line 2: 'h2-h5': illegal move"),
-    (record("1. Nh2-h3"), r"line 2: 'Nh2-h3': the piece on h2 is a red pawn, written without a letter"),
-    (record("1. h2-h3 .. b7-c7 .. i13-i12 .. m8-l8\n2. Qg1xNj4"),
-     r"line 3: 'Qg1xNj4' is written as a capture \('x'\) but captures nothing"),
-    (record("1. h2-h3+"), r"line 2: 'h2-h3\+' marks 1 check\(s\) but the move checks 0 king\(s\) \(none\)"),
-    (record("1. h2-h3#"), r"line 2: 'h2-h3#' marks 1 mate\(s\) but the move mates 0 player\(s\)"),
-    (record("1. h2-h3 .. b7-c7\n3. i13-i12"),
-     r"line 3: move number 3 before 'i13-i12', but yellow's move there is in round 1"),
-    (record("1. h2-h3 .. #"), r"line 2: '#' in blue's slot, but blue is not checkmated here"),
-    (record("1. Nf3"), r"line 2: 'Nf3' is not a move in chess.com's notation"),
-    (record("1. h2-h3 { unclosed"), r"line 2: comment '\{' is never closed"),
-    (record("1. h2-h3 ( .. b7-c7"), r"line 2: variation '\(' is never closed"),
-    (record("1. h2-h3", Result="1-0"), r"line 1: Result tag says 1-0 but the game is not over"),
-    (record("1. R .. h2-h3"), r"line 2: the game is over \(resignation\) but the record goes on with 'h2-h3'"),
-    (record("1. h2-h3\n[Variant \"FFA\"]"), r"line 3: the tags of another game \(read one game at a time\)"),
-    # names of the 14 x 14 square that are cut-off corners, with no cell
-    ("1. a1-a2", r"line 1: 'a1-a2': bad move text 'a1a2': 'a1' is not a cell of four-player"),
-    (record("1. h2-h3 .. n13-m13"), r"line 2: 'n13-m13': bad move text 'n13m13': 'n13' is not a cell"),
-    (record("1. h2-h3", MoveLimit="\u00b2"), r"line 1: MoveLimit '\u00b2' is not a positive number of plies"),
-    (record("1. h2-h3", Variant="FFA", MoveLimit="9" * 20),
-     r"line 2: MoveLimit must be a whole number from 1 to 1000000000, got 9{20}"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('[Variant "Teams"\n\n1. h2-h3', r"line 1: malformed tag"),
+        ('[Variant "Teams"]\n[Variant "FFA"]\n\n1. h2-h3', r"line 2: tag Variant given twice"),
+        (record("1. h2-h3", Variant="Duck Chess"), r"line 1: Variant 'Duck Chess' is not four-player Teams or FFA"),
+        (
+            record("1. h2-h3", Variant="FFA", RuleVariants="EnPassant CaptureTheKing"),
+            r"line 2: rule variant 'CaptureTheKing' is not played by polychess",
+        ),
+        (record("1. h2-h3", StartFen4="R-0,0,0,0-1,1"), r"line 1: FEN4 queen-side castling: missing"),
+        (
+            record("1. h2-h3", StartFen4=START_FEN4.replace("-0,0,0,0-0-", "-3,0,0,0-0-")),
+            r"line 1: StartFen4 gives points 3,0,0,0; a Teams game has no points",
+        ),
+        (record("1. h2-h5"), r"line 2: 'h2-h5': illegal move"),
+        (record("1. Nh2-h3"), r"line 2: 'Nh2-h3': the piece on h2 is a red pawn, written without a letter"),
+        (
+            record("1. h2-h3 .. b7-c7 .. i13-i12 .. m8-l8\n2. Qg1xNj4"),
+            r"line 3: 'Qg1xNj4' is written as a capture \('x'\) but captures nothing",
+        ),
+        (record("1. h2-h3+"), r"line 2: 'h2-h3\+' marks 1 check\(s\) but the move checks 0 king\(s\) \(none\)"),
+        (record("1. h2-h3#"), r"line 2: 'h2-h3#' marks 1 mate\(s\) but the move mates 0 player\(s\)"),
+        (
+            record("1. h2-h3 .. b7-c7\n3. i13-i12"),
+            r"line 3: move number 3 before 'i13-i12', but yellow's move there is in round 1",
+        ),
+        (record("1. h2-h3 .. #"), r"line 2: '#' in blue's slot, but blue is not checkmated here"),
+        (record("1. Nf3"), r"line 2: 'Nf3' is not a move in chess.com's notation"),
+        (record("1. h2-h3 { unclosed"), r"line 2: comment '\{' is never closed"),
+        (record("1. h2-h3 ( .. b7-c7"), r"line 2: variation '\(' is never closed"),
+        (record("1. h2-h3", Result="1-0"), r"line 1: Result tag says 1-0 but the game is not over"),
+        (record("1. R .. h2-h3"), r"line 2: the game is over \(resignation\) but the record goes on with 'h2-h3'"),
+        (record('1. h2-h3\n[Variant "FFA"]'), r"line 3: the tags of another game \(read one game at a time\)"),
+        # names of the 14 x 14 square that are cut-off corners, with no cell
+        ("1. a1-a2", r"line 1: 'a1-a2': bad move text 'a1a2': 'a1' is not a cell of four-player"),
+        (record("1. h2-h3 .. n13-m13"), r"line 2: 'n13-m13': bad move text 'n13m13': 'n13' is not a cell"),
+        (record("1. h2-h3", MoveLimit="\u00b2"), r"line 1: MoveLimit '\u00b2' is not a positive number of plies"),
+        (
+            record("1. h2-h3", Variant="FFA", MoveLimit="9" * 20),
+            r"line 2: MoveLimit must be a whole number from 1 to 1000000000, got 9{20}",
+        ),
+    ],
+)
 def test_malformed_pgn4(text: str, message: str) -> None:
     with pytest.raises(Pgn4Error, match=message):
         read_pgn4(text)
@@ -476,8 +528,11 @@ def test_wrong_facts_in_a_real_export() -> None:
     text = (DATA / "cc_teams_26780486.pgn4").read_text()
     with pytest.raises(Pgn4Error, match=r"line 27: 'Bh2xQl6': the captured piece is a green knight, written N"):
         read_pgn4(text.replace("Bh2xNl6", "Bh2xQl6"))
-    with pytest.raises(Pgn4Error, match=r"line 30: 'Nd11xNf12' marks 0 check\(s\) but the move checks 1 king\(s\) "
-                                        r"\(yellow\)"):
+    with pytest.raises(
+        Pgn4Error,
+        match=r"line 30: 'Nd11xNf12' marks 0 check\(s\) but the move checks 1 king\(s\) "
+        r"\(yellow\)",
+    ):
         read_pgn4(text.replace("Nd11xNf12+", "Nd11xNf12"))
     with pytest.raises(Pgn4Error, match=r"line 16: Result tag says 1-0 but the game gives 0-1"):
         read_pgn4(text.replace('[Result "0-1"]', '[Result "1-0"]'))
@@ -487,7 +542,7 @@ def test_dead_king_walking_is_reported() -> None:
     """chess.com's DeadKingWalking: after a resignation the king walks on (here 'Kb9-a10R'
     then a check of that king), which polychess does not play."""
     ffa = (DATA / "cc_ffa_100786972.pgn4").read_text()
-    cut = ffa[:ffa.index("19. Kh1-g2")] + "19. Kh1-g2R .. Qe1xe2+\n"
+    cut = ffa[: ffa.index("19. Kh1-g2")] + "19. Kh1-g2R .. Qe1xe2+\n"
     with pytest.raises(Pgn4Error, match=r"DeadKingWalking"):
         read_pgn4(cut)
 
@@ -498,5 +553,5 @@ def test_an_ffa_game_starts_with_the_points_of_its_start_fen4() -> None:
     assert game.start_points == {Colour.RED: 3, Colour.YELLOW: 12}
     assert game.points == {Colour.RED: 3, Colour.BLUE: 0, Colour.YELLOW: 12, Colour.GREEN: 0}
     written = write_pgn4(game)
-    assert '-3,0,12,0-' in written
+    assert "-3,0,12,0-" in written
     assert read_pgn4(written).points == game.points

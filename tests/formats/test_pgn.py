@@ -80,8 +80,13 @@ def test_random_games_cover_the_notation():
     assert re.search(r"\b[NRQ][a-h1-8]x?[a-h][1-8]", texts), "a disambiguated move"
     outcomes = [random_game(seed).outcome() for seed in SEEDS]
     terminations = {outcome.termination for outcome in outcomes if outcome is not None}
-    assert {Termination.CHECKMATE, Termination.STALEMATE, Termination.RESIGNATION, Termination.TIME_FORFEIT,
-            Termination.AGREEMENT} <= terminations
+    assert {
+        Termination.CHECKMATE,
+        Termination.STALEMATE,
+        Termination.RESIGNATION,
+        Termination.TIME_FORFEIT,
+        Termination.AGREEMENT,
+    } <= terminations
     assert None in [outcome for outcome in outcomes], "a game cut off at 200 plies"
     en_passant = 0
     for seed in SEEDS:
@@ -90,13 +95,18 @@ def test_random_games_cover_the_notation():
         for token in moves_of(game):
             move = board.parse_move(token)
             piece = board.piece_at(move.from_cell)
-            en_passant += piece is not None and piece.kind is Kind.PAWN and move.from_cell[0] != move.to_cell[0] \
+            en_passant += (
+                piece is not None
+                and piece.kind is Kind.PAWN
+                and move.from_cell[0] != move.to_cell[0]
                 and board.piece_at(move.to_cell) is None
+            )
             board.push(move)
     assert en_passant > 0
 
 
 # -- against python-chess ---------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_python_chess_reads_what_we_write(seed):
@@ -138,8 +148,10 @@ def python_chess_export(game: Game, *, decorate: bool) -> str:
         if decorate and ply % 7 == 3:
             alternatives = [m for m in board.legal_moves if m != move]
             if alternatives:
-                side = node.add_variation(rng.choice(alternatives), comment="a (side) line; with {no} braces".
-                                          replace("{", "").replace("}", ""))
+                side = node.add_variation(
+                    rng.choice(alternatives),
+                    comment="a (side) line; with {no} braces".replace("{", "").replace("}", ""),
+                )
                 side_board = side.board()
                 if list(side_board.legal_moves):
                     side.add_variation(next(iter(side_board.legal_moves)), nags={2})
@@ -175,48 +187,52 @@ def test_our_round_trip(seed):
 
 # -- hand-checked SAN -------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("fen", "move", "expected"), [
-    # disambiguation: by file, by rank, by both; a pinned piece does not count
-    ("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1", "b1d2", "Nbd2"),
-    ("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1", "f3d2", "Nfd2"),
-    ("4k3/8/8/R7/8/8/8/R3K3 w - - 0 1", "a1a3", "R1a3"),
-    ("4k3/8/8/R7/8/8/8/R3K3 w - - 0 1", "a5a3", "R5a3"),
-    ("1k6/8/8/8/7Q/8/8/K3Q2Q w - - 0 1", "h1e4", "Qh1e4"),
-    ("1k6/8/8/8/7Q/8/8/K3Q2Q w - - 0 1", "h4e4", "Q4e4"),
-    ("1k6/8/8/8/7Q/8/8/K3Q2Q w - - 0 1", "e1e4", "Qee4"),
-    ("4k3/8/8/4b3/8/2N5/8/K5N1 w - - 0 1", "g1e2", "Ne2"),
-    ("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1", "f3e5", "Ne5"),
-    ("4k3/8/8/3p4/2N1N3/8/8/4K3 w - - 0 1", "c4d6", "Ncd6+"),
-    ("4k3/8/8/3p4/2N1N3/8/8/4K3 w - - 0 1", "e4d6+", "Ned6+"),
-    # captures, pawn captures by file, en passant
-    ("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", "exd5"),
-    ("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "e5f6", "exf6"),
-    ("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "e5e6", "e6"),
-    ("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1", "d4e3", "dxe3"),
-    # promotions, with and without capture and check
-    ("3r2k1/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7e8q", "e8=Q+"),
-    ("3r2k1/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7d8q", "exd8=Q+"),
-    ("3r2k1/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7d8n", "exd8=N"),
-    ("3r2k1/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7e8r", "e8=R+"),
-    ("3r2k1/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7e8b", "e8=B"),
-    ("4k3/8/8/8/8/8/p7/4K3 b - - 0 1", "a2a1q", "a1=Q+"),
-    # castling, with check
-    ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1g1", "O-O"),
-    ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1c1", "O-O-O"),
-    ("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "e8c8", "O-O-O"),
-    ("3k4/8/8/8/8/8/8/R3K3 w Q - 0 1", "e1c1", "O-O-O+"),
-    ("5k2/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", "O-O+"),
-    ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1f1", "Kf1"),
-    # mate
-    ("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2", "d8h4", "Qh4#"),
-    ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8", "Ra8#"),
-    ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a7", "Ra7"),
-    ("k7/8/1K6/8/8/8/8/2R5 w - - 0 1", "c1c8", "Rc8#"),
-    ("k7/8/1K6/8/8/8/8/2R5 w - - 0 1", "c1a1", "Ra1+"),
-    ("k7/2P5/1K6/8/8/8/8/8 w - - 0 1", "c7c8q", "c8=Q#"),
-    ("k7/2P5/1K6/8/8/8/8/8 w - - 0 1", "c7c8r", "c8=R#"),
-    ("k7/2P5/1K6/8/8/8/8/8 w - - 0 1", "c7c8n", "c8=N"),
-])
+
+@pytest.mark.parametrize(
+    ("fen", "move", "expected"),
+    [
+        # disambiguation: by file, by rank, by both; a pinned piece does not count
+        ("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1", "b1d2", "Nbd2"),
+        ("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1", "f3d2", "Nfd2"),
+        ("4k3/8/8/R7/8/8/8/R3K3 w - - 0 1", "a1a3", "R1a3"),
+        ("4k3/8/8/R7/8/8/8/R3K3 w - - 0 1", "a5a3", "R5a3"),
+        ("1k6/8/8/8/7Q/8/8/K3Q2Q w - - 0 1", "h1e4", "Qh1e4"),
+        ("1k6/8/8/8/7Q/8/8/K3Q2Q w - - 0 1", "h4e4", "Q4e4"),
+        ("1k6/8/8/8/7Q/8/8/K3Q2Q w - - 0 1", "e1e4", "Qee4"),
+        ("4k3/8/8/4b3/8/2N5/8/K5N1 w - - 0 1", "g1e2", "Ne2"),
+        ("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1", "f3e5", "Ne5"),
+        ("4k3/8/8/3p4/2N1N3/8/8/4K3 w - - 0 1", "c4d6", "Ncd6+"),
+        ("4k3/8/8/3p4/2N1N3/8/8/4K3 w - - 0 1", "e4d6+", "Ned6+"),
+        # captures, pawn captures by file, en passant
+        ("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", "exd5"),
+        ("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "e5f6", "exf6"),
+        ("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", "e5e6", "e6"),
+        ("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1", "d4e3", "dxe3"),
+        # promotions, with and without capture and check
+        ("3r2k1/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7e8q", "e8=Q+"),
+        ("3r2k1/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7d8q", "exd8=Q+"),
+        ("3r2k1/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7d8n", "exd8=N"),
+        ("3r2k1/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7e8r", "e8=R+"),
+        ("3r2k1/4P3/8/8/8/8/8/4K3 w - - 0 1", "e7e8b", "e8=B"),
+        ("4k3/8/8/8/8/8/p7/4K3 b - - 0 1", "a2a1q", "a1=Q+"),
+        # castling, with check
+        ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1g1", "O-O"),
+        ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1c1", "O-O-O"),
+        ("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "e8c8", "O-O-O"),
+        ("3k4/8/8/8/8/8/8/R3K3 w Q - 0 1", "e1c1", "O-O-O+"),
+        ("5k2/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", "O-O+"),
+        ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1f1", "Kf1"),
+        # mate
+        ("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2", "d8h4", "Qh4#"),
+        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8", "Ra8#"),
+        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a7", "Ra7"),
+        ("k7/8/1K6/8/8/8/8/2R5 w - - 0 1", "c1c8", "Rc8#"),
+        ("k7/8/1K6/8/8/8/8/2R5 w - - 0 1", "c1a1", "Ra1+"),
+        ("k7/2P5/1K6/8/8/8/8/8 w - - 0 1", "c7c8q", "c8=Q#"),
+        ("k7/2P5/1K6/8/8/8/8/8 w - - 0 1", "c7c8r", "c8=R#"),
+        ("k7/2P5/1K6/8/8/8/8/8 w - - 0 1", "c7c8n", "c8=N"),
+    ],
+)
 def test_san(fen, move, expected):
     move = move.rstrip("+")
     board = Board("standard", fen)
@@ -242,6 +258,7 @@ def test_san_refuses_illegal_moves_and_other_variants():
 
 # -- writing ----------------------------------------------------------------------------------------
 
+
 def play(moves: str, **options: object) -> Game:
     game = Game("standard", **options)  # type: ignore[arg-type]
     for move in moves.split():
@@ -256,7 +273,8 @@ def test_write_tags_and_movetext():
     assert text == (
         '[Event "?"]\n[Site "?"]\n[Date "2026.01.02"]\n[Round "?"]\n[White "Anna"]\n[Black "?"]\n'
         '[Result "1-0"]\n[Annotator "Bo \\"B\\" \\\\ C"]\n[ECO "C55"]\n[Termination "resignation"]\n\n'
-        '1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. O-O {Black resigns.} 1-0\n')
+        "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. O-O {Black resigns.} 1-0\n"
+    )
     assert read_pgn(text).outcome() == game.outcome()
 
 
@@ -274,10 +292,13 @@ def test_write_empty_game_and_events_without_moves():
     assert read_pgn(write_pgn(game)).outcome() == game.outcome()
 
 
-@pytest.mark.parametrize(("event", "termination", "comment", "result"), [
-    ("time_forfeit", Termination.TIME_FORFEIT, "{Black forfeits on time.}", "1-0"),
-    ("agree_draw", Termination.AGREEMENT, "{Draw agreed.}", "1/2-1/2"),
-])
+@pytest.mark.parametrize(
+    ("event", "termination", "comment", "result"),
+    [
+        ("time_forfeit", Termination.TIME_FORFEIT, "{Black forfeits on time.}", "1-0"),
+        ("agree_draw", Termination.AGREEMENT, "{Draw agreed.}", "1/2-1/2"),
+    ],
+)
 def test_write_events(event, termination, comment, result):
     game = play("e2e4 e7e5 d1h5")
     getattr(game, event)(*(["black"] if event == "time_forfeit" else []))
@@ -306,8 +327,9 @@ def test_write_wraps_at_80_columns():
     # greedy, and a move number stays with its move: no line could have taken the next move
     for line, following in zip(lines, lines[1:], strict=False):
         assert not line.endswith(".")
-        unit = following.split(" ")[0] if not following.split(" ")[0].endswith(".") else " ".join(
-            following.split(" ")[:2])
+        unit = (
+            following.split(" ")[0] if not following.split(" ")[0].endswith(".") else " ".join(following.split(" ")[:2])
+        )
         assert len(line) + 1 + len(unit) > 80
 
 
@@ -341,8 +363,16 @@ def test_write_time_control():
     assert '[TimeControl "60"]' in write_pgn(Game("standard", time_control=300), {"TimeControl": "60"})
 
 
-@pytest.mark.parametrize("tags", [{"Result": "1-0"}, {"FEN": "4k3/8/8/8/8/8/8/4K3 w - - 0 1"}, {"SetUp": "1"},
-                                  {"Bad Name": "x"}, {"Event": "two\nlines"}])
+@pytest.mark.parametrize(
+    "tags",
+    [
+        {"Result": "1-0"},
+        {"FEN": "4k3/8/8/8/8/8/8/4K3 w - - 0 1"},
+        {"SetUp": "1"},
+        {"Bad Name": "x"},
+        {"Event": "two\nlines"},
+    ],
+)
 def test_write_refuses_bad_tags(tags):
     with pytest.raises(ValueError):
         write_pgn(Game("standard"), tags)
@@ -394,8 +424,7 @@ def test_read_lichess_export():
     assert game.history[-1] == "resign(white)" and game.history[:3] == ["e2e4", "e7e5", "g1f3"]
     assert "e1g1" in game.history and "e8g8" in game.history
     outcome = game.outcome()
-    assert outcome is not None and outcome.termination is Termination.RESIGNATION and outcome.winners == (
-        Colour.BLACK,)
+    assert outcome is not None and outcome.termination is Termination.RESIGNATION and outcome.winners == (Colour.BLACK,)
 
 
 def test_read_variants_of_notation():
@@ -411,8 +440,27 @@ def test_read_variants_of_notation():
     assert info.value.line == 6 and "Ng1-e2" in info.value.problem
     text = text.replace("Ng1-e2", "Nd2-c4").replace("g1f1", "f1e1")
     game = read_pgn(text)
-    assert game.history == ["e2e4", "d7d5", "e4d5", "c7c5", "d5c6", "b8c6", "g1f3", "c8g4", "f1e2", "d8d7", "e1g1",
-                            "e8c8", "d2d3", "e7e5", "b1d2", "c8b8", "d2c4", "f7f6", "f1e1"]
+    assert game.history == [
+        "e2e4",
+        "d7d5",
+        "e4d5",
+        "c7c5",
+        "d5c6",
+        "b8c6",
+        "g1f3",
+        "c8g4",
+        "f1e2",
+        "d8d7",
+        "e1g1",
+        "e8c8",
+        "d2d3",
+        "e7e5",
+        "b1d2",
+        "c8b8",
+        "d2c4",
+        "f7f6",
+        "f1e1",
+    ]
     assert not game.is_over()
 
 
@@ -444,39 +492,45 @@ def test_read_second_tag_line_on_one_line_and_comment_after_tag():
 FOOL = '[Event "x"]\n[Result "{result}"]\n\n1. f3 e5\n2. g4 Qh4# {result}\n'
 
 
-@pytest.mark.parametrize(("text", "line", "problem"), [
-    ("1. e4 Zz9 *", 1, "unknown move text 'Zz9'"),
-    ("1. e4 e5\n2. Ke3 *", 2, "illegal move 'Ke3' (white to move)"),
-    ("1. e4\ne4 *", 2, "illegal move 'e4' (black to move)"),
-    ("1. O-O *", 1, "illegal move 'O-O'"),
-    ('[FEN "4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1"]\n\n1. Nd2 *', 3, "ambiguous SAN 'Nd2' (white to move: Nbd2, Nfd2)"),
-    ('[FEN "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"]\n\n1. a8 *', 3, "a pawn reaching the last rank promotes"),
-    ("1. e4 e5 2. -- *", 1, "unknown move text '--'"),
-    ('[Event "x]\n\n1. e4 *', 1, "malformed tag"),
-    ('[Event "x"]\n[Site x]\n\n1. e4 *', 2, "malformed tag '[Site x]'"),
-    ('[Event "x"]\n[Event "y"]\n', 2, "tag Event given twice"),
-    ('[Event "x"] junk\n', 1, "unexpected 'junk' after tag Event"),
-    ('[Result "1-0"]\n\n1. e4 e5 0-1', 3, "the movetext ends with 0-1 but the Result tag says 1-0"),
-    ('[Result "2-0"]\n\n1. e4', 1, "Result '2-0' is not"),
-    ("1. e4 1-0 e5", 1, "result 1-0 before the end"),
-    (FOOL.format(result="1-0").replace(" 1-0\n", "\n"), 2,
-     "the Result is 1-0 but the game ended by checkmate with 0-1"),
-    (FOOL.format(result="1/2-1/2"), 5, "ended by checkmate with 0-1"),
-    ("1. f3 e5 2. g4 Qh4#\n3. Nc3 0-1", 2, "the game is over (checkmate, 0-1) but the movetext goes on with 'Nc3'"),
-    ('[Termination "checkmate"]\n[Result "1-0"]\n\n1. e4 1-0', 1, "the moves do not end the game"),
-    ('[Termination "stalemate"]\n\n1. f3 e5 2. g4 Qh4# 0-1', 1, "but the game ended by checkmate"),
-    ("1. e4 { never closed\n2. e5 *", 1, "comment '{' is never closed"),
-    ("1. e4 (1. d4 d5\n2. c4 *", 1, "variation '(' is never closed"),
-    ("1. e4 e5 ) *", 1, "')' without '('"),
-    ("1. e4 }", 1, "'}' without '{'"),
-    ("1. e4 e5\n2. Nf3 $ *", 2, "'$' without a number"),
-    ('1. e4 *\n\n[Event "second"]\n1. d4 *', 3, "the tags of another game"),
-    ("1. e4 [Event] *", 1, "a tag inside the movetext"),
-    ('[Variant "Chess960"]\n\n1. e4 *', 1, "Variant 'Chess960' is not standard chess"),
-    ('[SetUp "1"]\n\n1. e4 *', 1, 'SetUp "1" without a FEN tag'),
-    ('[Event "x"]\n[SetUp "1"]\n[FEN "8/8/8/8/8/8/8/8 w - - 0 1"]\n\n*', 3, "FEN '8/8/8/8/8/8/8/8 w - - 0 1'"),
-    ("", 1, "no PGN game in the text"),
-])
+@pytest.mark.parametrize(
+    ("text", "line", "problem"),
+    [
+        ("1. e4 Zz9 *", 1, "unknown move text 'Zz9'"),
+        ("1. e4 e5\n2. Ke3 *", 2, "illegal move 'Ke3' (white to move)"),
+        ("1. e4\ne4 *", 2, "illegal move 'e4' (black to move)"),
+        ("1. O-O *", 1, "illegal move 'O-O'"),
+        ('[FEN "4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1"]\n\n1. Nd2 *', 3, "ambiguous SAN 'Nd2' (white to move: Nbd2, Nfd2)"),
+        ('[FEN "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"]\n\n1. a8 *', 3, "a pawn reaching the last rank promotes"),
+        ("1. e4 e5 2. -- *", 1, "unknown move text '--'"),
+        ('[Event "x]\n\n1. e4 *', 1, "malformed tag"),
+        ('[Event "x"]\n[Site x]\n\n1. e4 *', 2, "malformed tag '[Site x]'"),
+        ('[Event "x"]\n[Event "y"]\n', 2, "tag Event given twice"),
+        ('[Event "x"] junk\n', 1, "unexpected 'junk' after tag Event"),
+        ('[Result "1-0"]\n\n1. e4 e5 0-1', 3, "the movetext ends with 0-1 but the Result tag says 1-0"),
+        ('[Result "2-0"]\n\n1. e4', 1, "Result '2-0' is not"),
+        ("1. e4 1-0 e5", 1, "result 1-0 before the end"),
+        (
+            FOOL.format(result="1-0").replace(" 1-0\n", "\n"),
+            2,
+            "the Result is 1-0 but the game ended by checkmate with 0-1",
+        ),
+        (FOOL.format(result="1/2-1/2"), 5, "ended by checkmate with 0-1"),
+        ("1. f3 e5 2. g4 Qh4#\n3. Nc3 0-1", 2, "the game is over (checkmate, 0-1) but the movetext goes on with 'Nc3'"),
+        ('[Termination "checkmate"]\n[Result "1-0"]\n\n1. e4 1-0', 1, "the moves do not end the game"),
+        ('[Termination "stalemate"]\n\n1. f3 e5 2. g4 Qh4# 0-1', 1, "but the game ended by checkmate"),
+        ("1. e4 { never closed\n2. e5 *", 1, "comment '{' is never closed"),
+        ("1. e4 (1. d4 d5\n2. c4 *", 1, "variation '(' is never closed"),
+        ("1. e4 e5 ) *", 1, "')' without '('"),
+        ("1. e4 }", 1, "'}' without '{'"),
+        ("1. e4 e5\n2. Nf3 $ *", 2, "'$' without a number"),
+        ('1. e4 *\n\n[Event "second"]\n1. d4 *', 3, "the tags of another game"),
+        ("1. e4 [Event] *", 1, "a tag inside the movetext"),
+        ('[Variant "Chess960"]\n\n1. e4 *', 1, "Variant 'Chess960' is not standard chess"),
+        ('[SetUp "1"]\n\n1. e4 *', 1, 'SetUp "1" without a FEN tag'),
+        ('[Event "x"]\n[SetUp "1"]\n[FEN "8/8/8/8/8/8/8/8 w - - 0 1"]\n\n*', 3, "FEN '8/8/8/8/8/8/8/8 w - - 0 1'"),
+        ("", 1, "no PGN game in the text"),
+    ],
+)
 def test_bad_input(text, line, problem):
     with pytest.raises(PgnError) as info:
         read_pgn(text)
@@ -515,6 +569,7 @@ def test_a_failed_read_returns_nothing_and_changes_nothing():
 
 
 # -- non-standard starts ----------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("seed", range(8))
 def test_fen_start_round_trips(seed):

@@ -18,8 +18,12 @@ def same_game(a: Game, b: Game) -> None:
     assert a.board.fen() == b.board.fen()
     assert a.outcome() == b.outcome()
     assert a.eliminations == b.eliminations
-    assert (a.variant, a.first_mate_wins, a.neutrality, a.players) == \
-        (b.variant, b.first_mate_wins, b.neutrality, b.players)
+    assert (a.variant, a.first_mate_wins, a.neutrality, a.players) == (
+        b.variant,
+        b.first_mate_wins,
+        b.neutrality,
+        b.players,
+    )
 
 
 def random_game(seed: int, **options) -> Game:
@@ -33,8 +37,11 @@ def random_game(seed: int, **options) -> Game:
 
 
 @pytest.mark.parametrize("seed", range(12))
-@pytest.mark.parametrize("options", [{}, {"first_mate_wins": True}, {"neutrality": True}, {"players": 2}],
-                         ids=["plain", "first_mate_wins", "neutrality", "two_players"])
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"first_mate_wins": True}, {"neutrality": True}, {"players": 2}],
+    ids=["plain", "first_mate_wins", "neutrality", "two_players"],
+)
 def test_round_trip(seed, options):
     game = random_game(seed, **options)
     text = write_record(game, {"Event": 'A "quoted" name', "White": "Anna"})
@@ -49,14 +56,21 @@ def test_written_form():
         game.push(move)
     game.agree_draw()
     text = write_record(game, {"Event": "Test"})
-    assert text.splitlines()[:4] == ['[Variant "three-player"]', '[Event "Test"]', '[Result "1-1-1"]',
-                                     '[Termination "agreement"]']
+    assert text.splitlines()[:4] == [
+        '[Variant "three-player"]',
+        '[Event "Test"]',
+        '[Result "1-1-1"]',
+        '[Termination "agreement"]',
+    ]
     assert text.splitlines()[-1] == "1. E2E4 M11M9 F7F5 draw 1-1-1"
 
 
 def test_mate_events_are_written_and_checked():
-    game = next(g for g in (random_game(seed) for seed in range(40))
-                if any(e.reason.value == "checkmate" for e in g.eliminations))
+    game = next(
+        g
+        for g in (random_game(seed) for seed in range(40))
+        if any(e.reason.value == "checkmate" for e in g.eliminations)
+    )
     text = write_record(game)
     token = next(t for t in text.split() if t.startswith("mate("))
     mated, mater = token[5:-1].split(",")
@@ -80,23 +94,26 @@ def test_time_control_and_start_position():
     assert again.clock is not None and again.clock.increment == 2 and again.clock.hourglass
 
 
-@pytest.mark.parametrize("record,line,fragment", [
-    ('[Variant "three-player"\n\n1. E2E4', 1, "malformed tag"),
-    ('[Variant "three-player"]\n[Variant "three-player"]\n\n1. E2E4', 2, "twice"),
-    ('[Variant "hexchess"]\n\n1. E2E4', 1, "Variant must be one of three-player, standard, four-player"),
-    ('[Options "fast"]\n\n1. E2E4', 1, "unknown option"),
-    ('[TimeControl "soon"]\n\n1. E2E4', 1, "TimeControl"),
-    ('[Options "hourglass"]\n\n1. E2E4', 1, "hourglass"),
-    ('[StartPosition "nonsense"]\n\n1. E2E4', 1, "fields"),
-    ('[Variant "three-player"]\n\n1. E2E4 M11M9\nF7F5 2. E2E5', 4, "illegal move"),
-    ('[Variant "three-player"]\n\n1. E2E4 Z9Z9', 3, "not a cell"),
-    ('[Variant "three-player"]\n\n1. E2E4 mate(red,white)', 3, "does not happen"),
-    ('[Variant "three-player"]\n\n1. E2E4 resign(green)', 3, "no player"),
-    ('[Variant "three-player"]\n\n1. E2E4 {unclosed', 3, r"comment '\{' is never closed"),
-    ('[Result "1-2-3"]\n\n1. E2E4 *', 1, "Result tag"),
-    ('[Termination "checkmate"]\n\n1. E2E4 *', 1, "Termination tag"),
-    ('[Variant "three-player"]\n\n1. E2E4 draw M11M9', 3, "game is over"),
-])
+@pytest.mark.parametrize(
+    "record,line,fragment",
+    [
+        ('[Variant "three-player"\n\n1. E2E4', 1, "malformed tag"),
+        ('[Variant "three-player"]\n[Variant "three-player"]\n\n1. E2E4', 2, "twice"),
+        ('[Variant "hexchess"]\n\n1. E2E4', 1, "Variant must be one of three-player, standard, four-player"),
+        ('[Options "fast"]\n\n1. E2E4', 1, "unknown option"),
+        ('[TimeControl "soon"]\n\n1. E2E4', 1, "TimeControl"),
+        ('[Options "hourglass"]\n\n1. E2E4', 1, "hourglass"),
+        ('[StartPosition "nonsense"]\n\n1. E2E4', 1, "fields"),
+        ('[Variant "three-player"]\n\n1. E2E4 M11M9\nF7F5 2. E2E5', 4, "illegal move"),
+        ('[Variant "three-player"]\n\n1. E2E4 Z9Z9', 3, "not a cell"),
+        ('[Variant "three-player"]\n\n1. E2E4 mate(red,white)', 3, "does not happen"),
+        ('[Variant "three-player"]\n\n1. E2E4 resign(green)', 3, "no player"),
+        ('[Variant "three-player"]\n\n1. E2E4 {unclosed', 3, r"comment '\{' is never closed"),
+        ('[Result "1-2-3"]\n\n1. E2E4 *', 1, "Result tag"),
+        ('[Termination "checkmate"]\n\n1. E2E4 *', 1, "Termination tag"),
+        ('[Variant "three-player"]\n\n1. E2E4 draw M11M9', 3, "game is over"),
+    ],
+)
 def test_bad_records(record, line, fragment):
     with pytest.raises(RecordError, match=fragment) as info:
         read_record(record)
@@ -117,6 +134,7 @@ def test_resignation_and_timeout_events():
 
 
 # --------------------------------------------------------------------------- every option
+
 
 def _values_to_try(spec, variant: str, neutrality: bool, mode: str | None, setup: str | None) -> tuple:
     """A few values of one option (polychess.options declares them): both of a flag, every
@@ -158,8 +176,10 @@ COMBINATIONS = list(_accepted_combinations())
 
 def test_every_accepted_option_combination_is_tried():
     assert len(COMBINATIONS) > 1000
-    assert ("standard", {"first_player": Colour.BLACK, "time_control": None, "increment": 0.0, "hourglass": False,
-                         "start": None}) in COMBINATIONS
+    assert (
+        "standard",
+        {"first_player": Colour.BLACK, "time_control": None, "increment": 0.0, "hourglass": False, "start": None},
+    ) in COMBINATIONS
 
 
 @pytest.mark.parametrize("chunk", range(8))
@@ -181,10 +201,10 @@ def test_round_trip_with_every_accepted_option_combination(chunk):
         assert write_record(again) == text
 
 
-@pytest.mark.parametrize("variant, start", [
-    ("standard", "8/8/8/8/8/8/8/K6k w - - 0 1"),
-    ("three-player", position({"E1": "wK", "D12": "rK", "K8": "bK"})),
-])
+@pytest.mark.parametrize(
+    "variant, start",
+    [("standard", "8/8/8/8/8/8/8/K6k w - - 0 1"), ("three-player", position({"E1": "wK", "D12": "rK", "K8": "bK"}))],
+)
 def test_a_game_over_at_its_start_is_written_and_read_back(variant, start):
     game = Game(variant, start=start)
     assert game.outcome() is not None

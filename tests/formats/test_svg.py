@@ -65,8 +65,10 @@ def inside(point: Point, polygon: list[Point]) -> bool:
 
 def distance_to_rim(point: Point, polygon: list[Point]) -> float:
     """Distance from a point inside a convex polygon to its nearest side."""
-    return min(abs((b[0] - a[0]) * (point[1] - a[1]) - (b[1] - a[1]) * (point[0] - a[0])) / math.dist(a, b)
-               for a, b in zip(polygon, polygon[1:] + polygon[:1], strict=True))
+    return min(
+        abs((b[0] - a[0]) * (point[1] - a[1]) - (b[1] - a[1]) * (point[0] - a[0])) / math.dist(a, b)
+        for a, b in zip(polygon, polygon[1:] + polygon[:1], strict=True)
+    )
 
 
 def area(polygon: list[Point]) -> float:
@@ -81,8 +83,7 @@ def close(a: Point, b: Point, tolerance: float = 0.03) -> bool:
 def shares_edge(p: list[Point], q: list[Point]) -> bool:
     sides_p = list(zip(p, p[1:] + p[:1], strict=True))
     sides_q = list(zip(q, q[1:] + q[:1], strict=True))
-    return any((close(a, c) and close(b, d)) or (close(a, d) and close(b, c))
-               for a, b in sides_p for c, d in sides_q)
+    return any((close(a, c) and close(b, d)) or (close(a, d) and close(b, c)) for a, b in sides_p for c, d in sides_q)
 
 
 def shares_vertex(p: list[Point], q: list[Point]) -> bool:
@@ -177,8 +178,9 @@ def test_pieces_are_defined_once_and_reused() -> None:
 def test_orthogonal_neighbours_share_an_edge_and_no_other_cells_do(variant: str) -> None:
     layout = Board(variant).layout
     names = layout.names
-    engine = {frozenset((names[c], names[ray[0]])) for c in range(layout.cell_count)
-              for ray in layout.rook_rays(c) if ray}
+    engine = {
+        frozenset((names[c], names[ray[0]])) for c in range(layout.cell_count) for ray in layout.rook_rays(c) if ray
+    }
     polygons = cell_polygons(parse(svg.board(Board(variant))))
     drawn = {frozenset((a, b)) for a in polygons for b in polygons if a < b and shares_edge(polygons[a], polygons[b])}
     assert drawn == engine
@@ -202,8 +204,9 @@ def test_hexagon_king_neighbours_touch_and_only_opposite_rosette_cells_touch_wit
     names = layout.names
     kings = {frozenset((names[c], names[t])) for c in range(layout.cell_count) for t in layout.king_targets(c)}
     polygons = cell_polygons(parse(svg.board(Board("three-player"))))
-    touching = {frozenset((a, b)) for a in polygons for b in polygons
-                if a < b and shares_vertex(polygons[a], polygons[b])}
+    touching = {
+        frozenset((a, b)) for a in polygons for b in polygons if a < b and shares_vertex(polygons[a], polygons[b])
+    }
     assert kings <= touching
     assert touching - kings == {frozenset(p) for p in (("D4", "K5"), ("E4", "K9"), ("E5", "D9"))}
 
@@ -217,25 +220,34 @@ def test_hexagon_is_six_four_by_four_blocks_of_quadrilaterals_round_the_centre()
     centre = common[0]
     radius = max(math.dist(centre, p) for poly in polygons.values() for p in poly)
     # The cells tile a regular hexagon exactly (no gaps, no overlaps) ...
-    assert sum(area(p) for p in polygons.values()) == pytest.approx(3 * math.sqrt(3) / 2 * radius ** 2, rel=1e-3)
-    corners = {(round(p[0]), round(p[1])) for poly in polygons.values() for p in poly
-               if math.dist(centre, p) > radius - 0.05}
+    assert sum(area(p) for p in polygons.values()) == pytest.approx(3 * math.sqrt(3) / 2 * radius**2, rel=1e-3)
+    corners = {
+        (round(p[0]), round(p[1])) for poly in polygons.values() for p in poly if math.dist(centre, p) > radius - 0.05
+    }
     assert len(corners) == 6
     # ... with a flat bottom (White's back rank) and corners 60° apart ...
     angles = sorted(round(math.degrees(math.atan2(centre[1] - y, x - centre[0]))) % 360 for x, y in corners)
     assert angles == [0, 60, 120, 180, 240, 300]
     # ... and every cell is a convex quadrilateral, so "inside the cell" means what it says.
     for name, poly in polygons.items():
-        turns = [(b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0])
-                 for a, b, c in zip(poly, poly[1:] + poly[:1], poly[2:] + poly[:2], strict=True)]
+        turns = [
+            (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0])
+            for a, b, c in zip(poly, poly[1:] + poly[:1], poly[2:] + poly[:2], strict=True)
+        ]
         assert all(t > 0 for t in turns) or all(t < 0 for t in turns), name
     # Each block (a half sector, 4×4 cells) is a quadrilateral of its own: the centre, two
     # side midpoints and one hexagon corner; its 16 cells fill it.
-    for files, ranks in (("ABCD", "1234"), ("EFGH", "1234"), ("NMLK", ("12", "11", "10", "9")),
-                         ("DCBA", ("12", "11", "10", "9")), ("HGFE", "8765"), ("KLMN", "8765")):
+    for files, ranks in (
+        ("ABCD", "1234"),
+        ("EFGH", "1234"),
+        ("NMLK", ("12", "11", "10", "9")),
+        ("DCBA", ("12", "11", "10", "9")),
+        ("HGFE", "8765"),
+        ("KLMN", "8765"),
+    ):
         block = [polygons[f"{f}{r}"] for f in files for r in ranks]
         hull = {(round(p[0], 1), round(p[1], 1)) for poly in block for p in poly}
-        assert sum(area(p) for p in block) == pytest.approx(3 * math.sqrt(3) / 2 * radius ** 2 / 6, rel=1e-3)
+        assert sum(area(p) for p in block) == pytest.approx(3 * math.sqrt(3) / 2 * radius**2 / 6, rel=1e-3)
         assert any(close(centre, p, 0.15) for p in hull)
 
 
@@ -279,8 +291,11 @@ def test_every_piece_is_drawn_inside_its_own_cell(variant: str, plies: int, seed
 
 
 def test_one_point_queen_is_drawn_differently_from_the_queen() -> None:
-    board = Board("four-player", cross_position({"h1": "rK", "e7": "rD", "f7": "rQ", "a7": "bK", "g14": "yK",
-                                                 "n8": "gK"}), mode="ffa")
+    board = Board(
+        "four-player",
+        cross_position({"h1": "rK", "e7": "rD", "f7": "rQ", "a7": "bK", "g14": "yK", "n8": "gK"}),
+        mode="ffa",
+    )
     root = parse(svg.board(board))
     assert drawn_pieces(root)["e7"] == ("red", "one-point-queen")
     assert drawn_pieces(root)["f7"] == ("red", "queen")
@@ -303,8 +318,9 @@ def test_three_player_resigned_army_is_dead_and_grey() -> None:
     assert len(white) == 15 and all("dead" in classes(g) for g in white)
     red = [g for g in having(root, "piece") if "red" in classes(g)]
     assert not any("dead" in classes(g) for g in red)
-    assert {colour_of(g) for g in white}.isdisjoint({colour_of(g) for g in red} | {colour_of(g) for g in having(
-        root, "piece") if "black" in classes(g)})
+    assert {colour_of(g) for g in white}.isdisjoint(
+        {colour_of(g) for g in red} | {colour_of(g) for g in having(root, "piece") if "black" in classes(g)}
+    )
 
 
 def test_three_player_mated_army_keeps_its_colour_with_a_ring_of_the_maters() -> None:
@@ -321,13 +337,15 @@ def test_three_player_mated_army_keeps_its_colour_with_a_ring_of_the_maters() ->
         assert colour_of(group) == fill["red"]
         assert fill["black"] in [c.get("stroke") for c in group.iter(f"{NS}circle")]
     others = [g for g in having(root, "piece") if "red" not in classes(g)]
-    assert not any("controlled" in classes(g) or g.get("data-controller") or g.find(f"{NS}circle") is not None
-                   for g in others)
+    assert not any(
+        "controlled" in classes(g) or g.get("data-controller") or g.find(f"{NS}circle") is not None for g in others
+    )
 
 
 def test_three_player_frozen_player_is_marked() -> None:
-    board = Board("three-player", position(placement(Board("three-player").fen()), turn="w",
-                                           castling="wKQrKQbKQ", statuses="aaf"))
+    board = Board(
+        "three-player", position(placement(Board("three-player").fen()), turn="w", castling="wKQrKQbKQ", statuses="aaf")
+    )
     root = parse(svg.board(board))
     for group in having(root, "piece"):
         frozen = "frozen" in classes(group)
@@ -338,8 +356,15 @@ def test_three_player_frozen_player_is_marked() -> None:
 
 
 def test_four_player_dead_pieces_are_grey() -> None:
-    board = Board("four-player", cross_position({"h1": "rK", "a7": "bK", "a8": "bQ", "b7": "bP", "g14": "yK",
-                                                 "n8": "gK"}, controllers="r-yg", statuses="axaa"), mode="ffa")
+    board = Board(
+        "four-player",
+        cross_position(
+            {"h1": "rK", "a7": "bK", "a8": "bQ", "b7": "bP", "g14": "yK", "n8": "gK"},
+            controllers="r-yg",
+            statuses="axaa",
+        ),
+        mode="ffa",
+    )
     root = parse(svg.board(board))
     groups = {g.get("data-cell"): g for g in having(root, "piece")}
     for cell in ("a7", "a8", "b7"):
@@ -459,7 +484,8 @@ def test_check_marks_the_king_of_the_player_to_move_by_default() -> None:
     assert not having(parse(svg.board(in_check(), check=False)), "check")
     assert not having(parse(svg.board(Board("three-player"))), "check")
     assert [e.get("data-cell") for e in having(parse(svg.board(Board("three-player"), check="D12")), "check")] == [
-        "D12"]
+        "D12"
+    ]
 
 
 def test_check_glow_is_red() -> None:
@@ -494,11 +520,18 @@ def test_dots_ring_a_capture() -> None:
 
 def test_arrows() -> None:
     board = Board("three-player")
-    root = parse(svg.board(board, arrows=[("E2", "E4"), ("G1", "F3", "red"), ("B1", "C3", "#00ff00"),
-                                          ("A1", "A1", Colour.BLACK)]))
+    root = parse(
+        svg.board(
+            board, arrows=[("E2", "E4"), ("G1", "F3", "red"), ("B1", "C3", "#00ff00"), ("A1", "A1", Colour.BLACK)]
+        )
+    )
     arrows = having(root, "arrow")
-    assert [(a.get("data-from"), a.get("data-to")) for a in arrows] == [("E2", "E4"), ("G1", "F3"), ("B1", "C3"),
-                                                                         ("A1", "A1")]
+    assert [(a.get("data-from"), a.get("data-to")) for a in arrows] == [
+        ("E2", "E4"),
+        ("G1", "F3"),
+        ("B1", "C3"),
+        ("A1", "A1"),
+    ]
     paint = [{e.get("stroke") or e.get("fill") for e in a.iter() if e.get("stroke") or e.get("fill")} for a in arrows]
     red_army = colour_of(next(g for g in having(root, "piece") if "red" in classes(g)))
     assert paint[1] == {red_army} and paint[2] == {"#00ff00"} and len(paint[0]) == 1
@@ -545,33 +578,39 @@ def test_game_repr_svg_and_games_as_input() -> None:
 # --------------------------------------------------------------------------- bad input
 
 
-@pytest.mark.parametrize(("options", "message"), [
-    ({"orientation": "purple"}, "no colour 'purple' in three-player"),
-    ({"orientation": "blue"}, "no colour 'blue' in three-player"),
-    ({"orientation": Colour.GREEN}, "no colour 'green'"),
-    ({"dots": ["E2", "Z9"]}, "dots: no cell named 'Z9'"),
-    ({"dots": ["E13"]}, "dots: no cell named 'E13'"),
-    ({"arrows": [("E2", "E44")]}, "arrows: no cell named 'E44'"),
-    ({"arrows": [("I1", "E4")]}, "arrows: no cell named 'I1'"),
-    ({"arrows": [("E2",)]}, "arrows: expected"),
-    ({"arrows": [("E2", "E4", "no colour!")]}, "not a colour"),
-    ({"arrows": [("E2", "E4", '"/><script>')]}, "not a colour"),
-    ({"check": "J3"}, "check: no cell named 'J3'"),
-    ({"lastmove": Move.from_text("e2e4", "standard")}, "a move of standard, not three-player"),
-    ({"size": 0}, "size must be a positive"),
-    ({"size": "480"}, "size must be a positive"),
-])
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"orientation": "purple"}, "no colour 'purple' in three-player"),
+        ({"orientation": "blue"}, "no colour 'blue' in three-player"),
+        ({"orientation": Colour.GREEN}, "no colour 'green'"),
+        ({"dots": ["E2", "Z9"]}, "dots: no cell named 'Z9'"),
+        ({"dots": ["E13"]}, "dots: no cell named 'E13'"),
+        ({"arrows": [("E2", "E44")]}, "arrows: no cell named 'E44'"),
+        ({"arrows": [("I1", "E4")]}, "arrows: no cell named 'I1'"),
+        ({"arrows": [("E2",)]}, "arrows: expected"),
+        ({"arrows": [("E2", "E4", "no colour!")]}, "not a colour"),
+        ({"arrows": [("E2", "E4", '"/><script>')]}, "not a colour"),
+        ({"check": "J3"}, "check: no cell named 'J3'"),
+        ({"lastmove": Move.from_text("e2e4", "standard")}, "a move of standard, not three-player"),
+        ({"size": 0}, "size must be a positive"),
+        ({"size": "480"}, "size must be a positive"),
+    ],
+)
 def test_bad_options_raise_value_errors(options: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         svg.board(Board("three-player"), **options)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("options", "message"), [
-    ({"dots": [12]}, "dots: expected a cell name"),
-    ({"arrows": ["E2E4"]}, "arrows: expected"),
-    ({"arrows": [None]}, "arrows: expected"),
-    ({"lastmove": 17}, "lastmove: expected a Move"),
-])
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"dots": [12]}, "dots: expected a cell name"),
+        ({"arrows": ["E2E4"]}, "arrows: expected"),
+        ({"arrows": [None]}, "arrows: expected"),
+        ({"lastmove": 17}, "lastmove: expected a Move"),
+    ],
+)
 def test_options_of_the_wrong_type_raise_type_errors(options: dict[str, object], message: str) -> None:
     with pytest.raises(TypeError, match=message):
         svg.board(Board("three-player"), **options)  # type: ignore[arg-type]

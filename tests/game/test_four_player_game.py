@@ -36,8 +36,15 @@ from positions import cross_position as position
 R, B, Y, G = Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.GREEN
 SEATS = (R, B, Y, G)
 COLOUR = {"r": R, "b": B, "y": Y, "g": G}
-KIND = {"P": Kind.PAWN, "N": Kind.KNIGHT, "B": Kind.BISHOP, "R": Kind.ROOK, "Q": Kind.QUEEN, "K": Kind.KING,
-        "D": Kind.ONE_POINT_QUEEN}
+KIND = {
+    "P": Kind.PAWN,
+    "N": Kind.KNIGHT,
+    "B": Kind.BISHOP,
+    "R": Kind.ROOK,
+    "Q": Kind.QUEEN,
+    "K": Kind.KING,
+    "D": Kind.ONE_POINT_QUEEN,
+}
 
 
 # --------------------------------------------------------------------------- helpers
@@ -140,17 +147,30 @@ def test_capture_of_a_live_piece_scores_its_value(victim, kind):
 
 
 def test_every_player_scores_his_own_captures():
-    pieces = {"d1": "rK", "a11": "bK", "k14": "yK", "n4": "gK",
-              "e5": "rR", "e9": "bQ", "h7": "bR", "h10": "yR", "f11": "yB", "i8": "gB", "j5": "gN", "h6": "rN",
-              "j9": "gP", "h13": "rD"}
+    pieces = {
+        "d1": "rK",
+        "a11": "bK",
+        "k14": "yK",
+        "n4": "gK",
+        "e5": "rR",
+        "e9": "bQ",
+        "h7": "bR",
+        "h10": "yR",
+        "f11": "yB",
+        "i8": "gB",
+        "j5": "gN",
+        "h6": "rN",
+        "j9": "gP",
+        "h13": "rD",
+    }
     s = Script(game_from(pieces))
-    s.push("e5e9", pts(9, 0, 0, 0))       # Red's rook takes Blue's queen
-    s.push("h7h10", pts(9, 5, 0, 0))      # Blue's rook takes Yellow's rook
-    s.push("f11i8", pts(9, 5, 5, 0))      # Yellow's bishop takes Green's bishop
-    s.push("j5h6", pts(9, 5, 5, 3))       # Green's knight takes Red's knight
-    s.push("e9j9", pts(10, 5, 5, 3))      # Red's rook takes Green's pawn
-    s.push("h10h13", pts(10, 6, 5, 3))    # Blue's rook takes Red's one-point queen
-    s.push("i8f5", pts(10, 6, 5, 3))      # quiet moves score nothing
+    s.push("e5e9", pts(9, 0, 0, 0))  # Red's rook takes Blue's queen
+    s.push("h7h10", pts(9, 5, 0, 0))  # Blue's rook takes Yellow's rook
+    s.push("f11i8", pts(9, 5, 5, 0))  # Yellow's bishop takes Green's bishop
+    s.push("j5h6", pts(9, 5, 5, 3))  # Green's knight takes Red's knight
+    s.push("e9j9", pts(10, 5, 5, 3))  # Red's rook takes Green's pawn
+    s.push("h10h13", pts(10, 6, 5, 3))  # Blue's rook takes Red's one-point queen
+    s.push("i8f5", pts(10, 6, 5, 3))  # quiet moves score nothing
     s.push("n4n5", pts(10, 6, 5, 3))
     assert attacked_kings(s.game) == {}
     assert s.game.outcome() is None
@@ -158,17 +178,26 @@ def test_every_player_scores_his_own_captures():
 
 
 def test_en_passant_and_capturing_promotion_score_the_captured_piece():
-    pieces = {"k1": "rK", "a11": "bK", "g14": "yK", "n4": "gK",
-              "e2": "rP", "d2": "bP", "g7": "rP", "h8": "gN", "h11": "bR"}
+    pieces = {
+        "k1": "rK",
+        "a11": "bK",
+        "g14": "yK",
+        "n4": "gK",
+        "e2": "rP",
+        "d2": "bP",
+        "g7": "rP",
+        "h8": "gN",
+        "h11": "bR",
+    }
     s = Script(game_from(pieces))
     s.push("e2e4", pts(0, 0, 0, 0))
-    s.push("d2e3", pts(0, 1, 0, 0))       # en passant: Red's pawn (1)
+    s.push("d2e3", pts(0, 1, 0, 0))  # en passant: Red's pawn (1)
     assert s.game.board.piece_at("e4") is None and s.game.board.piece_at("e3") == piece("bP")
     s.push("g14f14", pts(0, 1, 0, 0))
     s.push("n4n5", pts(0, 1, 0, 0))
-    s.push("g7h8q", pts(3, 1, 0, 0))      # takes Green's knight (3) and promotes to a one-point queen
+    s.push("g7h8q", pts(3, 1, 0, 0))  # takes Green's knight (3) and promotes to a one-point queen
     assert s.game.board.piece_at("h8") == piece("rD")
-    s.push("h11h8", pts(3, 2, 0, 0))      # the one-point queen is worth 1
+    s.push("h11h8", pts(3, 2, 0, 0))  # the one-point queen is worth 1
     s.unwind()
 
 
@@ -176,28 +205,56 @@ def test_en_passant_and_capturing_promotion_score_the_captured_piece():
 
 CHECK_CASES = [
     # (pieces, move, points of the mover, kings checked)
-    pytest.param({"h1": "rK", "a7": "bK", "e9": "yK", "n11": "gK", "d6": "rN"}, "d6c8", 5, {B, Y},
-                 id="knight-two-kings"),
-    pytest.param({"h1": "rK", "f7": "bK", "i10": "yK", "j7": "gK", "i6": "rN"}, "i6h8", 20, {B, Y, G},
-                 id="knight-three-kings"),
-    pytest.param({"h1": "rK", "a7": "bK", "g14": "yK", "n11": "gK", "f6": "rQ"}, "f6g7", 1, {B, Y},
-                 id="queen-two-kings"),
-    pytest.param({"h1": "rK", "a7": "bK", "g14": "yK", "n7": "gK", "f6": "rQ"}, "f6g7", 5, {B, Y, G},
-                 id="queen-three-kings"),
-    pytest.param({"h1": "rK", "a7": "bK", "g14": "yK", "n11": "gK", "f6": "rD"}, "f6g7", 1, {B, Y},
-                 id="one-point-queen-two-kings"),
-    pytest.param({"h1": "rK", "a7": "bK", "g14": "yK", "n7": "gK", "f6": "rD"}, "f6g7", 5, {B, Y, G},
-                 id="one-point-queen-three-kings"),
+    pytest.param(
+        {"h1": "rK", "a7": "bK", "e9": "yK", "n11": "gK", "d6": "rN"}, "d6c8", 5, {B, Y}, id="knight-two-kings"
+    ),
+    pytest.param(
+        {"h1": "rK", "f7": "bK", "i10": "yK", "j7": "gK", "i6": "rN"}, "i6h8", 20, {B, Y, G}, id="knight-three-kings"
+    ),
+    pytest.param(
+        {"h1": "rK", "a7": "bK", "g14": "yK", "n11": "gK", "f6": "rQ"}, "f6g7", 1, {B, Y}, id="queen-two-kings"
+    ),
+    pytest.param(
+        {"h1": "rK", "a7": "bK", "g14": "yK", "n7": "gK", "f6": "rQ"}, "f6g7", 5, {B, Y, G}, id="queen-three-kings"
+    ),
+    pytest.param(
+        {"h1": "rK", "a7": "bK", "g14": "yK", "n11": "gK", "f6": "rD"},
+        "f6g7",
+        1,
+        {B, Y},
+        id="one-point-queen-two-kings",
+    ),
+    pytest.param(
+        {"h1": "rK", "a7": "bK", "g14": "yK", "n7": "gK", "f6": "rD"},
+        "f6g7",
+        5,
+        {B, Y, G},
+        id="one-point-queen-three-kings",
+    ),
     # the knight checks Blue, the queen behind it (discovered) checks Yellow: not all queens
-    pytest.param({"h1": "rK", "d8": "bK", "g14": "yK", "n11": "gK", "g5": "rN", "g3": "rQ"}, "g5e6", 5, {B, Y},
-                 id="knight-and-discovered-queen"),
-    pytest.param({"h1": "rK", "d8": "bK", "g14": "yK", "c5": "gK", "g5": "rN", "g3": "rQ"}, "g5e6", 20, {B, Y, G},
-                 id="knight-fork-and-discovered-queen"),
+    pytest.param(
+        {"h1": "rK", "d8": "bK", "g14": "yK", "n11": "gK", "g5": "rN", "g3": "rQ"},
+        "g5e6",
+        5,
+        {B, Y},
+        id="knight-and-discovered-queen",
+    ),
+    pytest.param(
+        {"h1": "rK", "d8": "bK", "g14": "yK", "c5": "gK", "g5": "rN", "g3": "rQ"},
+        "g5e6",
+        20,
+        {B, Y, G},
+        id="knight-fork-and-discovered-queen",
+    ),
     # two pieces checking one king is no bonus
-    pytest.param({"h1": "rK", "a7": "bK", "g14": "yK", "n11": "gK", "g10": "rB", "g3": "rR"}, "g10e12", 0, {Y},
-                 id="double-check-of-one-king"),
-    pytest.param({"h1": "rK", "a7": "bK", "g14": "yK", "n11": "gK", "f6": "rQ"}, "f6f7", 0, {B},
-                 id="single-check"),
+    pytest.param(
+        {"h1": "rK", "a7": "bK", "g14": "yK", "n11": "gK", "g10": "rB", "g3": "rR"},
+        "g10e12",
+        0,
+        {Y},
+        id="double-check-of-one-king",
+    ),
+    pytest.param({"h1": "rK", "a7": "bK", "g14": "yK", "n11": "gK", "f6": "rQ"}, "f6f7", 0, {B}, id="single-check"),
 ]
 
 
@@ -231,8 +288,7 @@ def test_check_bonus_goes_to_any_mover():
 def test_resigned_players_pieces_are_dead_and_score_nothing():
     """rules §2.4: an out player's pieces stay as dead pieces: they never move, give no check,
     and capturing them (the king too) scores 0; live pieces still score."""
-    pieces = {"h1": "rK", "a11": "bK", "g14": "yK", "n4": "gK",
-              "e5": "rR", "e9": "bQ", "h7": "bR", "d10": "yB"}
+    pieces = {"h1": "rK", "a11": "bK", "g14": "yK", "n4": "gK", "e5": "rR", "e9": "bQ", "h7": "bR", "d10": "yB"}
     game = game_from(pieces)
     s = Script(game)
     s.event("resign", B)
@@ -244,19 +300,19 @@ def test_resigned_players_pieces_are_dead_and_score_nothing():
     assert not game.board.is_check()
     assert "h1h2" in moves(game)
     assert "e5e9" in moves(game)
-    s.push("e5e9", pts(0, 0, 0, 0))        # a dead queen: 0
-    assert game.turn == Y                  # Blue is skipped
+    s.push("e5e9", pts(0, 0, 0, 0))  # a dead queen: 0
+    assert game.turn == Y  # Blue is skipped
     s.push("d10c9", pts(0, 0, 0, 0))
     s.push("n4n5", pts(0, 0, 0, 0))
     s.push("e9e11", pts(0, 0, 0, 0))
     s.push("c9b8", pts(0, 0, 0, 0))
     s.push("n5n4", pts(0, 0, 0, 0))
-    s.push("e11a11", pts(0, 0, 0, 0))      # the dead king: 0, and no king capture
+    s.push("e11a11", pts(0, 0, 0, 0))  # the dead king: 0, and no king capture
     assert game.eliminations == (elim(B, Reason.RESIGNATION, None, 0),)
     assert_dead(game, B, {"h7": "bR"})
     s.push("b8a7", pts(0, 0, 0, 0))
     s.push("n4n5", pts(0, 0, 0, 0))
-    s.push("a11a7", pts(5, 0, 0, 0))       # a live bishop still scores 5
+    s.push("a11a7", pts(5, 0, 0, 0))  # a live bishop still scores 5
     s.unwind()
 
 
@@ -265,7 +321,7 @@ def test_a_live_king_may_stand_next_to_and_take_a_dead_king():
     to it and take it, for 0 points and without a king capture."""
     game = game_from({"e5": "rK", "e7": "bK", "k14": "yK", "n4": "gK"})
     s = Script(game)
-    assert "e5e6" not in moves(game)       # Blue's live king guards e6
+    assert "e5e6" not in moves(game)  # Blue's live king guards e6
     s.event("resign", B)
     assert "e5e6" in moves(game)
     s.push("e5e6", pts(0, 0, 0, 0))
@@ -283,14 +339,14 @@ def test_time_forfeit_leaves_dead_pieces_and_no_points():
     pieces = {"h1": "rK", "a11": "bK", "g14": "yK", "n4": "gK", "e5": "rR", "e9": "bN"}
     game = game_from(pieces, time_control=10, time_source=clock)
     s = Script(game)
-    clock.set(11.0)                        # Red's time ran out before his move
+    clock.set(11.0)  # Red's time ran out before his move
     s.forfeit_by_push("e5e9")
     assert game.eliminations == (elim(R, Reason.TIME_FORFEIT, None, 0),)
     assert game.points == pts(0, 0, 0, 0)
     assert game.turn == B
     assert_dead(game, R, {"h1": "rK", "e5": "rR"})
     s.push("e9c8", pts(0, 0, 0, 0))
-    s.event("time_forfeit", Y)             # an external clock decided Yellow lost on time
+    s.event("time_forfeit", Y)  # an external clock decided Yellow lost on time
     assert game.eliminations[-1] == elim(Y, Reason.TIME_FORFEIT, None, 1)
     assert_dead(game, Y, {"g14": "yK"})
     assert game.turn == G and game.outcome() is None
@@ -316,12 +372,12 @@ def test_checkmate_is_confirmed_right_after_the_move():
     assert game.outcome() is None and game.turn == B
     assert game.active_players() == [R, B, G]
     s.push("a11a10", pts(20, 0, 0, 0))
-    assert game.turn == G                  # Yellow is skipped
-    s.push("h10e13", pts(20, 0, 0, 0))     # Green takes a dead pawn: 0
-    s.push("j14d14", pts(20, 0, 0, 0))     # Red takes the dead king: 0
+    assert game.turn == G  # Yellow is skipped
+    s.push("h10e13", pts(20, 0, 0, 0))  # Green takes a dead pawn: 0
+    s.push("j14d14", pts(20, 0, 0, 0))  # Red takes the dead king: 0
     assert game.eliminations == (elim(Y, Reason.CHECKMATE, R, 1),)
     s.push("a10a11", pts(20, 0, 0, 0))
-    s.push("e13d14", pts(20, 0, 0, 5))     # Green takes Red's live rook: 5
+    s.push("e13d14", pts(20, 0, 0, 5))  # Green takes Red's live rook: 5
     assert game.outcome() is None
     s.unwind()
 
@@ -354,13 +410,12 @@ def test_mate_credit_goes_to_the_move_that_completes_it():
     """Green checks Yellow (who can still step to e14); Red's knight then uncovers Blue's rook,
     which takes e14: Yellow is mated with Green's bishop and Blue's rook attacking, right after
     Red's move, and Red is credited."""
-    pieces = {"h1": "rK", "a11": "bK", "d14": "yK", "d13": "yP", "n4": "gK", "j14": "bR", "f14": "rN",
-              "e9": "gB"}
+    pieces = {"h1": "rK", "a11": "bK", "d14": "yK", "d13": "yP", "n4": "gK", "j14": "bR", "f14": "rN", "e9": "gB"}
     game = game_from(pieces, turn="g")
     s = Script(game)
     s.push("e9g11", pts(0, 0, 0, 0))
     assert attacked_kings(game) == {Y: {G}}
-    assert game.eliminations == ()        # e14 is free
+    assert game.eliminations == ()  # e14 is free
     assert "f14g12" in moves(game)
     s.push("f14g12", pts(20, 0, 0, 0))
     assert game.eliminations == (elim(Y, Reason.CHECKMATE, R, 2),)
@@ -435,7 +490,7 @@ def test_king_capture_scores_20_and_the_owner_is_out():
     assert game.active_players() == [R, B, Y]
     s.push("h1h2", pts(0, 0, 20, 0))
     s.push("b9c9", pts(0, 0, 20, 0))
-    s.push("n4n9", pts(0, 0, 20, 0))       # the dead pawn: 0
+    s.push("n4n9", pts(0, 0, 20, 0))  # the dead pawn: 0
     s.unwind()
 
 
@@ -451,13 +506,13 @@ def test_stalemate_at_ones_turn_puts_out_and_scores_20():
     s = Script(game)
     s.push("h5e5", pts(0, 0, 0, 0))
     assert attacked_kings(game) == {}
-    assert game.eliminations == () and game.status(Y) == Status.ACTIVE   # judged at his turn
+    assert game.eliminations == () and game.status(Y) == Status.ACTIVE  # judged at his turn
     s.push("a11a10", pts(0, 0, 20, 0))
     assert game.eliminations == (elim(Y, Reason.STALEMATE, None, 2),)
     assert_dead(game, Y, {"d14": "yK", "d13": "yP"})
     assert game.turn == G and game.outcome() is None
     s.push("n4m4", pts(0, 0, 20, 0))
-    s.push("e5e13", pts(0, 0, 20, 0))      # a dead pawn: 0
+    s.push("e5e13", pts(0, 0, 20, 0))  # a dead pawn: 0
     s.unwind()
 
 
@@ -488,8 +543,11 @@ def test_stalemate_of_the_last_opponent_ends_the_game_on_points():
     assert out.termination == Termination.STALEMATE
     assert out.places == places(2, 2, 1, 2)
     assert out.points == pts(0, 0, 20, 0)
-    assert out.eliminations == (elim(B, Reason.RESIGNATION, None, 0), elim(G, Reason.RESIGNATION, None, 0),
-                                elim(Y, Reason.STALEMATE, None, 1))
+    assert out.eliminations == (
+        elim(B, Reason.RESIGNATION, None, 0),
+        elim(G, Reason.RESIGNATION, None, 0),
+        elim(Y, Reason.STALEMATE, None, 1),
+    )
     s.unwind()
 
 
@@ -497,15 +555,27 @@ def test_stalemate_of_the_last_opponent_ends_the_game_on_points():
 
 
 def test_three_players_out_ends_the_game_places_by_points():
-    pieces = {"h1": "rK", "j5": "rR", "f9": "rR", "g3": "rP",
-              "d14": "yK", "d13": "yP", "e13": "yP",
-              "a11": "bK", "b6": "bR",
-              "n4": "gK", "m4": "gP", "m5": "gP", "d3": "gR", "i6": "gN"}
+    pieces = {
+        "h1": "rK",
+        "j5": "rR",
+        "f9": "rR",
+        "g3": "rP",
+        "d14": "yK",
+        "d13": "yP",
+        "e13": "yP",
+        "a11": "bK",
+        "b6": "bR",
+        "n4": "gK",
+        "m4": "gP",
+        "m5": "gP",
+        "d3": "gR",
+        "i6": "gN",
+    }
     game = game_from(pieces)
     s = Script(game)
-    s.push("j5j14", pts(20, 0, 0, 0))      # Yellow mated
-    s.push("b6i6", pts(20, 3, 0, 0))       # Blue takes Green's knight
-    s.push("d3g3", pts(20, 3, 0, 1))       # Green takes Red's pawn
+    s.push("j5j14", pts(20, 0, 0, 0))  # Yellow mated
+    s.push("b6i6", pts(20, 3, 0, 0))  # Blue takes Green's knight
+    s.push("d3g3", pts(20, 3, 0, 1))  # Green takes Red's pawn
     s.push("h1h2", pts(20, 3, 0, 1))
     s.event("resign", B)
     # two players remain, Red leads by 19: the game goes on
@@ -513,14 +583,17 @@ def test_three_players_out_ends_the_game_places_by_points():
     assert_dead(game, B, {"a11": "bK", "i6": "bR"})
     s.push("g3g4", pts(20, 3, 0, 1))
     assert game.outcome() is None
-    s.push("f9n9", pts(40, 3, 0, 1))       # back-rank mate of Green along the n-file
+    s.push("f9n9", pts(40, 3, 0, 1))  # back-rank mate of Green along the n-file
     out = game.outcome()
     assert out is not None
     assert out.termination == Termination.CHECKMATE
     assert out.places == places(1, 2, 4, 3)
     assert out.points == pts(40, 3, 0, 1)
-    assert out.eliminations == (elim(Y, Reason.CHECKMATE, R, 1), elim(B, Reason.RESIGNATION, None, 4),
-                                elim(G, Reason.CHECKMATE, R, 6))
+    assert out.eliminations == (
+        elim(Y, Reason.CHECKMATE, R, 1),
+        elim(B, Reason.RESIGNATION, None, 4),
+        elim(G, Reason.CHECKMATE, R, 6),
+    )
     assert_dead(game, G, {"n4": "gK", "m4": "gP", "m5": "gP", "g4": "gR"})
     s.unwind()
 
@@ -530,14 +603,17 @@ def test_three_players_out_by_a_king_capture():
     s = Script(game)
     s.push("j4i6", pts(0, 0, 0, 0))
     s.event("resign", B)
-    s.event("resign", R)                   # out of turn
+    s.event("resign", R)  # out of turn
     assert game.outcome() is None and game.turn == Y
     s.push("e4n4", pts(0, 0, 20, 0))
     out = game.outcome()
     assert out.termination == Termination.KING_CAPTURE
     assert out.places == places(2, 2, 1, 2)
-    assert out.eliminations == (elim(B, Reason.RESIGNATION, None, 1), elim(R, Reason.RESIGNATION, None, 1),
-                                elim(G, Reason.KING_CAPTURE, Y, 2))
+    assert out.eliminations == (
+        elim(B, Reason.RESIGNATION, None, 1),
+        elim(R, Reason.RESIGNATION, None, 1),
+        elim(G, Reason.KING_CAPTURE, Y, 2),
+    )
     s.unwind()
 
 
@@ -547,7 +623,7 @@ def test_three_players_out_by_resignation():
     s.push("e5e9", pts(3, 0, 0, 0))
     s.event("resign", Y)
     s.event("resign", G)
-    assert game.outcome() is None          # lead 3
+    assert game.outcome() is None  # lead 3
     s.event("resign", B)
     out = game.outcome()
     assert out.termination == Termination.RESIGNATION
@@ -559,8 +635,18 @@ def test_three_players_out_by_resignation():
 def test_points_lead_of_21_with_two_players_left_ends_the_game():
     """Blue and Green resign; Red's queen eats Yellow's pieces along rank 9.  A lead of 20 does
     not end the game, a lead of 21 does (places by points)."""
-    pieces = {"h1": "rK", "a11": "bK", "n4": "gK", "g14": "yK",
-              "d5": "rQ", "d9": "yQ", "f9": "yR", "h9": "yB", "j9": "yP", "k9": "yP"}
+    pieces = {
+        "h1": "rK",
+        "a11": "bK",
+        "n4": "gK",
+        "g14": "yK",
+        "d5": "rQ",
+        "d9": "yQ",
+        "f9": "yR",
+        "h9": "yB",
+        "j9": "yP",
+        "k9": "yP",
+    }
     game = game_from(pieces)
     s = Script(game)
     s.event("resign", B)
@@ -572,7 +658,7 @@ def test_points_lead_of_21_with_two_players_left_ends_the_game():
     s.push("f9h9", pts(19, 0, 0, 0))
     s.push("g14f14", pts(19, 0, 0, 0))
     s.push("h9j9", pts(20, 0, 0, 0))
-    assert game.outcome() is None          # 20 ahead
+    assert game.outcome() is None  # 20 ahead
     s.push("f14g14", pts(20, 0, 0, 0))
     s.push("j9k9", pts(21, 0, 0, 0))
     out = game.outcome()
@@ -615,19 +701,32 @@ def test_points_lead_ends_the_game_before_the_next_player_is_judged():
     """rules §2.4: the game ends when two players remain and one leads by 21 or more.  Red's
     capture-and-mate leaves Red (23) and Green (0): the game is over at once, so Green's turn
     never comes and he cannot be stalemated (+20) at it."""
-    pieces = {"h1": "rK", "e5": "rR", "m10": "rR", "k14": "rR", "i9": "rN", "d7": "rN",
-              "a11": "bK", "b6": "bN",
-              "d14": "yK", "d13": "yP", "e13": "yP", "j14": "yN", "f11": "yP",
-              "n4": "gK", "k9": "gP"}      # Green's king n4: n5, m5, m4 covered by the rooks e5, m10
+    pieces = {
+        "h1": "rK",
+        "e5": "rR",
+        "m10": "rR",
+        "k14": "rR",
+        "i9": "rN",
+        "d7": "rN",
+        "a11": "bK",
+        "b6": "bN",
+        "d14": "yK",
+        "d13": "yP",
+        "e13": "yP",
+        "j14": "yN",
+        "f11": "yP",
+        "n4": "gK",
+        "k9": "gP",
+    }  # Green's king n4: n5, m5, m4 covered by the rooks e5, m10
     game = game_from(pieces)
     s = Script(game)
     s.push("h1h2", pts(0, 0, 0, 0))
     s.push("b6d7", pts(0, 3, 0, 0))
     s.push("f11f10", pts(0, 3, 0, 0))
-    s.event("resign", B)                   # out of turn
-    assert moves(game) == {"k9j9"}         # Green's last free move
+    s.event("resign", B)  # out of turn
+    assert moves(game) == {"k9j9"}  # Green's last free move
     s.push("k9j9", pts(0, 3, 0, 0))
-    s.push("k14j14")                       # takes the knight (3) and mates Yellow (20)
+    s.push("k14j14")  # takes the knight (3) and mates Yellow (20)
     out = game.outcome()
     assert out is not None
     assert out.termination == Termination.POINTS_LEAD
@@ -686,7 +785,7 @@ SHUFFLE_BACK = ["a6a7", "f14g14", "n7n8", "g1h1"]
 def test_threefold_repetition_gives_10_to_each_and_ranks_by_points():
     game = game_from({**HOME, "e5": "rR", "e9": "bN"})
     s = Script(game)
-    s.push("e5e9", pts(3, 0, 0, 0))        # the repeated position: after this capture
+    s.push("e5e9", pts(3, 0, 0, 0))  # the repeated position: after this capture
     for _ in range(2):
         for m in SHUFFLE_OUT + SHUFFLE_BACK:
             assert game.outcome() is None
@@ -816,9 +915,9 @@ def test_teams_mate_is_decided_at_the_mated_players_turn():
     game = game_from(TEAMS_MATE, mode="teams")
     s = Script(game)
     s.push("h9n9")
-    assert game.outcome() is None and game.eliminations == ()   # Blue and Yellow move first
+    assert game.outcome() is None and game.eliminations == ()  # Blue and Yellow move first
     assert attacked_kings(game) == {G: {R}}
-    assert as_turn(game, G).is_checkmate()                     # it would be mate at once
+    assert as_turn(game, G).is_checkmate()  # it would be mate at once
     s.push("a11a10")
     assert game.outcome() is None
     assert as_turn(game, G).is_checkmate()
@@ -843,8 +942,7 @@ def test_same_mate_in_ffa_is_immediate():
     s.unwind()
 
 
-@pytest.mark.parametrize("extra, rescue", [({"b6": "bR"}, "b6n6"), ({"k12": "bB"}, "k12n9")],
-                         ids=["block", "capture"])
+@pytest.mark.parametrize("extra, rescue", [({"b6": "bR"}, "b6n6"), ({"k12": "bB"}, "k12n9")], ids=["block", "capture"])
 def test_teams_partner_rescues_the_mated_player(extra, rescue):
     """Green's partner Blue moves between Red's mating move and Green's turn: he blocks the
     file or takes the rook, so there is no mate."""
@@ -884,7 +982,7 @@ def test_teams_partner_prevents_the_king_capture():
     game = game_from({**KING_CAPTURE, "k10": "bR"}, mode="teams")
     s = Script(game)
     s.push("j4i6")
-    s.push("k10k4")                        # Blue interposes
+    s.push("k10k4")  # Blue interposes
     assert "e4n4" not in moves(game)
     s.push("g14f14")
     assert game.outcome() is None and game.turn == G
@@ -905,9 +1003,13 @@ def test_teams_stalemate_is_a_draw():
     s.unwind()
 
 
-@pytest.mark.parametrize("event, termination, reason", [("resign", Termination.RESIGNATION, Reason.RESIGNATION),
-                                                         ("time_forfeit", Termination.TIME_FORFEIT,
-                                                          Reason.TIME_FORFEIT)])
+@pytest.mark.parametrize(
+    "event, termination, reason",
+    [
+        ("resign", Termination.RESIGNATION, Reason.RESIGNATION),
+        ("time_forfeit", Termination.TIME_FORFEIT, Reason.TIME_FORFEIT),
+    ],
+)
 @pytest.mark.parametrize("player", SEATS)
 def test_teams_resignation_or_time_forfeit_loses_for_the_team(event, termination, reason, player):
     game = Game("four-player")
@@ -991,8 +1093,7 @@ def test_rotation_skips_a_seat_nobody_plays():
 
 # --------------------------------------------------------------------------- random games
 
-CAPTURE_POINTS = {Kind.PAWN: 1, Kind.KNIGHT: 3, Kind.BISHOP: 5, Kind.ROOK: 5, Kind.QUEEN: 9,
-                  Kind.ONE_POINT_QUEEN: 1}
+CAPTURE_POINTS = {Kind.PAWN: 1, Kind.KNIGHT: 3, Kind.BISHOP: 5, Kind.ROOK: 5, Kind.QUEEN: 9, Kind.ONE_POINT_QUEEN: 1}
 DRAWS = {Termination.THREEFOLD_REPETITION, Termination.FIFTY_MOVES, Termination.AGREEMENT}
 QUEENS = {Kind.QUEEN, Kind.ONE_POINT_QUEEN}
 
@@ -1005,9 +1106,14 @@ def expected_move_points(before: Board, after: Board, move, mover: Colour, activ
     target = before.piece_at(move.to_cell)
     if target is not None and target.kind is not Kind.KING and before.controller(target.colour) is not None:
         points += CAPTURE_POINTS[target.kind]
-    elif target is None and moving.kind is Kind.PAWN and move.from_cell[0] != move.to_cell[0] \
-            and move.from_cell[1:] != move.to_cell[1:]:
-        points += 1                                                  # en passant: a live pawn
+    elif (
+        target is None
+        and moving.kind is Kind.PAWN
+        and move.from_cell[0] != move.to_cell[0]
+        and move.from_cell[1:] != move.to_cell[1:]
+    ):
+        points += 1  # en passant: a live pawn
+
     # A king counts when the move gives the check: after it, an enemy piece attacks the king
     # that did not attack it before (the moved piece, or one the move uncovered).
     def attacking(board: Board, cell: str, victim: Colour) -> set[tuple[str, Piece | None]]:
@@ -1017,7 +1123,7 @@ def expected_move_points(before: Board, after: Board, move, mover: Colour, activ
     for p in active_before:
         cell = before.king(p)
         if p == mover or after.piece_at(cell) != Piece(p, Kind.KING):
-            continue                                                 # the mover, or a captured king
+            continue  # the mover, or a captured king
         new = attacking(after, cell, p) - attacking(before, cell, p)
         if new:
             checked += 1
@@ -1053,8 +1159,12 @@ def random_game(mode: str, seed: int, event_rate: float) -> None:
         else:
             # prefer king captures, then captures, so that games end in every way
             captures = [m for m in legal if before.piece_at(m.to_cell) is not None]
-            kings = [m for m in captures if before.piece_at(m.to_cell).kind is Kind.KING
-                     and before.status(before.piece_at(m.to_cell).colour) == Status.ACTIVE]
+            kings = [
+                m
+                for m in captures
+                if before.piece_at(m.to_cell).kind is Kind.KING
+                and before.status(before.piece_at(m.to_cell).colour) == Status.ACTIVE
+            ]
             if kings and rng.random() < 0.9:
                 move = rng.choice(kings)
             else:
@@ -1067,8 +1177,11 @@ def random_game(mode: str, seed: int, event_rate: float) -> None:
                     # credited: the most recent mover among the attackers, counting back from the mover
                     cell = before.king(mates[0].player)
                     order = [SEATS[(SEATS.index(mover) - k) % 4] for k in range(4)]
-                    attackers = [q for q in order if q != mates[0].player and game.status(q) == Status.ACTIVE
-                                 and game.board.attackers(cell, q)]
+                    attackers = [
+                        q
+                        for q in order
+                        if q != mates[0].player and game.status(q) == Status.ACTIVE and game.board.attackers(cell, q)
+                    ]
                     assert attackers and mates[0].by == attackers[0], (before.fen(), str(move), mates)
         steps += 1
         board = game.board
@@ -1084,7 +1197,7 @@ def random_game(mode: str, seed: int, event_rate: float) -> None:
                     expected[p] += 10
             assert game.points == expected, (before.fen(), game.history[-1])
         after = game.points
-        assert all(after[p] >= before_points[p] for p in before_points)      # points never decrease
+        assert all(after[p] >= before_points[p] for p in before_points)  # points never decrease
         for p in SEATS:
             if board.status(p) != Status.OUT:
                 continue
@@ -1100,7 +1213,7 @@ def random_game(mode: str, seed: int, event_rate: float) -> None:
         if out is None:
             assert game.status(game.turn) == Status.ACTIVE
             for cell in board.checkers():
-                assert board.status(board.piece_at(cell).colour) == Status.ACTIVE   # dead pieces give no check
+                assert board.status(board.piece_at(cell).colour) == Status.ACTIVE  # dead pieces give no check
             for m in game.legal_moves:
                 assert board.piece_at(m.from_cell).colour == game.turn
     assert out is not None and set(out.places) == set(SEATS)
@@ -1144,6 +1257,7 @@ def test_random_teams_games(seed):
 
 
 # --------------------------------------------------------------------------- FFA: checks the move gives
+
 
 def pgn4_moves(game: Game) -> list[str]:
     """The moves as PGN4 writes them, with their '+' marks (polychess.formats.pgn4)."""

@@ -63,8 +63,15 @@ def play_and_log(options: dict[str, Any], seed: int) -> list[list[Any]]:
         else:
             game.push(rng.choice(sorted(str(move) for move in game.legal_moves)))
         for elimination in game.eliminations[seen:]:
-            log.append(["out", elimination.ply, str(elimination.player), elimination.reason.value,
-                        None if elimination.by is None else str(elimination.by)])
+            log.append(
+                [
+                    "out",
+                    elimination.ply,
+                    str(elimination.player),
+                    elimination.reason.value,
+                    None if elimination.by is None else str(elimination.by),
+                ]
+            )
         seen = len(game.eliminations)
         for player in game.colours:
             status = game.status(player)
@@ -78,9 +85,16 @@ def play_and_log(options: dict[str, Any], seed: int) -> list[list[Any]]:
             log.append(["position", game.ply, zlib.crc32(game.board.fen().encode())])
     outcome = game.outcome()
     assert outcome is not None, f"seed {seed}: no outcome after {game.ply} plies"
-    log.append(["end", game.ply, outcome.termination.value, {str(p): n for p, n in outcome.places.items()},
-                None if outcome.points is None else {str(p): n for p, n in outcome.points.items()},
-                zlib.crc32(game.board.fen().encode())])
+    log.append(
+        [
+            "end",
+            game.ply,
+            outcome.termination.value,
+            {str(p): n for p, n in outcome.places.items()},
+            None if outcome.points is None else {str(p): n for p, n in outcome.points.items()},
+            zlib.crc32(game.board.fen().encode()),
+        ]
+    )
     return log
 
 

@@ -92,9 +92,21 @@ def test_off_values_are_accepted_everywhere():
 
 def test_options_are_resolved():
     options = validate_options({"variant": "four-player", "mode": "ffa", "time_control": 60})
-    assert options == Options(variant="four-player", mode="ffa", setup="modern", start=None, first_player=None,
-                              rotate_first_player=False, move_limit=None, first_mate_wins=False, neutrality=False,
-                              players=None, time_control=60.0, increment=0.0, hourglass=False)
+    assert options == Options(
+        variant="four-player",
+        mode="ffa",
+        setup="modern",
+        start=None,
+        first_player=None,
+        rotate_first_player=False,
+        move_limit=None,
+        first_mate_wins=False,
+        neutrality=False,
+        players=None,
+        time_control=60.0,
+        increment=0.0,
+        hourglass=False,
+    )
     assert options.arguments() == {"mode": "ffa", "time_control": 60.0}
     assert validate_options({}).variant == "three-player" and validate_options({}).players == 3
 
@@ -118,8 +130,10 @@ def test_bounds_narrow_the_range():
 def test_messages_can_name_the_options_otherwise():
     with pytest.raises(OptionError) as info:
         Game(players=2, start=START)
-    assert info.value.spelled({"players=2": "--two-players", "start": "--fen"}) == \
-        "--two-players sets up its own start position; give either --two-players or --fen"
+    assert (
+        info.value.spelled({"players=2": "--two-players", "start": "--fen"})
+        == "--two-players sets up its own start position; give either --two-players or --fen"
+    )
     # a value quoted in the message is never taken for an option's name
     with pytest.raises(OptionError) as info:
         Game("four-player", mode="{mode}")
@@ -149,34 +163,47 @@ def test_clock_refuses_what_game_refuses(initial, increment):
 
 # --------------------------------------------------------------------------- the callers
 
-@pytest.mark.parametrize("args, message", [
-    (["--variant", "four-player", "--first-player", "black"],
-     "--first-player must be one of red, blue, yellow, green (the seats in play), got 'black'"),
-    (["--variant", "four-player", "--two-players"],
-     "--two-players does not apply to four-player (--two-players is an option of three-player chess only)"),
-    (["--variant", "four-player", "--first-mate-wins"], "--first-mate-wins does not apply to four-player"),
-    (["--variant", "four-player", "--move-limit", "0"],
-     "--move-limit must be a whole number from 1 to 1000000000, got 0"),
-    (["--variant", "four-player", "--move-limit", "2.5"], "--move-limit must be a whole number, got '2.5'"),
-    (["--clock", "0"], "--clock must be a finite number greater than 0, got 0"),
-    (["--clock", "fast"], "--clock: expected SECONDS or SECONDS+INCREMENT (e.g. 300+5), got 'fast'"),
-    (["--variant", "three-player", "--first-player", "Blue"], "--first-player must be one of white, red, black"),
-    (["--two-players", "--fen", START], "--two-players sets up its own start position"),
-])
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ["--variant", "four-player", "--first-player", "black"],
+            "--first-player must be one of red, blue, yellow, green (the seats in play), got 'black'",
+        ),
+        (
+            ["--variant", "four-player", "--two-players"],
+            "--two-players does not apply to four-player (--two-players is an option of three-player chess only)",
+        ),
+        (["--variant", "four-player", "--first-mate-wins"], "--first-mate-wins does not apply to four-player"),
+        (
+            ["--variant", "four-player", "--move-limit", "0"],
+            "--move-limit must be a whole number from 1 to 1000000000, got 0",
+        ),
+        (["--variant", "four-player", "--move-limit", "2.5"], "--move-limit must be a whole number, got '2.5'"),
+        (["--clock", "0"], "--clock must be a finite number greater than 0, got 0"),
+        (["--clock", "fast"], "--clock: expected SECONDS or SECONDS+INCREMENT (e.g. 300+5), got 'fast'"),
+        (["--variant", "three-player", "--first-player", "Blue"], "--first-player must be one of white, red, black"),
+        (["--two-players", "--fen", START], "--two-players sets up its own start position"),
+    ],
+)
 def test_command_line_exits_2_with_one_line(capsys, args, message):
     assert main(["play", "--no-color", *args]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
-@pytest.mark.parametrize("data, message", [
-    ({"variant": "three-player", "time_control": NAN}, "time_control must be between 1 and 86400, got nan"),
-    ({"variant": "three-player", "time_control": 60, "increment": INF}, "increment must be between 0 and 3600"),
-    ({"variant": "four-player", "move_limit": 2.5}, "move_limit must be a whole number, got 2.5"),
-    ({"variant": "four-player", "move_limit": True}, "move_limit must be a whole number, got True"),
-    ({"variant": "four-player", "players": 2}, "players does not apply to four-player"),
-    ({"variant": "four-player", "first_mate_wins": True}, "first_mate_wins does not apply to four-player"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({"variant": "three-player", "time_control": NAN}, "time_control must be between 1 and 86400, got nan"),
+        ({"variant": "three-player", "time_control": 60, "increment": INF}, "increment must be between 0 and 3600"),
+        ({"variant": "four-player", "move_limit": 2.5}, "move_limit must be a whole number, got 2.5"),
+        ({"variant": "four-player", "move_limit": True}, "move_limit must be a whole number, got True"),
+        ({"variant": "four-player", "players": 2}, "players does not apply to four-player"),
+        ({"variant": "four-player", "first_mate_wins": True}, "first_mate_wins does not apply to four-player"),
+    ],
+)
 def test_web_answers_400(data, message):
     with pytest.raises(ApiError) as info:
         parse_game_options({**data, "engines": []})
@@ -184,28 +211,39 @@ def test_web_answers_400(data, message):
 
 
 def test_web_passes_the_checked_options_on():
-    options = parse_game_options({"variant": "three-player", "players": 2, "time_control": 60, "increment": 2,
-                                  "hourglass": True, "neutrality": False})
+    options = parse_game_options(
+        {
+            "variant": "three-player",
+            "players": 2,
+            "time_control": 60,
+            "increment": 2,
+            "hourglass": True,
+            "neutrality": False,
+        }
+    )
     assert options.game_kwargs == {"players": 2, "time_control": 60.0, "increment": 2.0, "hourglass": True}
     assert [c.value for c in Game(options.variant, **options.game_kwargs).seats] == ["white", "red"]
 
 
-@pytest.mark.parametrize("tags, line, message", [
-    ('[Variant "four-player"]\n[Options "players=2"]', 2, "players does not apply to four-player"),
-    ('[Variant "four-player"]\n[Options "first_mate_wins"]', 2, "first_mate_wins does not apply to four-player"),
-    ('[Variant "four-player"]\n[Options "move_limit=2.5"]', 2, "move_limit must be a whole number, got '2.5'"),
-    ('[Variant "three-player"]\n[Options "first_player=blue"]', 2, "first_player must be one of white, red, black"),
-    ('[Variant "standard"]\n[Options "neutrality"]', 2, "neutrality does not apply to standard"),
-    ('[Options "neutrality=yes"]', 1, "neutrality is a flag and takes no value"),
-    ('[Options "players"]', 1, "option players needs a value"),
-    ('[Options "neutrality neutrality"]', 1, "option neutrality given twice"),
-    ('[Options "time_control=60"]', 1, "unknown option 'time_control=60'"),
-    ('[Variant "three-player"]\n[TimeControl "inf+0"]', 2, "bad TimeControl 'inf+0'"),
-    ('[Variant "three-player"]\n[TimeControl "nan+0"]', 2, "bad TimeControl 'nan+0'"),
-    ('[Variant "three-player"]\n[TimeControl "0+5"]', 2, "TimeControl must be a finite number greater than 0"),
-    ('[Options "hourglass"]', 1, "hourglass does not apply to a game without TimeControl"),
-    (f'[Options "players=2"]\n[StartPosition "{START}"]', 2, "give either players=2 or StartPosition"),
-])
+@pytest.mark.parametrize(
+    "tags, line, message",
+    [
+        ('[Variant "four-player"]\n[Options "players=2"]', 2, "players does not apply to four-player"),
+        ('[Variant "four-player"]\n[Options "first_mate_wins"]', 2, "first_mate_wins does not apply to four-player"),
+        ('[Variant "four-player"]\n[Options "move_limit=2.5"]', 2, "move_limit must be a whole number, got '2.5'"),
+        ('[Variant "three-player"]\n[Options "first_player=blue"]', 2, "first_player must be one of white, red, black"),
+        ('[Variant "standard"]\n[Options "neutrality"]', 2, "neutrality does not apply to standard"),
+        ('[Options "neutrality=yes"]', 1, "neutrality is a flag and takes no value"),
+        ('[Options "players"]', 1, "option players needs a value"),
+        ('[Options "neutrality neutrality"]', 1, "option neutrality given twice"),
+        ('[Options "time_control=60"]', 1, "unknown option 'time_control=60'"),
+        ('[Variant "three-player"]\n[TimeControl "inf+0"]', 2, "bad TimeControl 'inf+0'"),
+        ('[Variant "three-player"]\n[TimeControl "nan+0"]', 2, "bad TimeControl 'nan+0'"),
+        ('[Variant "three-player"]\n[TimeControl "0+5"]', 2, "TimeControl must be a finite number greater than 0"),
+        ('[Options "hourglass"]', 1, "hourglass does not apply to a game without TimeControl"),
+        (f'[Options "players=2"]\n[StartPosition "{START}"]', 2, "give either players=2 or StartPosition"),
+    ],
+)
 def test_record_reader_raises_record_error(tags, line, message):
     with pytest.raises(RecordError) as info:
         read_record(tags + "\n\n*\n")

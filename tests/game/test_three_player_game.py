@@ -43,6 +43,7 @@ START = Board("three-player").fen()
 
 # --------------------------------------------------------------------------- helpers
 
+
 def cells_of(game: Game, colour: Colour) -> set[str]:
     return {cell for cell, p in game.board.pieces().items() if p.colour == colour}
 
@@ -79,8 +80,7 @@ def fen_fields(game: Game) -> list[str]:
 # G7 (a cover, not a check: White is the only attacker).  Black's rook on K10 can neither block
 # the H-file nor take H3.  Red's king N12 sits behind its pawns N11, M11; Black's rook, once it
 # is White's, goes K10-K12 and checks along rank 12 (K12 L12 M12 N12): back-rank mate.
-MATE_TWICE = {"A3": "wK", "B3": "wR", "G1": "rR", "N12": "rK", "N11": "rP", "M11": "rP",
-              "H8": "bK", "K10": "bR"}
+MATE_TWICE = {"A3": "wK", "B3": "wR", "G1": "rR", "N12": "rK", "N11": "rP", "M11": "rP", "H8": "bK", "K10": "bR"}
 
 
 def test_first_mate_then_second_mate():
@@ -90,24 +90,24 @@ def test_first_mate_then_second_mate():
     assert game.turn == W and game.active_players() == [W, R, B]
     s.push("B3H3")
     assert game.turn == R and game.eliminations == () and game.outcome() is None
-    s.push("G1G2")                      # Red's quiet move; Black has no answer to the check
+    s.push("G1G2")  # Red's quiet move; Black has no answer to the check
     # Black is mated by White (the only attacker) and is out; the game goes on.
     assert game.eliminations == (elim(B, Reason.CHECKMATE, W, 2),)
     assert game.outcome() is None and not game.is_over()
     assert_transferred(game, B, W, {"K10"})
-    assert game.board.piece_at("K10") == Piece(B, Kind.ROOK)     # keeps its colour
+    assert game.board.piece_at("K10") == Piece(B, Kind.ROOK)  # keeps its colour
     assert fen_fields(game)[6:8] == ["wrw", "aax"]
     assert game.active_players() == [W, R]
     # the turn passed from Red straight back to White (Black skipped), a new round began
     assert game.turn == W and game.board.fullmove_number == 2
     # White moves the inherited rook as his own
     assert {"K10K12", "K10K11", "K10A10", "K10N10", "K10K5"} <= moves_from(game, "K10")
-    assert "H3H8" in moves(game)         # the mated king's cell is empty now
+    assert "H3H8" in moves(game)  # the mated king's cell is empty now
     s.push("A3A4")
-    assert game.turn == R               # White -> Red
+    assert game.turn == R  # White -> Red
     s.push("G2G3")
-    assert game.turn == W               # Red -> White: Black never moves again
-    s.push("K10K12")                    # the inherited rook mates on the back rank
+    assert game.turn == W  # Red -> White: Black never moves again
+    s.push("K10K12")  # the inherited rook mates on the back rank
     out = game.outcome()
     assert out is not None and game.is_over()
     assert out.termination == Termination.CHECKMATE
@@ -138,7 +138,7 @@ def test_mate_with_first_mate_wins_ends_the_game():
     out = game.outcome()
     assert out is not None
     assert out.termination == Termination.CHECKMATE
-    assert out.places == {W: 1, R: 2, B: 2}     # mater first, both others share last place
+    assert out.places == {W: 1, R: 2, B: 2}  # mater first, both others share last place
     assert out.winners == (W,)
     assert out.eliminations == (elim(B, Reason.CHECKMATE, W, 2),)
     # the game ends on the mate: Black's king and army stay where they stand (docs/rules.md,
@@ -158,8 +158,17 @@ def test_mate_with_first_mate_wins_ends_the_game():
 # (M-file) without being attacked: Red is stalemated as soon as it is his turn.  Black's king
 # H8 is boxed in by the rooks G2 (G-file) and F7 (rank 7: F7 G7 H7); his only move is E7-E6,
 # after which White's pawn E5 blocks that pawn: the second stalemate.
-TWO_STALEMATES = {"E1": "wK", "A11": "wR", "M5": "wR", "G2": "wR", "F7": "wR", "E5": "wP",
-                  "N12": "rK", "H8": "bK", "E7": "bP"}
+TWO_STALEMATES = {
+    "E1": "wK",
+    "A11": "wR",
+    "M5": "wR",
+    "G2": "wR",
+    "F7": "wR",
+    "E5": "wP",
+    "N12": "rK",
+    "H8": "bK",
+    "E7": "bP",
+}
 
 
 def test_second_stalemate_is_a_three_way_draw():
@@ -175,7 +184,7 @@ def test_second_stalemate_is_a_three_way_draw():
     assert game.turn == B and game.active_players() == [W, B]
     assert moves(game) == {"E7E6"}
     s.push("E7E6")
-    assert game.turn == W                # Black -> White, the frozen Red skipped
+    assert game.turn == W  # Black -> White, the frozen Red skipped
     s.push("D1E1")
     out = game.outcome()
     assert out is not None
@@ -192,8 +201,17 @@ def test_second_stalemate_is_a_three_way_draw():
 # Black is mated by White alone (rooks H3 and G2) while Red plays A11-A10 (his pawn is then
 # blocked by White's pawn on A9).  White then moves the inherited rook K10-K11, which with the
 # rook on M5 boxes Red's king N12 in: Red is stalemated after the first mate.
-STALEMATE_AFTER_MATE = {"E1": "wK", "B3": "wR", "G2": "wR", "M5": "wR", "A9": "wP", "N12": "rK",
-                        "A11": "rP", "H8": "bK", "K10": "bR"}
+STALEMATE_AFTER_MATE = {
+    "E1": "wK",
+    "B3": "wR",
+    "G2": "wR",
+    "M5": "wR",
+    "A9": "wP",
+    "N12": "rK",
+    "A11": "rP",
+    "H8": "bK",
+    "K10": "bR",
+}
 
 
 def test_stalemate_after_a_mate_is_a_draw_of_the_two_unmated():
@@ -203,11 +221,11 @@ def test_stalemate_after_a_mate_is_a_draw_of_the_two_unmated():
     assert game.eliminations == (elim(B, Reason.CHECKMATE, W, 2),)
     assert_transferred(game, B, W, {"K10"})
     assert game.turn == W and game.outcome() is None
-    s.push("K10K11")                    # White moves Black's former rook
+    s.push("K10K11")  # White moves Black's former rook
     out = game.outcome()
     assert out is not None
     assert out.termination == Termination.STALEMATE
-    assert out.places == {W: 1, R: 1, B: 3}       # the mated player stays 3rd
+    assert out.places == {W: 1, R: 1, B: 3}  # the mated player stays 3rd
     assert set(out.winners) == {W, R}
     assert out.returns() == (1.0, 1.0, -1.0)
     assert out.eliminations == (elim(B, Reason.CHECKMATE, W, 2), elim(R, Reason.STALEMATE, None, 3))
@@ -217,8 +235,7 @@ def test_stalemate_after_a_mate_is_a_draw_of_the_two_unmated():
 
 # White's first move K6-K11 (K6 K5 | K9 K10 K11) stalemates Red (rook M5 covers M12 and M11,
 # the rook on K11 covers N11); then White mates Black with B3-H3 (G2 covers G8, G7).
-STALEMATE_THEN_MATE = {"E1": "wK", "B3": "wR", "G2": "wR", "M5": "wR", "K6": "wR", "N12": "rK",
-                       "H8": "bK", "N7": "bP"}
+STALEMATE_THEN_MATE = {"E1": "wK", "B3": "wR", "G2": "wR", "M5": "wR", "K6": "wR", "N12": "rK", "H8": "bK", "N7": "bP"}
 
 
 def test_stalemate_then_mate_mater_first_mated_and_frozen_share_second():
@@ -237,7 +254,7 @@ def test_stalemate_then_mate_mater_first_mated_and_frozen_share_second():
     assert out.winners == (W,)
     assert out.eliminations == (elim(R, Reason.STALEMATE, None, 1), elim(B, Reason.CHECKMATE, W, 3))
     assert game.board.king(B) is None
-    assert game.board.king(R) == "N12"           # the frozen king stays
+    assert game.board.king(R) == "N12"  # the frozen king stays
     assert game.status(R) == Status.FROZEN
     s.unwind()
 
@@ -245,17 +262,17 @@ def test_stalemate_then_mate_mater_first_mated_and_frozen_share_second():
 def test_frozen_player_is_skipped_and_his_king_cannot_be_captured():
     game = game_from(STALEMATE_THEN_MATE)
     s = Script(game)
-    s.push("K6K11")                     # Red frozen
+    s.push("K6K11")  # Red frozen
     s.push("N7N6")
     assert game.turn == W
     assert "K11K12" in moves(game)
-    s.push("K11K12")                    # the rook now looks along rank 12 at N12 (L12, M12 empty)
-    assert game.turn == B               # Red skipped
+    s.push("K11K12")  # the rook now looks along rank 12 at N12 (L12, M12 empty)
+    assert game.turn == B  # Red skipped
     s.push("N6N5")
     assert game.turn == W
     got = moves(game)
-    assert not {m for m in got if m.endswith("N12")}      # the frozen king is never captured
-    assert {"K12L12", "K12M12"} <= got                    # pieces may stand next to it
+    assert not {m for m in got if m.endswith("N12")}  # the frozen king is never captured
+    assert {"K12L12", "K12M12"} <= got  # pieces may stand next to it
     assert game.board.king(R) == "N12"
     s.push("E1F1")
     assert game.turn == B
@@ -310,15 +327,15 @@ def test_king_capture_credited_to_the_capturer_and_army_transferred_within_the_m
     assert game.outcome() is None
     assert_transferred(game, W, B, {"H1", "A2"})
     assert game.board.piece_at("E1") == Piece(B, Kind.ROOK)
-    assert fen_fields(game)[2] == "-"            # White's castling right lapsed
+    assert fen_fields(game)[2] == "-"  # White's castling right lapsed
     assert fen_fields(game)[6:8] == ["brb", "xaa"]
     assert game.turn == R and game.active_players() == [R, B]
     s.push("D12C12")
-    assert game.turn == B                        # White skipped
+    assert game.turn == B  # White skipped
     got = moves(game)
     assert {"H1H2", "H1G1", "A2A3", "A2A4"} <= got
     assert "H1E1" not in got and "E1H1" not in got  # his two colours never capture each other
-    s.push("A2A4")                               # Black moves White's pawn
+    s.push("A2A4")  # Black moves White's pawn
     assert game.turn == R
     assert game.board.piece_at("A4") == Piece(W, Kind.PAWN)
     s.unwind()
@@ -341,16 +358,24 @@ def test_king_capture_with_first_mate_wins():
 # White's knight E5-G6 checks H8 and uncovers Red's bishop C3 (C3 D4 | E5 F6 G7 H8): a double
 # check by two players, created by White's move.  Red's rook N7 covers rank 7 (H7, G7), his
 # knight H6 covers G8.  Black's pawn N6 can do nothing against a double check.
-DISCOVERED_BY_EARLIER = {"A3": "wK", "E5": "wN", "C3": "rB", "N7": "rR", "H6": "rN", "D12": "rK",
-                         "H8": "bK", "N6": "bP"}
+DISCOVERED_BY_EARLIER = {
+    "A3": "wK",
+    "E5": "wN",
+    "C3": "rB",
+    "N7": "rR",
+    "H6": "rN",
+    "D12": "rK",
+    "H8": "bK",
+    "N6": "bP",
+}
 # The same with the colours of the attackers swapped: Red's knight E5-G6 uncovers White's
 # bishop C3, after a quiet White move.
-DISCOVERED_BY_LATER = {"A3": "wK", "E5": "rN", "C3": "wB", "N7": "wR", "H6": "wN", "D12": "rK",
-                       "H8": "bK", "N6": "bP"}
+DISCOVERED_BY_LATER = {"A3": "wK", "E5": "rN", "C3": "wB", "N7": "wR", "H6": "wN", "D12": "rK", "H8": "bK", "N6": "bP"}
 
 
-def _push_double_check_mate(s: Script, last_move: str, checkers: dict[str, Colour], mater: Colour,
-                            victim: Colour) -> None:
+def _push_double_check_mate(
+    s: Script, last_move: str, checkers: dict[str, Colour], mater: Colour, victim: Colour
+) -> None:
     """Before the last move is played in the game, play it on a copy of the board to see the
     double check and the credit the board gives; then play it in the game."""
     board = s.game.board
@@ -360,21 +385,21 @@ def _push_double_check_mate(s: Script, last_move: str, checkers: dict[str, Colou
     assert {board.piece_at(c).colour for c in checkers} == set(checkers.values())
     assert board.is_checkmate()
     assert board.mated_by() == mater
-    assert tp.mater(board.fen()) == mater.value[0]      # the reference agrees
+    assert tp.mater(board.fen()) == mater.value[0]  # the reference agrees
     s.push(last_move)
 
 
 def test_discovered_double_check_made_by_the_earlier_mover_credits_the_later():
     game = game_from(DISCOVERED_BY_EARLIER)
     s = Script(game)
-    s.push("E5G6")                      # White's move: knight check + Red's bishop uncovered
+    s.push("E5G6")  # White's move: knight check + Red's bishop uncovered
     _push_double_check_mate(s, "D12C12", {"C3": R, "G6": W}, R, B)
     assert game.eliminations == (elim(B, Reason.CHECKMATE, R, 2),)
     assert_transferred(game, B, R, {"N6"})
     assert game.turn == W
     s.push("A3A4")
     assert game.turn == R
-    assert "N6N5" in moves(game)        # Red moves Black's pawn
+    assert "N6N5" in moves(game)  # Red moves Black's pawn
     s.push("N6N5")
     assert game.board.piece_at("N5") == Piece(B, Kind.PAWN)
     assert game.turn == W
@@ -384,7 +409,7 @@ def test_discovered_double_check_made_by_the_earlier_mover_credits_the_later():
 def test_discovered_double_check_made_by_the_later_mover_credits_him():
     game = game_from(DISCOVERED_BY_LATER)
     s = Script(game)
-    s.push("A3A4")                      # White's quiet move
+    s.push("A3A4")  # White's quiet move
     _push_double_check_mate(s, "E5G6", {"C3": W, "G6": R}, R, B)
     assert game.eliminations == (elim(B, Reason.CHECKMATE, R, 2),)
     assert_transferred(game, B, R, {"N6"})
@@ -405,17 +430,17 @@ def test_double_check_credits_the_most_recent_mover_white():
     _push_double_check_mate(s, "K8F6", {"N6": B, "F6": W}, W, R)
     assert game.eliminations == (elim(R, Reason.CHECKMATE, W, 2),)
     assert_transferred(game, R, W, {"A11"})
-    assert game.turn == B                # White -> (Red out) -> Black
+    assert game.turn == B  # White -> (Red out) -> Black
     s.push("H6H7")
     assert game.turn == W
-    assert {"A11A10", "A11A9"} <= moves(game)   # Red's pawn keeps Red's direction, for White
+    assert {"A11A10", "A11A9"} <= moves(game)  # Red's pawn keeps Red's direction, for White
     s.unwind()
 
 
 def test_single_attacker_gets_the_credit_even_if_the_other_moved_last():
     game = game_from(VICTIM_RED, turn="b")
     s = Script(game)
-    s.push("G6N6", "E1F1")               # White's move gives no check
+    s.push("G6N6", "E1F1")  # White's move gives no check
     assert game.eliminations == (elim(R, Reason.CHECKMATE, B, 2),)
     assert_transferred(game, R, B, {"A11"})
     assert game.turn == B
@@ -424,6 +449,7 @@ def test_single_attacker_gets_the_credit_even_if_the_other_moved_last():
 
 
 # --------------------------------------------------------------------------- draws
+
 
 def test_agreement():
     game = Game()
@@ -457,10 +483,10 @@ def test_threefold_repetition_from_the_start():
     game = Game()
     s = Script(game)
     s.push(*KNIGHT_SHUFFLE)
-    assert game.board.fen().split(" ")[:4] == START.split(" ")[:4]      # second occurrence
+    assert game.board.fen().split(" ")[:4] == START.split(" ")[:4]  # second occurrence
     assert game.outcome() is None
     s.push(*KNIGHT_SHUFFLE[:-1])
-    assert game.outcome() is None       # the third occurrence needs Black's last move
+    assert game.outcome() is None  # the third occurrence needs Black's last move
     s.push(KNIGHT_SHUFFLE[-1])
     out = game.outcome()
     assert out is not None and out.termination == Termination.THREEFOLD_REPETITION
@@ -477,13 +503,13 @@ def test_repetition_counts_are_taken_back_by_pop():
     for _ in KNIGHT_SHUFFLE:
         game.pop()
     assert game.board.fen() == START
-    for move in KNIGHT_SHUFFLE:          # the start position now occurs for the 2nd time only
+    for move in KNIGHT_SHUFFLE:  # the start position now occurs for the 2nd time only
         game.push(move)
     assert game.outcome() is None
     for move in KNIGHT_SHUFFLE:
         game.push(move)
     assert game.outcome().termination == Termination.THREEFOLD_REPETITION
-    game.pop()                           # take back the draw and play on differently
+    game.pop()  # take back the draw and play on differently
     assert game.outcome() is None
     game.push("E7E6")
     assert game.outcome() is None and game.ply == 12
@@ -526,7 +552,7 @@ def test_fifty_moves_with_three_players_is_150_plies():
 def test_fifty_moves_a_capture_resets():
     pieces = {"E1": "wK", "A1": "wR", "D12": "rK", "A12": "rR", "K8": "bK", "N8": "bR"}
     game = game_from(pieces, halfmove=148)
-    game.push("A1A12")                  # A-file: A1 A2 A3 A4 | A9 A10 A11 A12 — a capture
+    game.push("A1A12")  # A-file: A1 A2 A3 A4 | A9 A10 A11 A12 — a capture
     assert game.board.halfmove_clock == 0
     game.push("D12D11")
     assert game.outcome() is None
@@ -535,7 +561,7 @@ def test_fifty_moves_a_capture_resets():
 def test_fifty_moves_after_a_mate_is_100_plies():
     game = game_from(MATE_TWICE, halfmove=97)
     s = Script(game)
-    s.push("B3H3", "G1G2")              # Black mated at halfmove 99; two players remain
+    s.push("B3H3", "G1G2")  # Black mated at halfmove 99; two players remain
     assert game.board.halfmove_clock == 99
     assert game.outcome() is None
     s.push("A3A4")
@@ -571,14 +597,13 @@ def test_king_and_minor_piece_is_not_a_draw_in_three_player_chess():
 
 # Red's rook E6 pins White's knight E3 to his king E1 along the E-file.  After Red resigns
 # the rook is an inert obstacle: it pins nothing, gives no check and can be captured.
-RESIGN = {"E1": "wK", "E3": "wN", "N6": "wR", "D12": "rK", "E6": "rR", "D11": "rP", "K8": "bK",
-          "N7": "bP"}
+RESIGN = {"E1": "wK", "E3": "wN", "N6": "wR", "D12": "rK", "E6": "rR", "D11": "rP", "K8": "bK", "N7": "bP"}
 
 
 def test_resignation_leaves_inert_obstacles():
     game = game_from(RESIGN)
     s = Script(game)
-    assert moves_from(game, "E3") == set()       # pinned
+    assert moves_from(game, "E3") == set()  # pinned
     s.push("N6M6")
     assert game.turn == R
     s.event("resign", R)
@@ -590,12 +615,12 @@ def test_resignation_leaves_inert_obstacles():
     assert game.turn == B and game.active_players() == [W, B]
     assert game.outcome() is None
     s.push("K8K7")
-    assert game.turn == W                        # Red skipped
+    assert game.turn == W  # Red skipped
     got = moves(game)
-    assert moves_from(game, "E3") >= {"E3C4", "E3G4", "E3C2", "E3G2"}   # the pin is gone
-    assert "M6E6" in got                         # the inert rook can be captured
-    assert "M6F6" not in got                     # and still blocks the rank
-    assert "E1E2" in got                         # onto the file the rook "looks at"
+    assert moves_from(game, "E3") >= {"E3C4", "E3G4", "E3C2", "E3G2"}  # the pin is gone
+    assert "M6E6" in got  # the inert rook can be captured
+    assert "M6F6" not in got  # and still blocks the rank
+    assert "E1E2" in got  # onto the file the rook "looks at"
     s.push("M6E6")
     assert game.board.piece_at("E6") == Piece(W, Kind.ROOK)
     s.push("K7L7")
@@ -622,14 +647,14 @@ def test_resignation_by_a_player_not_to_move_keeps_the_turn():
     s.push("E7E5")
     assert game.turn == R
     with pytest.raises(ValueError):
-        game.resign(W)                  # already out
+        game.resign(W)  # already out
     s.unwind()
 
 
 def test_resignation_of_a_player_with_two_colours_leaves_both_inert():
     game = game_from(MATE_TWICE)
     s = Script(game)
-    s.push("B3H3", "G1G2")              # White now controls Black's rook K10
+    s.push("B3H3", "G1G2")  # White now controls Black's rook K10
     s.event("resign", W)
     out = game.outcome()
     assert out is not None and out.termination == Termination.RESIGNATION
@@ -655,6 +680,7 @@ def test_resignation_after_a_mate():
 
 # --------------------------------------------------------------------------- time
 
+
 def test_time_forfeit_via_push_and_via_flag():
     clock = FakeTime()
     game = Game(time_control=10, time_source=clock)
@@ -668,25 +694,25 @@ def test_time_forfeit_via_push_and_via_flag():
     clock.set(9)
     s.push("E7E5")
     assert game.clock.remaining == {W: 7, R: 8, B: 6}
-    assert not game.flag()              # White has used 0 of his 7 s: nothing happens
-    clock.set(16.5)                     # White took 7.5 s > 7 s
+    assert not game.flag()  # White has used 0 of his 7 s: nothing happens
+    clock.set(16.5)  # White took 7.5 s > 7 s
     white_cells = cells_of(game, W) - {"E1"}
     s.forfeit_by_push("D2D4")
     assert game.eliminations == (elim(W, Reason.TIME_FORFEIT, None, 3),)
     assert game.history[-1] == "timeout(white)"
-    assert game.ply == 3                # the move was not played
+    assert game.ply == 3  # the move was not played
     assert game.board.piece_at("D2") == Piece(W, Kind.PAWN) and game.board.piece_at("D4") is None
     assert_inert(game, W, white_cells)
     assert game.turn == R and game.outcome() is None
     assert game.clock.remaining[W] <= 0
     assert game.clock.remaining[R] == 8 and game.clock.remaining[B] == 6
-    clock.set(18.5)                     # Red's clock started at 16.5, when the forfeit was noted
+    clock.set(18.5)  # Red's clock started at 16.5, when the forfeit was noted
     s.push("C11C10")
     assert game.clock.remaining[R] == 6
     clock.set(24)
-    assert not game.flag()              # Black: 6 - 5.5 > 0
+    assert not game.flag()  # Black: 6 - 5.5 > 0
     black_cells = cells_of(game, B) - {"K8"}
-    clock.set(25)                       # 6.5 s used of 6
+    clock.set(25)  # 6.5 s used of 6
     assert game.flag()
     s.states.append(snapshot(game))
     out = game.outcome()
@@ -707,7 +733,7 @@ def test_time_forfeit_event():
     s.event("time_forfeit", R)
     assert game.eliminations == (elim(R, Reason.TIME_FORFEIT, None, 1),)
     assert game.turn == B
-    assert game.flag() is False         # no clock
+    assert game.flag() is False  # no clock
     s.unwind()
 
 
@@ -746,7 +772,8 @@ def test_time_forfeit_via_push_resolves_the_next_players_mate():
     assert game.eliminations[0] == elim(W, Reason.TIME_FORFEIT, None, 1)
     # Red, to move, is in check with no legal move: he must be mated, not left to move
     assert game.is_over() or len(game.legal_moves) > 0, (
-        f"game stuck: {game.turn} to move without a legal move and no outcome: {game.board.fen()}")
+        f"game stuck: {game.turn} to move without a legal move and no outcome: {game.board.fen()}"
+    )
     assert game.eliminations == (elim(W, Reason.TIME_FORFEIT, None, 1), elim(R, Reason.CHECKMATE, B, 1))
     assert game.outcome() is not None
     assert game.outcome().termination == Termination.CHECKMATE
@@ -776,13 +803,13 @@ def test_clock_hourglass():
     game = Game(time_control=60, hourglass=True, time_source=clock)
     s = Script(game)
     clock.set(6)
-    s.push("E2E4")                      # White uses 6: 3 to Red, 3 to Black
+    s.push("E2E4")  # White uses 6: 3 to Red, 3 to Black
     assert game.clock.remaining == {W: 54, R: 63, B: 63}
     clock.set(10)
-    s.push("D11D9")                     # Red uses 4
+    s.push("D11D9")  # Red uses 4
     assert game.clock.remaining == {W: 56, R: 59, B: 65}
     clock.set(11)
-    s.push("E7E5")                      # Black uses 1
+    s.push("E7E5")  # Black uses 1
     assert game.clock.remaining == {W: 56.5, R: 59.5, B: 64}
     s.unwind()
 
@@ -795,11 +822,11 @@ def test_clock_hourglass_after_a_mate_goes_to_the_one_other_player():
     s.push("B3H3")
     assert game.clock.remaining == {W: 57, R: 62, B: 62}
     clock.set(10)
-    s.push("G1G2")                      # Red uses 6, shared with White and Black; Black is mated
+    s.push("G1G2")  # Red uses 6, shared with White and Black; Black is mated
     assert game.clock.remaining == {W: 60, R: 57, B: 65}
     assert game.status(B) == Status.OUT
     clock.set(18)
-    s.push("A3A4")                      # White uses 8: all of it to Red
+    s.push("A3A4")  # White uses 8: all of it to Red
     assert game.clock.remaining == {W: 53, R: 65, B: 65}
     s.unwind()
 
@@ -809,10 +836,10 @@ def test_clock_hourglass_gives_frozen_players_nothing():
     game = game_from(TWO_STALEMATES, time_control=60, hourglass=True, time_source=clock)
     s = Script(game)
     clock.set(2)
-    s.push("E1D1")                      # White uses 2 (1 each to Red and Black); Red is frozen
+    s.push("E1D1")  # White uses 2 (1 each to Red and Black); Red is frozen
     assert game.clock.remaining == {W: 58, R: 61, B: 61}
     clock.set(5)
-    s.push("E7E6")                      # Black uses 3: all to White, none to the frozen Red
+    s.push("E7E6")  # Black uses 3: all to White, none to the frozen Red
     assert game.clock.remaining == {W: 61, R: 61, B: 58}
     s.unwind()
 
@@ -825,10 +852,10 @@ def test_clock_after_resignation_of_the_player_to_move():
     clock.set(1)
     game.push("E2E4")
     assert game.clock.remaining == {W: 59, R: 60, B: 60}
-    clock.set(11)                       # Red thinks 10 s, then resigns
+    clock.set(11)  # Red thinks 10 s, then resigns
     game.resign(R)
     assert game.turn == B
-    clock.set(14)                       # Black thinks 3 s
+    clock.set(14)  # Black thinks 3 s
     game.push("E7E5")
     assert game.clock.remaining[B] == 57
 
@@ -839,7 +866,7 @@ def test_clock_after_time_forfeit_event_of_the_player_to_move():
     clock.set(1)
     game.push("E2E4")
     clock.set(61)
-    game.time_forfeit(R)                # an external clock: Red's time is up
+    game.time_forfeit(R)  # an external clock: Red's time is up
     clock.set(64)
     game.push("E7E5")
     assert game.clock.remaining[B] == 57
@@ -886,7 +913,7 @@ def test_two_players_on_the_hexagon():
     assert game.active_players() == [W, R]
     assert "bKQ" not in fen_fields(game)[2]
     for i, move in enumerate(TWO_PLAYER_MATE):
-        assert game.turn == (W, R)[i % 2]             # White and Red alternate
+        assert game.turn == (W, R)[i % 2]  # White and Red alternate
         s.push(move)
     out = game.outcome()
     assert out is not None and out.termination == Termination.CHECKMATE
@@ -930,8 +957,18 @@ def test_two_players_rejects_a_start_position_and_other_counts():
 # Red's knight A3 stands on White's rook's file (A1 A2 A3), Black's knight C1 on its rank.
 # Red may capture White's pawn H2 with his rook H6 (H-file) before Black's rook N8 takes Red's
 # bishop N5 (N-file N8 N7 N6 N5).
-NEUTRAL = {"E1": "wK", "A1": "wR", "H2": "wP", "C1": "bN", "D12": "rK", "A3": "rN", "H6": "rR",
-           "N5": "rB", "K8": "bK", "N8": "bR"}
+NEUTRAL = {
+    "E1": "wK",
+    "A1": "wR",
+    "H2": "wP",
+    "C1": "bN",
+    "D12": "rK",
+    "A3": "rN",
+    "H6": "rR",
+    "N5": "rB",
+    "K8": "bK",
+    "N8": "bR",
+}
 
 
 def neutral_game(last: str = "---", turn: str = "r") -> Game:
@@ -983,16 +1020,19 @@ def test_neutrality_allows_capturing_a_player_who_captured_you():
     s.unwind()
 
 
-@pytest.mark.parametrize("last,white_may_take_red,white_may_take_black", [
-    ("---", True, True),
-    ("--r", False, True),    # Black captured Red, Red did not capture White
-    ("-wr", True, True),     # ... but Red captured White: allowed
-    ("-b-", True, False),    # Red captured Black, Black did not capture White
-    ("-bw", True, True),     # ... Black captured White: allowed
-    ("-br", False, False),   # each of the others captured the other
-    ("r--", True, True),     # only the mover's own record: irrelevant
-    ("b-r", False, True),    # ... also here
-])
+@pytest.mark.parametrize(
+    "last,white_may_take_red,white_may_take_black",
+    [
+        ("---", True, True),
+        ("--r", False, True),  # Black captured Red, Red did not capture White
+        ("-wr", True, True),  # ... but Red captured White: allowed
+        ("-b-", True, False),  # Red captured Black, Black did not capture White
+        ("-bw", True, True),  # ... Black captured White: allowed
+        ("-br", False, False),  # each of the others captured the other
+        ("r--", True, True),  # only the mover's own record: irrelevant
+        ("b-r", False, True),  # ... also here
+    ],
+)
 def test_neutrality_rule_table(last, white_may_take_red, white_may_take_black):
     game = neutral_game(last, turn="w")
     got = captures(game)
@@ -1001,6 +1041,7 @@ def test_neutrality_rule_table(last, white_may_take_red, white_may_take_black):
 
 
 # --------------------------------------------------------------------------- standard chess
+
 
 def test_standard_fools_mate():
     game = Game("standard")
@@ -1032,7 +1073,7 @@ def test_standard_insufficient_material_king_and_bishop():
     fen = "4k3/8/8/8/8/8/1n6/B3K3 w - - 0 1"
     game = Game("standard", start=fen)
     s = Script(game)
-    s.push("a1b2")                      # K+B vs K
+    s.push("a1b2")  # K+B vs K
     out = game.outcome()
     assert out is not None and out.termination == Termination.INSUFFICIENT_MATERIAL
     assert out.places == {W: 1, B: 1}
@@ -1042,7 +1083,7 @@ def test_standard_insufficient_material_king_and_bishop():
 
 def test_standard_enough_material_goes_on():
     game = Game("standard", start="4k3/8/8/8/8/8/1r6/N3K3 w - - 0 1")
-    game.push("a1b3")                   # K+N vs K+R
+    game.push("a1b3")  # K+N vs K+R
     assert game.outcome() is None
 
 
@@ -1065,6 +1106,7 @@ def test_standard_fifty_moves_and_repetition():
 
 
 # --------------------------------------------------------------------------- misc API
+
 
 def test_illegal_move_leaves_the_game_unchanged():
     game = Game()
@@ -1091,6 +1133,7 @@ def test_start_position_must_have_an_active_player_to_move():
 
 
 # --------------------------------------------------------------------------- random games
+
 
 def _check_invariants(game: Game, plies: int) -> None:
     board = game.board
@@ -1171,8 +1214,11 @@ def test_random_games(chunk):
         _random_game(seed)
 
 
-@pytest.mark.parametrize("options", [dict(neutrality=True), dict(first_mate_wins=True), dict(players=2)],
-                         ids=["neutrality", "first_mate_wins", "two_players"])
+@pytest.mark.parametrize(
+    "options",
+    [dict(neutrality=True), dict(first_mate_wins=True), dict(players=2)],
+    ids=["neutrality", "first_mate_wins", "two_players"],
+)
 def test_random_games_with_options(options):
     for seed in range(20):
         _random_game(1000 + seed, **options)
@@ -1180,13 +1226,18 @@ def test_random_games_with_options(options):
 
 # --------------------------------------------------------------------------- a start position already over
 
-@pytest.mark.parametrize("start, termination, places", [
-    ("8/8/8/8/8/8/8/K6k w - - 0 1", Termination.INSUFFICIENT_MATERIAL, {W: 1, B: 1}),       # bare kings
-    ("8/8/8/8/8/8/8/KN5k b - - 0 1", Termination.INSUFFICIENT_MATERIAL, {W: 1, B: 1}),      # king and knight
-    ("8/8/8/8/8/8/R7/K6k w - - 100 80", Termination.FIFTY_MOVES, {W: 1, B: 1}),            # the move rule ran out
-    ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", Termination.STALEMATE, {W: 1, B: 1}),
-    ("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", Termination.CHECKMATE, {W: 1, B: 2}),
-], ids=["bare-kings", "king-and-knight", "fifty-moves", "stalemate", "checkmate"])
+
+@pytest.mark.parametrize(
+    "start, termination, places",
+    [
+        ("8/8/8/8/8/8/8/K6k w - - 0 1", Termination.INSUFFICIENT_MATERIAL, {W: 1, B: 1}),  # bare kings
+        ("8/8/8/8/8/8/8/KN5k b - - 0 1", Termination.INSUFFICIENT_MATERIAL, {W: 1, B: 1}),  # king and knight
+        ("8/8/8/8/8/8/R7/K6k w - - 100 80", Termination.FIFTY_MOVES, {W: 1, B: 1}),  # the move rule ran out
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", Termination.STALEMATE, {W: 1, B: 1}),
+        ("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", Termination.CHECKMATE, {W: 1, B: 2}),
+    ],
+    ids=["bare-kings", "king-and-knight", "fifty-moves", "stalemate", "checkmate"],
+)
 def test_standard_start_position_that_is_already_over(start, termination, places):
     """rules §3, §1.11: the start position is judged as a position after a move is."""
     game = Game("standard", start=start)

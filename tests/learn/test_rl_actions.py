@@ -14,8 +14,13 @@ from polychess.rl import ActionSpace
 
 numpy = pytest.importorskip("numpy")
 
-GAMES = [("standard", None, None), ("three-player", None, None), ("four-player", "teams", "modern"),
-         ("four-player", "ffa", "modern"), ("four-player", "teams", "classic")]
+GAMES = [
+    ("standard", None, None),
+    ("three-player", None, None),
+    ("four-player", "teams", "modern"),
+    ("four-player", "ffa", "modern"),
+    ("four-player", "teams", "classic"),
+]
 
 
 def _random_boards(variant: str, mode: str | None, setup: str | None, games: int, seed: int) -> list[Board]:
@@ -56,14 +61,17 @@ def test_the_three_player_centre_forks_get_one_code_per_move() -> None:
     assert {space.action(code) for code in codes} == {str(move) for move in bishop}  # White is seat 0
 
 
-@pytest.mark.parametrize(("variant", "mode", "turn_field", "other"), [
-    ("standard", None, " w ", " b "),
-    ("three-player", None, " w ", " r "),
-    ("three-player", None, " w ", " b "),
-    ("four-player", "teams", " r ", " b "),
-    ("four-player", "teams", " r ", " y "),
-    ("four-player", "ffa", " r ", " g "),
-])
+@pytest.mark.parametrize(
+    ("variant", "mode", "turn_field", "other"),
+    [
+        ("standard", None, " w ", " b "),
+        ("three-player", None, " w ", " r "),
+        ("three-player", None, " w ", " b "),
+        ("four-player", "teams", " r ", " b "),
+        ("four-player", "teams", " r ", " y "),
+        ("four-player", "ffa", " r ", " g "),
+    ],
+)
 def test_codes_are_read_in_the_movers_frame(variant: str, mode: str | None, turn_field: str, other: str) -> None:
     # The start positions are symmetric: each seat's army stands as the first seat's does, so
     # with another seat to move the same codes are legal, for moves on other cells.
@@ -112,9 +120,24 @@ def test_bad_input_is_refused() -> None:
 def _beyond(code: int) -> list[object]:
     """Numbers that are no action codes, among them some that a cast to 32 or 64 bits would turn
     into ``code``, and values that are no whole numbers at all."""
-    return [2**32 + code, -(2**32) + code, 2**64 + code, numpy.int64(2**32 + code), 2**31 + code, -1, 3006, 2**100,
-            numpy.uint64(2**64 - 1), numpy.int64(-1), float(code), numpy.float32(code), True, numpy.True_, str(code),
-            None]
+    return [
+        2**32 + code,
+        -(2**32) + code,
+        2**64 + code,
+        numpy.int64(2**32 + code),
+        2**31 + code,
+        -1,
+        3006,
+        2**100,
+        numpy.uint64(2**64 - 1),
+        numpy.int64(-1),
+        float(code),
+        numpy.float32(code),
+        True,
+        numpy.True_,
+        str(code),
+        None,
+    ]
 
 
 def test_every_code_entry_point_takes_whole_numbers_in_range_only() -> None:

@@ -31,25 +31,29 @@ GAMES = [
 ]
 
 
-@pytest.mark.parametrize(("call", "library", "extra"), [
-    ("rl.env()", "gymnasium", "rl"),
-    ("rl.env()", "pettingzoo", "rl"),
-    ("rl.parallel_env()", "pettingzoo", "rl"),
-    ("rl.gym_env()", "gymnasium", "rl"),
-    ("rl.vector_env()", "numpy", "rl"),
-    ("rl.ActionSpace('standard').mask(polychess.Board('standard'))", "numpy", "rl"),
-    ("rl.observe(polychess.Game('standard'))", "numpy", "rl"),
-    ("rl.openspiel_game()", "pyspiel", "openspiel"),
-    ("import polychess.rl.openspiel", "pyspiel", "openspiel"),
-])
+@pytest.mark.parametrize(
+    ("call", "library", "extra"),
+    [
+        ("rl.env()", "gymnasium", "rl"),
+        ("rl.env()", "pettingzoo", "rl"),
+        ("rl.parallel_env()", "pettingzoo", "rl"),
+        ("rl.gym_env()", "gymnasium", "rl"),
+        ("rl.vector_env()", "numpy", "rl"),
+        ("rl.ActionSpace('standard').mask(polychess.Board('standard'))", "numpy", "rl"),
+        ("rl.observe(polychess.Game('standard'))", "numpy", "rl"),
+        ("rl.openspiel_game()", "pyspiel", "openspiel"),
+        ("import polychess.rl.openspiel", "pyspiel", "openspiel"),
+    ],
+)
 def test_a_missing_library_names_the_extra_that_brings_it(call: str, library: str, extra: str) -> None:
     # A None in sys.modules makes an import fail as if the library were not installed; in a
     # process of its own, since the libraries are loaded in this one.
     program = f"import sys\nsys.modules[{library!r}] = None\nimport polychess\nfrom polychess import rl\n{call}\n"
     run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=300)
     assert run.returncode == 1, run.stderr
-    assert run.stderr.splitlines()[-1] == (f"ModuleNotFoundError: polychess.rl needs {library}, which is not "
-                                           f"installed: pip install 'polychess[{extra}]'")
+    assert run.stderr.splitlines()[-1] == (
+        f"ModuleNotFoundError: polychess.rl needs {library}, which is not installed: pip install 'polychess[{extra}]'"
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -77,8 +81,9 @@ def test_pettingzoo_seed_tests(variant: str, options: dict[str, Any]) -> None:
 
 def test_pettingzoo_checkers_with_uint8_and_a_ply_limit() -> None:
     pettingzoo_test.api_test(env("three-player", observation_dtype="uint8", max_plies=30), num_cycles=100)
-    pettingzoo_test.parallel_api_test(parallel_env("three-player", observation_dtype="uint8", max_plies=30),
-                                      num_cycles=100)
+    pettingzoo_test.parallel_api_test(
+        parallel_env("three-player", observation_dtype="uint8", max_plies=30), num_cycles=100
+    )
 
 
 @pytest.mark.parametrize(("variant", "options"), GAMES)
@@ -377,15 +382,19 @@ def test_gym_env_plays_one_seat_against_policies() -> None:
     total = 0.0
     for _ in range(2000):
         observation, reward, terminated, truncated, info = environment.step(
-            int(environment.np_random.choice(numpy.flatnonzero(observation["action_mask"]))))
+            int(environment.np_random.choice(numpy.flatnonzero(observation["action_mask"])))
+        )
         total += reward
         if terminated or truncated:
             break
     assert terminated
     game = environment.table.game
     if game.is_over():
-        assert total == pytest.approx(dict(zip(game.outcome().places, game.outcome().returns(), strict=True))[  # type: ignore[union-attr]
-            next(c for c in game.colours if c.value == "red")])
+        assert total == pytest.approx(
+            dict(zip(game.outcome().places, game.outcome().returns(), strict=True))[  # type: ignore[union-attr]
+                next(c for c in game.colours if c.value == "red")
+            ]
+        )
     else:  # Red was mated: out, third
         assert total == -1.0
 

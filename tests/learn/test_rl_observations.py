@@ -12,12 +12,15 @@ from polychess.rl import observation_shape, observe
 numpy = pytest.importorskip("numpy")
 
 
-@pytest.mark.parametrize(("variant", "mode", "grid", "cells"), [
-    ("standard", None, (8, 8), 64),
-    ("three-player", None, (12, 8), 96),
-    ("four-player", "teams", (14, 14), 160),
-    ("four-player", "ffa", (14, 14), 160),
-])
+@pytest.mark.parametrize(
+    ("variant", "mode", "grid", "cells"),
+    [
+        ("standard", None, (8, 8), 64),
+        ("three-player", None, (12, 8), 96),
+        ("four-player", "teams", (14, 14), 160),
+        ("four-player", "ffa", (14, 14), 160),
+    ],
+)
 def test_shape_cells_and_pieces(variant: str, mode: str | None, grid: tuple[int, int], cells: int) -> None:
     game = Game(variant, mode=mode)
     planes = observe(game)
@@ -26,18 +29,21 @@ def test_shape_cells_and_pieces(variant: str, mode: str | None, grid: tuple[int,
     assert planes[0].sum() == cells  # the board's cells
     colours = len(game.board.colours)
     kinds = 7 if mode == "ffa" else 6
-    assert planes[1:1 + colours * kinds].sum() == len(game.board.pieces())
+    assert planes[1 : 1 + colours * kinds].sum() == len(game.board.pieces())
     # The mover's pawns stand on his second row, in his own frame.
     assert planes[1].sum() == 8 and planes[1][1].sum() == 8
 
 
-@pytest.mark.parametrize(("variant", "mode", "turn_field", "other"), [
-    ("standard", None, " w ", " b "),
-    ("three-player", None, " w ", " r "),
-    ("three-player", None, " w ", " b "),
-    ("four-player", "teams", " r ", " b "),
-    ("four-player", "ffa", " r ", " y "),
-])
+@pytest.mark.parametrize(
+    ("variant", "mode", "turn_field", "other"),
+    [
+        ("standard", None, " w ", " b "),
+        ("three-player", None, " w ", " r "),
+        ("three-player", None, " w ", " b "),
+        ("four-player", "teams", " r ", " b "),
+        ("four-player", "ffa", " r ", " y "),
+    ],
+)
 def test_every_seat_sees_a_symmetric_start_alike(variant: str, mode: str | None, turn_field: str, other: str) -> None:
     start = Game(variant, mode=mode)
     turned = Game(variant, mode=mode, start=start.board.fen().replace(turn_field, other, 1))

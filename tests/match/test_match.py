@@ -42,12 +42,16 @@ W, R, B = Colour.WHITE, Colour.RED, Colour.BLACK
 
 # --------------------------------------------------------------------------- seat assignments
 
-@pytest.mark.parametrize("variant, mode, expected", [
-    ("standard", None, ["AB", "BA"]),
-    ("three-player", None, ["AAB", "ABA", "BAA", "BBA", "BAB", "ABB"]),
-    ("four-player", "teams", ["ABAB", "BABA"]),
-    ("four-player", "ffa", ["AABB", "ABAB", "ABBA", "BAAB", "BABA", "BBAA"]),
-])
+
+@pytest.mark.parametrize(
+    "variant, mode, expected",
+    [
+        ("standard", None, ["AB", "BA"]),
+        ("three-player", None, ["AAB", "ABA", "BAA", "BBA", "BAB", "ABB"]),
+        ("four-player", "teams", ["ABAB", "BABA"]),
+        ("four-player", "ffa", ["AABB", "ABAB", "ABBA", "BAAB", "BABA", "BBAA"]),
+    ],
+)
 def test_seat_assignments(variant, mode, expected):
     assignments = scoring.seat_assignments(variant, mode)
     assert assignments == expected
@@ -79,6 +83,7 @@ def test_no_assignments_for_unknown_variant():
 
 
 # --------------------------------------------------------------------------- scoring
+
 
 def test_head_to_head_standard():
     owners = {W: "A", Colour.BLACK: "B"}
@@ -149,11 +154,21 @@ def test_capped_places_is_a_draw_among_the_players_still_in():
     assert places == {Colour.RED: 1, Colour.YELLOW: 1, Colour.GREEN: 3, Colour.BLUE: 4}
 
 
-def config(game: str, a: str, b: str, games: int, *, plies: int = 0, max_plies: int = 300, seed: int = 1,
-           **settings: object) -> MatchConfig:
+def config(
+    game: str, a: str, b: str, games: int, *, plies: int = 0, max_plies: int = 300, seed: int = 1, **settings: object
+) -> MatchConfig:
     kind = GAME_KINDS[game]
-    return MatchConfig(kind, parse_player(a), parse_player(b), games, tuple(random_openings(kind, 8, plies, seed)),
-                       f"{plies} random plies", max_plies, seed=seed, **settings)  # type: ignore[arg-type]
+    return MatchConfig(
+        kind,
+        parse_player(a),
+        parse_player(b),
+        games,
+        tuple(random_openings(kind, 8, plies, seed)),
+        f"{plies} random plies",
+        max_plies,
+        seed=seed,
+        **settings,
+    )  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("mode", ["ffa", "teams"])
@@ -184,9 +199,24 @@ def test_parse_player():
     assert parse_player("engine").options == {}  # thinks on the match's clock
     uci = parse_player("uci:/path/to/engine --flag,time=0.2,dialect=titan,option.Hash=64")
     assert (uci.kind, uci.command, uci.dialect, uci.options, uci.engine_options) == (
-        "uci", "/path/to/engine --flag", "titan", {"time": 0.2}, {"Hash": "64"})
-    for bad in ("engine:nodes=0", "engine:speed=3", "engine:nodes=x", "engine:algo=best", "random:nodes=2",
-                "alpha", "uci:", "uci:x,dialect=klingon", "uci:x,colour=red", "uci:x,time"):
+        "uci",
+        "/path/to/engine --flag",
+        "titan",
+        {"time": 0.2},
+        {"Hash": "64"},
+    )
+    for bad in (
+        "engine:nodes=0",
+        "engine:speed=3",
+        "engine:nodes=x",
+        "engine:algo=best",
+        "random:nodes=2",
+        "alpha",
+        "uci:",
+        "uci:x,dialect=klingon",
+        "uci:x,colour=red",
+        "uci:x,time",
+    ):
         with pytest.raises(ValueError):
             parse_player(bad)
 
@@ -244,8 +274,9 @@ def test_greedy_does_not_count_own_pieces():
     assert all(capture_value(board, m) is None for m in game.legal_moves)
 
 
-@pytest.mark.parametrize("variant, mode", [("three-player", None), ("standard", None), ("four-player", "teams"),
-                                           ("four-player", "ffa")])
+@pytest.mark.parametrize(
+    "variant, mode", [("three-player", None), ("standard", None), ("four-player", "teams"), ("four-player", "ffa")]
+)
 def test_players_return_legal_moves(variant, mode):
     rng = random.Random(3)
     game = Game(variant, mode=mode) if mode else Game(variant)
@@ -262,9 +293,11 @@ def test_players_return_legal_moves(variant, mode):
 
 # --------------------------------------------------------------------------- a match end to end
 
-ROW = re.compile(r"^(?P<config>[AB])  (?P<spec>\S+)\s+(?P<games>\d+)\s+(?P<score>[\d.]+)\s+"
-                 r"\[(?P<low>[\d.]+), (?P<high>[\d.]+)\]\s+(?P<elo>[-+]\S+) \[\S+, \S+\]\s+(?P<place>[\d.]+)\s+"
-                 r"(?P<w>\d+)/(?P<d>\d+)/(?P<l>\d+)\s+(?P<moves>\d+)\s+(?P<seconds>[\d.]+)")
+ROW = re.compile(
+    r"^(?P<config>[AB])  (?P<spec>\S+)\s+(?P<games>\d+)\s+(?P<score>[\d.]+)\s+"
+    r"\[(?P<low>[\d.]+), (?P<high>[\d.]+)\]\s+(?P<elo>[-+]\S+) \[\S+, \S+\]\s+(?P<place>[\d.]+)\s+"
+    r"(?P<w>\d+)/(?P<d>\d+)/(?P<l>\d+)\s+(?P<moves>\d+)\s+(?P<seconds>[\d.]+)"
+)
 
 
 def run_cli(capsys, *args: str) -> tuple[int, str, dict[str, dict[str, str]]]:
@@ -276,8 +309,22 @@ def run_cli(capsys, *args: str) -> tuple[int, str, dict[str, dict[str, str]]]:
 
 @pytest.mark.parametrize("variant, games, assignments", [("standard", "2", 2), ("three-player", "3", 6)])
 def test_tiny_match(capsys, variant, games, assignments):
-    args = ["--variant", variant, "--games", games, "--a", "random", "--b", "greedy", "--max-plies", "30",
-            "--seed", "7", "--openings", "random"]
+    args = [
+        "--variant",
+        variant,
+        "--games",
+        games,
+        "--a",
+        "random",
+        "--b",
+        "greedy",
+        "--max-plies",
+        "30",
+        "--seed",
+        "7",
+        "--openings",
+        "random",
+    ]
     code, out, rows = run_cli(capsys, *args)
     assert code == 0
     assert set(rows) == {"A", "B"}
@@ -344,6 +391,7 @@ def test_illegal_moves_forfeit():
 
 # --------------------------------------------------------------------------- openings
 
+
 @pytest.mark.parametrize("name", sorted(GAME_KINDS))
 def test_every_game_ships_balanced_openings(name):
     kind = GAME_KINDS[name]
@@ -389,8 +437,12 @@ def _written(path: Path, text: str) -> Path:
 
 # --------------------------------------------------------------------------- backends, SPRT, resumption
 
-QUICK = {"standard": "engine:depth=1", "three-player": "engine:nodes=200", "four-player-teams": "engine:nodes=200",
-         "four-player-ffa": "engine:nodes=200"}
+QUICK = {
+    "standard": "engine:depth=1",
+    "three-player": "engine:nodes=200",
+    "four-player-teams": "engine:nodes=200",
+    "four-player-ffa": "engine:nodes=200",
+}
 
 
 @pytest.fixture(scope="module")
@@ -448,8 +500,9 @@ def test_a_match_resumes_from_its_output(tmp_path):
     run_match(short, backends.local, output=output)
     longer = config("three-player", "engine:nodes=200", "greedy", 12, plies=3, max_plies=30)
     played: list[str] = []
-    resumed = run_match(longer, backends.local, output=output, resume=True,
-                        progress=lambda match, game: played.append(game.key))
+    resumed = run_match(
+        longer, backends.local, output=output, resume=True, progress=lambda match, game: played.append(game.key)
+    )
     assert resumed.resumed == 6 and len(played) == 6 and len(resumed.games) == 12
     _same_games(resumed.games, run_match(longer, backends.local).games)
     lines = output.read_text().splitlines()
@@ -513,8 +566,22 @@ def _descendants(pid: int) -> set[tuple[int, str]]:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the processes from /proc")
 def test_the_workers_end_with_a_match_killed_outright(tmp_path):
     # SIGKILL runs no clean-up in the match's process: its workers must notice by themselves.
-    command = [sys.executable, "-m", "polychess", "match", "--variant", "standard", "--a", "engine:nodes=3000",
-               "--b", "engine:nodes=3000", "--games", "400", "--jobs", "2"]
+    command = [
+        sys.executable,
+        "-m",
+        "polychess",
+        "match",
+        "--variant",
+        "standard",
+        "--a",
+        "engine:nodes=3000",
+        "--b",
+        "engine:nodes=3000",
+        "--games",
+        "400",
+        "--jobs",
+        "2",
+    ]
     with open(tmp_path / "stderr", "w") as stderr:
         match = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr)
     workers: set[tuple[int, str]] = set()
@@ -542,8 +609,23 @@ def test_the_workers_end_with_a_match_killed_outright(tmp_path):
 def test_polychess_match_writes_records_that_read_back(capsys, tmp_path):
     for game, reader in (("standard", read_pgn), ("three-player", read_record), ("four-player-ffa", read_pgn4)):
         records = tmp_path / game
-        code, out, rows = run_cli(capsys, "--variant", game, "--games", "2", "--a", "greedy", "--b", "random",
-                                  "--max-plies", "30", "--records", str(records), "--output", str(tmp_path / "o"))
+        code, out, rows = run_cli(
+            capsys,
+            "--variant",
+            game,
+            "--games",
+            "2",
+            "--a",
+            "greedy",
+            "--b",
+            "random",
+            "--max-plies",
+            "30",
+            "--records",
+            str(records),
+            "--output",
+            str(tmp_path / "o"),
+        )
         assert code == 0 and set(rows) == {"A", "B"}
         files = sorted(records.iterdir())
         assert len(files) == int(rows["A"]["games"])
@@ -554,8 +636,21 @@ def test_polychess_match_writes_records_that_read_back(capsys, tmp_path):
 
 def test_polychess_match_takes_an_external_engine(capsys):
     engine = f"uci:{sys.executable} {Path(__file__).parents[1] / 'engines' / 'titan_like.py'},time=0.04"
-    code, out, _ = run_cli(capsys, "--variant", "four-player", "--games", "2", "--a", engine, "--b", "greedy",
-                           "--max-plies", "16", "--openings", "random")
+    code, out, _ = run_cli(
+        capsys,
+        "--variant",
+        "four-player",
+        "--games",
+        "2",
+        "--a",
+        engine,
+        "--b",
+        "greedy",
+        "--max-plies",
+        "16",
+        "--openings",
+        "random",
+    )
     assert code == 0, out
     assert "illegal moves or player errors: 0" in out
     row = next(line for line in out.splitlines() if line.startswith("A  uci:"))
@@ -574,11 +669,13 @@ def test_an_external_engine_is_told_the_setup_of_the_game():
 
 
 def test_polychess_match_usage_errors(capsys):
-    for args, message in ((["--a", "alpha", "--b", "random"], "unknown player"),
-                          (["--a", "random", "--b", "random", "--sprt", "10"], "--sprt"),
-                          (["--a", "random", "--b", "random", "--tc", "fast"], "--tc"),
-                          (["--a", "random", "--b", "random", "--resume"], "--resume needs --output"),
-                          (["--a", "random", "--b", "random", "--variant", "chess960"], "unknown variant")):
+    for args, message in (
+        (["--a", "alpha", "--b", "random"], "unknown player"),
+        (["--a", "random", "--b", "random", "--sprt", "10"], "--sprt"),
+        (["--a", "random", "--b", "random", "--tc", "fast"], "--tc"),
+        (["--a", "random", "--b", "random", "--resume"], "--resume needs --output"),
+        (["--a", "random", "--b", "random", "--variant", "chess960"], "unknown variant"),
+    ):
         assert cli_main(["match", *args]) == 2
         assert message in capsys.readouterr().err
 

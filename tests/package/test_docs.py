@@ -17,20 +17,36 @@ def _public(cls: type) -> set[str]:
     return {name for name in dir(cls) if not name.startswith("_")}
 
 
-@pytest.mark.parametrize("names", [
-    set(polychess.__all__),
-    set(formats.__all__),
-    set(rl.__all__),
-    set(client.__all__),
-    _public(polychess.Board),
-    _public(polychess.Game),
-    _public(polychess.Engine),
-    _public(polychess.SearchResult) | set(polychess.SearchResult.__dataclass_fields__),
-    _public(polychess.Move),
-    _public(polychess.Layout),
-    _public(client.UciEngine),
-    _public(rl.ActionSpace),
-], ids=["polychess", "formats", "rl", "client", "Board", "Game", "Engine", "SearchResult", "Move", "Layout",
-        "UciEngine", "ActionSpace"])
+@pytest.mark.parametrize(
+    "names",
+    [
+        set(polychess.__all__),
+        set(formats.__all__),
+        set(rl.__all__),
+        set(client.__all__),
+        _public(polychess.Board),
+        _public(polychess.Game),
+        _public(polychess.Engine),
+        _public(polychess.SearchResult) | set(polychess.SearchResult.__dataclass_fields__),
+        _public(polychess.Move),
+        _public(polychess.Layout),
+        _public(client.UciEngine),
+        _public(rl.ActionSpace),
+    ],
+    ids=[
+        "polychess",
+        "formats",
+        "rl",
+        "client",
+        "Board",
+        "Game",
+        "Engine",
+        "SearchResult",
+        "Move",
+        "Layout",
+        "UciEngine",
+        "ActionSpace",
+    ],
+)
 def test_docs_api_names_every_public_name(names):
     assert not names - WORDS, f"docs/api.md does not name {sorted(names - WORDS)}"

@@ -21,6 +21,12 @@ def test_each_snippet_runs_alone(snippet, tmp_path):
     # A fresh process: nothing another snippet defined is there. The polychess command of the
     # environment under test comes first on PATH (a snippet starts `polychess uci`).
     path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
-    done = subprocess.run([sys.executable, "-c", snippet], capture_output=True, text=True, timeout=300,
-                          cwd=tmp_path, env={**os.environ, "PATH": path})
+    done = subprocess.run(
+        [sys.executable, "-c", snippet],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+        env={**os.environ, "PATH": path},
+    )
     assert done.returncode == 0, done.stderr[-3000:]

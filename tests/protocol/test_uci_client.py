@@ -58,10 +58,19 @@ def within(seconds: float, call: Callable[[], object]) -> object:
 
 
 def test_info_lines_in_every_dialect():
-    info = parse_info("info depth 9 seldepth 20 multipv 1 score cp 24 nodes 392341 nps 3056551 time 128 "
-                      "pv b1c3 b8c6 d2d4")
+    info = parse_info(
+        "info depth 9 seldepth 20 multipv 1 score cp 24 nodes 392341 nps 3056551 time 128 pv b1c3 b8c6 d2d4"
+    )
     assert (info.depth, info.seldepth, info.score, info.mate, info.nodes, info.nps, info.time, info.pv) == (
-        9, 20, 24, None, 392341, 3056551, 0.128, ("b1c3", "b8c6", "d2d4"))
+        9,
+        20,
+        24,
+        None,
+        392341,
+        3056551,
+        0.128,
+        ("b1c3", "b8c6", "d2d4"),
+    )
     titan = parse_info("info depth 3 time 90 nodes 108 pv e1-f3 a10-c9 e14-f12 score 81 nps 1200")
     assert (titan.depth, titan.score, titan.pv, titan.nps) == (3, 81, ("e1-f3", "a10-c9", "e14-f12"), 1200)
     assert parse_info("info depth 4 score mate -2 pv a1a2").mate == -2
@@ -184,8 +193,13 @@ def test_unread_output_is_bounded_and_close_ends_a_flooding_engine():
 
 
 @pytest.mark.skipif(os.name != "posix", reason="needs sh")
-@pytest.mark.parametrize("script", ["{engine} --ignore-quit; exit 0",  # a wrapper that does not exec the engine
-                                    "sleep 600 & exec {engine}"])  # a child that holds the engine's output
+@pytest.mark.parametrize(
+    "script",
+    [
+        "{engine} --ignore-quit; exit 0",  # a wrapper that does not exec the engine
+        "sleep 600 & exec {engine}",
+    ],
+)  # a child that holds the engine's output
 def test_close_ends_an_engine_behind_a_wrapper_and_what_holds_its_output(script):
     engine = UciEngine(["sh", "-c", script.format(engine=shlex.join(TITAN_LIKE))], variant="four-player")
     assert engine.name == "4pChess 0.1"
@@ -210,8 +224,11 @@ def test_an_over_long_line_is_cut():
 
 
 def test_a_game_of_another_kind_is_refused_up_front():
-    games = {"three-player": Game("three-player"), "four-player-ffa": Game("four-player", mode="ffa"),
-             "four-player-teams-classic": Game("four-player", setup="classic")}
+    games = {
+        "three-player": Game("three-player"),
+        "four-player-ffa": Game("four-player", mode="ffa"),
+        "four-player-teams-classic": Game("four-player", setup="classic"),
+    }
     with titan_like() as engine:  # four-player teams, modern setup
         for kind, game in games.items():
             with pytest.raises(ValueError, match=f"'4pChess 0.1' plays four-player-teams, not {kind}$"):
@@ -230,8 +247,9 @@ def test_an_engine_that_ignores_quit_is_killed_on_close():
     assert engine._process.poll() is not None and time.monotonic() - started < 8.0
 
 
-@pytest.mark.parametrize("variant, mode", [("standard", None), ("three-player", None), ("four-player", "teams"),
-                                           ("four-player", "ffa")])
+@pytest.mark.parametrize(
+    "variant, mode", [("standard", None), ("three-player", None), ("four-player", "teams"), ("four-player", "ffa")]
+)
 def test_polychess_uci_through_the_client_on_its_clocks(variant, mode):
     game = Game(variant, mode=mode) if mode else Game(variant)
     with UciEngine(POLYCHESS, variant=variant, mode=mode) as engine:
@@ -246,11 +264,16 @@ def test_polychess_uci_through_the_client_on_its_clocks(variant, mode):
 
 
 def test_the_older_team_clocks_and_positions_with_points():
-    game = Game("four-player", mode="ffa", start=cross_position(
-        {"h1": "rK", "d2": "rP", "g14": "yK", "a8": "bK", "n8": "gK"}), points={"red": 4, "green": 9})
+    game = Game(
+        "four-player",
+        mode="ffa",
+        start=cross_position({"h1": "rK", "d2": "rP", "g14": "yK", "a8": "bK", "n8": "gK"}),
+        points={"red": 4, "green": 9},
+    )
     with UciEngine(POLYCHESS, variant="four-player", mode="ffa", dialect="4pc-teams-clocks") as engine:
-        command, _ = engine.go_command(game, clocks={Colour.RED: 1.0, Colour.BLUE: 2.0, Colour.YELLOW: 3.0,
-                                                     Colour.GREEN: 4.0})
+        command, _ = engine.go_command(
+            game, clocks={Colour.RED: 1.0, Colour.BLUE: 2.0, Colour.YELLOW: 3.0, Colour.GREEN: 4.0}
+        )
         assert command == "go wtime 1000 winc 0 btime 2000 binc 0"
         engine.set_position(game)
         engine.send("d")

@@ -26,8 +26,23 @@ pytest.importorskip("chess.engine")  # loaded as chess.engine
 
 UCI = [sys.executable, "-m", "polychess", "uci"]
 # A teams game in which Green is mated on the last move (from a greedy playout).
-TEAMS_MATE = ("g2g3", "b4d4", "j14k12", "m9k9", "f1m8", "a5c4", "k12m11", "n9m8", "d2d3", "c4e3", "i13i11", "m10l10",
-              "f2e3", "d4e3", "h14l10")
+TEAMS_MATE = (
+    "g2g3",
+    "b4d4",
+    "j14k12",
+    "m9k9",
+    "f1m8",
+    "a5c4",
+    "k12m11",
+    "n9m8",
+    "d2d3",
+    "c4e3",
+    "i13i11",
+    "m10l10",
+    "f2e3",
+    "d4e3",
+    "h14l10",
+)
 
 
 class FakeClock:
@@ -89,6 +104,7 @@ def session():
 
 # --------------------------------------------------------------------------- python-chess as the GUI
 
+
 def test_python_chess_plays_a_whole_game_against_polychess_uci():
     engine = chess.engine.SimpleEngine.popen_uci(UCI, timeout=30)
     try:
@@ -101,8 +117,9 @@ def test_python_chess_plays_a_whole_game_against_polychess_uci():
             if board.ply() % 2:
                 limit = chess.engine.Limit(nodes=3000)
             else:
-                limit = chess.engine.Limit(white_clock=clock[chess.WHITE], black_clock=clock[chess.BLACK],
-                                           white_inc=0.05, black_inc=0.05)
+                limit = chess.engine.Limit(
+                    white_clock=clock[chess.WHITE], black_clock=clock[chess.BLACK], white_inc=0.05, black_inc=0.05
+                )
             started = time.monotonic()
             result = engine.play(board, limit)
             clock[board.turn] += 0.05 - (time.monotonic() - started)
@@ -134,11 +151,21 @@ def test_python_chess_analyses_with_polychess_uci():
 
 
 def test_garbage_on_stdin_is_answered_and_survived():
-    garbage = (b"\x00\xff\xfe garbage\n" + b"position\n" + b"position fen\n" + b"position startpos moves e2e5\n"
-               + b"go depth banana\n" + b"setoption name\n" + b"setoption name Hash value lots\n" + b"x" * 100_000
-               + b"\n" + b"go wtime -5 btime\n")
-    process = subprocess.run(UCI, input=garbage + b"isready\nposition startpos\ngo depth 2\nisready\nquit\n",
-                             capture_output=True, timeout=60)
+    garbage = (
+        b"\x00\xff\xfe garbage\n"
+        + b"position\n"
+        + b"position fen\n"
+        + b"position startpos moves e2e5\n"
+        + b"go depth banana\n"
+        + b"setoption name\n"
+        + b"setoption name Hash value lots\n"
+        + b"x" * 100_000
+        + b"\n"
+        + b"go wtime -5 btime\n"
+    )
+    process = subprocess.run(
+        UCI, input=garbage + b"isready\nposition startpos\ngo depth 2\nisready\nquit\n", capture_output=True, timeout=60
+    )
     out = process.stdout.decode()
     assert process.returncode == 0, process.stderr.decode()
     assert "Traceback" not in process.stderr.decode()
@@ -152,6 +179,7 @@ def test_garbage_on_stdin_is_answered_and_survived():
 
 # --------------------------------------------------------------------------- scripted sessions
 
+
 def test_handshake_options_and_their_errors(session):
     s = session()
     s.send("uci")
@@ -160,17 +188,29 @@ def test_handshake_options_and_their_errors(session):
     names = [line.split("name ", 1)[1].split(" type")[0] for line in lines if line.startswith("option")]
     strength = ["Skill Level"] + (["UCI_LimitStrength", "UCI_Elo"] if any(lv.elo for lv in LEVELS) else [])
     assert names == ["Hash", "Threads", "Algorithm", "UCI_Variant", "Move Overhead", "Ponder", "Clear Hash", *strength]
-    s.send("setoption name Hash value 8", "setoption name Threads value 2", "setoption name Algorithm value maxn",
-           "setoption name Move Overhead value 10", "setoption name Clear Hash", "isready")
+    s.send(
+        "setoption name Hash value 8",
+        "setoption name Threads value 2",
+        "setoption name Algorithm value maxn",
+        "setoption name Move Overhead value 10",
+        "setoption name Clear Hash",
+        "isready",
+    )
     assert s.until("readyok") == ["readyok"]
     assert (s.server.hash_mb, s.server.engine.threads, s.server.engine.algorithm, s.server.overhead) == (
-        8, 2, "maxn", 0.01)
-    for command, message in (("setoption name Hash value -1", "expected a whole number from 0"),
-                             ("setoption name Threads value many", "expected a whole number from 1"),
-                             ("setoption name Algorithm value alphazero", "unknown algorithm"),
-                             ("setoption name UCI_Variant value chess960", "unknown variant"),
-                             ("setoption name Colour value red", "no such option"),
-                             ("setoption Hash 8", "expected 'setoption name")):
+        8,
+        2,
+        "maxn",
+        0.01,
+    )
+    for command, message in (
+        ("setoption name Hash value -1", "expected a whole number from 0"),
+        ("setoption name Threads value many", "expected a whole number from 1"),
+        ("setoption name Algorithm value alphazero", "unknown algorithm"),
+        ("setoption name UCI_Variant value chess960", "unknown variant"),
+        ("setoption name Colour value red", "no such option"),
+        ("setoption Hash 8", "expected 'setoption name"),
+    ):
         s.send(command)
         assert message in s.until("info string")[-1]
 
@@ -214,11 +254,16 @@ def test_four_player_session(session):
     s.send("gameresult")
     assert s.until("gameresult") == ["gameresult ry_win"]
     # the FEN4 chess.com writes after a teams mate (Green's pieces dead, his king gone) is finished too
-    after = Game("four-player", start=cross_position({"h1": "rK", "g14": "yK", "a8": "bK", "n5": "gR"},
-                                                     controllers="rby-", statuses="aaax"))
+    after = Game(
+        "four-player",
+        start=cross_position({"h1": "rK", "g14": "yK", "a8": "bK", "n5": "gR"}, controllers="rby-", statuses="aaax"),
+    )
     s.send(f"position fen {write_fen4(after.board)}", "go depth 3", "gameresult")
-    assert s.until("gameresult") == ["info string Game completed. RY won. (decided)", "bestmove (none)",
-                                     "gameresult ry_win"]
+    assert s.until("gameresult") == [
+        "info string Game completed. RY won. (decided)",
+        "bestmove (none)",
+        "gameresult ry_win",
+    ]
     # what cannot be read is said, and leaves no position to search
     s.send("position fen R-0,0", "go depth 1")
     lines = s.until("bestmove")
@@ -237,8 +282,9 @@ def test_free_for_all_session_ranks_by_points(session):
     # Yellow and Green are out; Red mates Blue and wins the mate's 20 points
     start = cross_position({"h1": "rK", "e8": "rQ", "b11": "rR", "a4": "bK"}, controllers="rb--", statuses="aaxx")
     end = Game("four-player", mode="ffa", start=start)
-    s.send(f"position fen {write_fen4(end.board, {Colour.RED: 7, Colour.BLUE: 3})} moves e8b5", "go depth 1",
-           "gameresult")
+    s.send(
+        f"position fen {write_fen4(end.board, {Colour.RED: 7, Colour.BLUE: 3})} moves e8b5", "go depth 1", "gameresult"
+    )
     lines = s.until("gameresult")
     assert lines[0] == "info string Game completed. ranking red=1 blue=2 points red=27 blue=3 (checkmate)"
     assert lines[-1] == "gameresult ranking red=1 blue=2 points red=27 blue=3"
@@ -256,8 +302,11 @@ def test_three_player_session(session):
     # Black is out; White takes Red's king (rules §1.6) and the game is over
     start = position({"E1": "wK", "H1": "wR", "H4": "rK"}, controllers="wr-", statuses="aax")
     s.send(f"position fen {start} moves H1H4", "go depth 1", "gameresult")
-    assert s.until("gameresult") == ["info string Game completed. places white=1 red=2 (king capture)",
-                                     "bestmove (none)", "gameresult places white=1 red=2"]
+    assert s.until("gameresult") == [
+        "info string Game completed. places white=1 red=2 (king capture)",
+        "bestmove (none)",
+        "gameresult places white=1 red=2",
+    ]
 
 
 def test_perft_and_bench(session):
@@ -273,8 +322,9 @@ def test_perft_and_bench(session):
     assert f"Nodes searched  : {last[0]}" in process.stdout
 
 
-@pytest.mark.parametrize("command, stopped", [("bench 30", "info string bench stopped"),
-                                             ("go perft 10", "info string perft stopped")])
+@pytest.mark.parametrize(
+    "command, stopped", [("bench 30", "info string bench stopped"), ("go perft 10", "info string perft stopped")]
+)
 def test_bench_and_perft_run_off_the_command_loop(command, stopped):
     with UciEngine(UCI, timeout=30.0) as engine:  # each would take hours
         engine.send("position startpos")
@@ -290,8 +340,14 @@ def test_bench_and_perft_run_off_the_command_loop(command, stopped):
 def test_what_is_refused_is_not_echoed_in_full(session):
     s = session()
     token = "e2e4" + "x" * 1_000_000
-    for command in (f"go {token}", f"go searchmoves {token}", token, f"setoption name Hash value {token}",
-                    f"bench {token}", f"position startpos moves {token}"):
+    for command in (
+        f"go {token}",
+        f"go searchmoves {token}",
+        token,
+        f"setoption name Hash value {token}",
+        f"bench {token}",
+        f"position startpos moves {token}",
+    ):
         s.send(command, "stop", "isready")
         lines = s.until("readyok")
         refusals = [line for line in lines if line.startswith("info string")]
@@ -300,6 +356,7 @@ def test_what_is_refused_is_not_echoed_in_full(session):
 
 
 # --------------------------------------------------------------------------- time management
+
 
 def test_think_time_spreads_the_clock():
     budget = think_time(60.0)
@@ -320,19 +377,33 @@ def test_the_movers_clock_is_chosen_by_colour_initial_or_team():
     four = game_kind("four-player")
     go = parse_go("rtime 1000 btime 2000 ytime 3000 gtime 4000 rinc 10 binc 20 yinc 30 ginc 40".split())
     assert [mover_clock(four, c, go) for c in (Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.GREEN)] == [
-        (1.0, 0.01), (2.0, 0.02), (3.0, 0.03), (4.0, 0.04)]
+        (1.0, 0.01),
+        (2.0, 0.02),
+        (3.0, 0.03),
+        (4.0, 0.04),
+    ]
     teams = parse_go("wtime 1000 btime 2000 winc 10 binc 20".split())
     assert [mover_clock(four, c, teams) for c in (Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.GREEN)] == [
-        (1.0, 0.01), (2.0, 0.02), (1.0, 0.01), (2.0, 0.02)]
+        (1.0, 0.01),
+        (2.0, 0.02),
+        (1.0, 0.01),
+        (2.0, 0.02),
+    ]
     three = game_kind("three-player")
     go = parse_go("wtime 1000 rtime 2000 btime 3000".split())
     assert [mover_clock(three, c, go) for c in (Colour.WHITE, Colour.RED, Colour.BLACK)] == [
-        (1.0, 0.0), (2.0, 0.0), (3.0, 0.0)]
+        (1.0, 0.0),
+        (2.0, 0.0),
+        (3.0, 0.0),
+    ]
     assert mover_clock(game_kind("standard"), Colour.BLACK, parse_go(["wtime", "5"])) is None
     odd = parse_go("depth x wtime 5 frobnicate searchmoves e2e4 d2d4 nodes 7".split())
     assert odd.limits == {"nodes": 7} and odd.times == {"w": 0.005}
-    assert odd.ignored == ["'depth x': expected a whole number from 1", "'frobnicate': not a parameter of go",
-                           "'searchmoves e2e4 d2d4': searchmoves is not supported (every move is searched)"]
+    assert odd.ignored == [
+        "'depth x': expected a whole number from 1",
+        "'frobnicate': not a parameter of go",
+        "'searchmoves e2e4 d2d4': searchmoves is not supported (every move is searched)",
+    ]
 
 
 def test_a_clocked_search_stops_at_its_hard_limit_on_the_fake_clock(session):
@@ -347,18 +418,21 @@ def test_a_clocked_search_stops_at_its_hard_limit_on_the_fake_clock(session):
     assert s.until("bestmove", 5.0)[-1].startswith("bestmove ")
 
 
-@pytest.mark.parametrize("go, said", [
-    ("go depth 0", "'depth 0': expected a whole number from 1"),
-    ("go nodes 0", "'nodes 0': expected a whole number from 1"),
-    ("go depth -1", "'depth -1': expected a whole number from 1"),
-    ("go depth 1.5", "'depth 1.5': expected a whole number from 1"),
-    ("go depth 1e2", "'depth 1e2': expected a whole number from 1"),
-    ("go depth", "'depth': expected a whole number from 1"),
-    ("go movetime abc", "'movetime abc': expected a whole number from 0"),
-    ("go searchmoves e2e4 d2d4", "'searchmoves e2e4 d2d4': searchmoves is not supported (every move is searched)"),
-    ("go", None),
-    ("go wtime 60000 winc 0", None),  # no clock for Black, who moves
-])
+@pytest.mark.parametrize(
+    "go, said",
+    [
+        ("go depth 0", "'depth 0': expected a whole number from 1"),
+        ("go nodes 0", "'nodes 0': expected a whole number from 1"),
+        ("go depth -1", "'depth -1': expected a whole number from 1"),
+        ("go depth 1.5", "'depth 1.5': expected a whole number from 1"),
+        ("go depth 1e2", "'depth 1e2': expected a whole number from 1"),
+        ("go depth", "'depth': expected a whole number from 1"),
+        ("go movetime abc", "'movetime abc': expected a whole number from 0"),
+        ("go searchmoves e2e4 d2d4", "'searchmoves e2e4 d2d4': searchmoves is not supported (every move is searched)"),
+        ("go", None),
+        ("go wtime 60000 winc 0", None),  # no clock for Black, who moves
+    ],
+)
 def test_a_go_without_a_limit_searches_for_the_default_time(session, go, said):
     clock = FakeClock()
     s = session("standard", clock)

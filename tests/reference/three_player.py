@@ -26,6 +26,7 @@ _RANK_STEPS = "LR"
 
 # --------------------------------------------------------------------------- cells
 
+
 def _rank_of(s: int, r: int) -> int:
     return (r + 1, 12 - r, 8 - r)[s]
 
@@ -55,6 +56,7 @@ def is_dark(cell: str) -> bool:
 
 
 # --------------------------------------------------------------------------- step function
+
 
 def _step(t: tuple[int, int, int], d: str, flip: bool):
     """rules §1.2, on tuples.  Returns ((s, r, c), flip) or None when off board."""
@@ -112,8 +114,7 @@ def _ray(t, pattern):
         out.append(t)
 
 
-_DIAGONAL_PAIRS = [("F", "L"), ("L", "F"), ("F", "R"), ("R", "F"),
-                   ("B", "L"), ("L", "B"), ("B", "R"), ("R", "B")]
+_DIAGONAL_PAIRS = [("F", "L"), ("L", "F"), ("F", "R"), ("R", "F"), ("B", "L"), ("L", "B"), ("B", "R"), ("R", "B")]
 
 
 def _rook_rays(t):
@@ -174,6 +175,7 @@ def knight_targets(cell: str) -> set[str]:
 
 
 # --------------------------------------------------------------------------- pawns
+
 
 def _pawn_forward(colour: int, t) -> str:
     return "F" if t[0] == colour else "B"
@@ -247,8 +249,16 @@ class _State:
     statuses: list  # per player: "a" / "f" / "x"
 
     def copy(self) -> _State:
-        return _State(dict(self.board), self.turn, [set(x) for x in self.castling], list(self.ep),
-                      self.halfmove, self.fullmove, list(self.controllers), list(self.statuses))
+        return _State(
+            dict(self.board),
+            self.turn,
+            [set(x) for x in self.castling],
+            list(self.ep),
+            self.halfmove,
+            self.fullmove,
+            list(self.controllers),
+            list(self.statuses),
+        )
 
 
 def _parse(position: str) -> _State:
@@ -272,7 +282,7 @@ def _parse(position: str) -> _State:
             else:
                 colour, kind = text[j], text[j + 1]
                 if colour not in COLOURS or kind not in "PNBRQK":
-                    raise ValueError(f"bad piece {text[j:j + 2]!r}")
+                    raise ValueError(f"bad piece {text[j : j + 2]!r}")
                 board[_cell(f"{files[i]}{rank}")] = (COLOURS.index(colour), kind)
                 i += 1
                 j += 2
@@ -296,8 +306,7 @@ def _parse(position: str) -> _State:
     ctrl = [None if ch == "-" else COLOURS.index(ch) for ch in controllers]
     if len(ctrl) != 3 or len(statuses) != 3:
         raise ValueError("bad controllers/statuses")
-    return _State(board, COLOURS.index(turn), rights, slots, int(halfmove), int(fullmove),
-                  ctrl, list(statuses))
+    return _State(board, COLOURS.index(turn), rights, slots, int(halfmove), int(fullmove), ctrl, list(statuses))
 
 
 def _write(st: _State) -> str:
@@ -317,19 +326,33 @@ def _write(st: _State) -> str:
         if run:
             text += str(run)
         rows.append(text)
-    castling = "".join(COLOURS[k] + "".join(x for x in "KQ" if x in st.castling[k])
-                       for k in range(3) if st.castling[k]) or "-"
+    castling = (
+        "".join(COLOURS[k] + "".join(x for x in "KQ" if x in st.castling[k]) for k in range(3) if st.castling[k]) or "-"
+    )
     ep = ",".join(_name(st.ep[k]) for k in range(3) if st.ep[k] is not None) or "-"
     controllers = "".join("-" if p is None else COLOURS[p] for p in st.controllers)
-    return " ".join(["/".join(rows), COLOURS[st.turn], castling, ep, str(st.halfmove),
-                     str(st.fullmove), controllers, "".join(st.statuses)])
+    return " ".join(
+        [
+            "/".join(rows),
+            COLOURS[st.turn],
+            castling,
+            ep,
+            str(st.halfmove),
+            str(st.fullmove),
+            controllers,
+            "".join(st.statuses),
+        ]
+    )
 
 
-START = ("rRrNrBrKrQrBrNrR/rPrPrPrPrPrPrPrP/8/8/bQbBbNbRbKbBbNbR/bPbPbPbPbPbPbPbP/8/8/8/8/"
-         "wPwPwPwPwPwPwPwP/wRwNwBwQwKwBwNwR w wKQrKQbKQ - 0 1 wrb aaa")
+START = (
+    "rRrNrBrKrQrBrNrR/rPrPrPrPrPrPrPrP/8/8/bQbBbNbRbKbBbNbR/bPbPbPbPbPbPbPbP/8/8/8/8/"
+    "wPwPwPwPwPwPwPwP/wRwNwBwQwKwBwNwR w wKQrKQbKQ - 0 1 wrb aaa"
+)
 
 
 # --------------------------------------------------------------------------- attacks
+
 
 def _is_active(st: _State, player) -> bool:
     return player is not None and st.statuses[player] == "a"
@@ -379,14 +402,15 @@ def _attacked(st: _State, target, player) -> bool:
 
 
 def _kings_of(st: _State, player):
-    return [t for t, (colour, kind) in st.board.items()
-            if kind == "K" and st.controllers[colour] == player]
+    return [t for t, (colour, kind) in st.board.items() if kind == "K" and st.controllers[colour] == player]
 
 
 def _frozen_kings(st: _State):
-    return [t for t, (colour, kind) in st.board.items()
-            if kind == "K" and st.controllers[colour] is not None
-            and st.statuses[st.controllers[colour]] == "f"]
+    return [
+        t
+        for t, (colour, kind) in st.board.items()
+        if kind == "K" and st.controllers[colour] is not None and st.statuses[st.controllers[colour]] == "f"
+    ]
 
 
 def _next_to_frozen_king(st: _State, t) -> bool:
@@ -394,6 +418,7 @@ def _next_to_frozen_king(st: _State, t) -> bool:
 
 
 # --------------------------------------------------------------------------- moves
+
 
 def _capturable(st: _State, mover: int, piece) -> bool:
     colour, kind = piece
@@ -510,8 +535,9 @@ def _apply(st: _State, frm, to, promo: str) -> _State:
         del st.board[(to[0], 3, to[2])]
         capture = True
     if kind == "K" and frm == _home(colour, 4) and to in (_home(colour, 6), _home(colour, 2)):
-        rook_from, rook_to = ((_home(colour, 7), _home(colour, 5)) if to == _home(colour, 6)
-                              else (_home(colour, 0), _home(colour, 3)))
+        rook_from, rook_to = (
+            (_home(colour, 7), _home(colour, 5)) if to == _home(colour, 6) else (_home(colour, 0), _home(colour, 3))
+        )
         st.board[rook_to] = st.board.pop(rook_from)
     del st.board[frm]
     new_piece = (colour, promo) if promo else piece

@@ -89,8 +89,17 @@ def _every_reply_loses(board, mover, target, moves):
 
 def test_three_player_mate_in_two():
     # The doubled rooks' combination on Red's back rank: 1. K10-K12+ D12xK12 2. K9xK12#.
-    pieces = {"N12": "rK", "N11": "rP", "M11": "rP", "L11": "rP", "D12": "rR", "E1": "wK", "H8": "bK",
-              "K10": "wR", "K9": "wR"}
+    pieces = {
+        "N12": "rK",
+        "N11": "rP",
+        "M11": "rP",
+        "L11": "rP",
+        "D12": "rR",
+        "E1": "wK",
+        "H8": "bK",
+        "K10": "wR",
+        "K9": "wR",
+    }
     board = Board("three-player", position(pieces))
     result = Engine(hash_mb=8).search(board, depth=5)
     assert str(result.best_move) == "K10K12" and result.mate_in == 2
@@ -171,12 +180,22 @@ def test_deterministic_at_fixed_depth(algorithm):
     board.push("E2E4")
     first = Engine(algorithm, hash_mb=8).search(board, depth=4)
     second = Engine(algorithm, hash_mb=8).search(board, depth=4)
-    assert ((first.best_move, first.score, first.nodes, first.pv)
-            == (second.best_move, second.score, second.nodes, second.pv))
+    assert (first.best_move, first.score, first.nodes, first.pv) == (
+        second.best_move,
+        second.score,
+        second.nodes,
+        second.pv,
+    )
 
 
-@pytest.mark.parametrize("fen", [BACK_RANK_MATE, "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1",
-                                 "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"])
+@pytest.mark.parametrize(
+    "fen",
+    [
+        BACK_RANK_MATE,
+        "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ],
+)
 def test_table_on_and_off_agree(fen):
     with_table = Engine(hash_mb=8).search(Board("standard", fen), depth=3)
     without = Engine(hash_mb=0).search(Board("standard", fen), depth=3)
@@ -236,8 +255,9 @@ def test_parallel_search(algorithm):
     # Helper threads share the table: the answer is still legal and mates are still found;
     # the node count covers every thread and the node limit applies to their total.
     engine = Engine(algorithm, hash_mb=8, threads=2)
-    board = Board("three-player", position({"N12": "rK", "N11": "rP", "M11": "rP", "K10": "wR", "E1": "wK",
-                                            "H8": "bK"}))
+    board = Board(
+        "three-player", position({"N12": "rK", "N11": "rP", "M11": "rP", "K10": "wR", "E1": "wK", "H8": "bK"})
+    )
     result = engine.search(board, depth=3)
     assert str(result.best_move) == "K10K12" and result.mate_in == 1
     board = Board("four-player", mode="ffa")
@@ -266,6 +286,7 @@ def test_free_for_all_points_lead_ends_the_game_inside_the_search():
     # (The game's points reach the core through Engine.search(game); here a low-level game
     # state starts with them.)
     from polychess import _core
+
     pieces = {"h1": "rK", "h5": "rR", "h10": "yP", "g14": "yK", "a7": "bK", "n8": "gK", "d4": "yN"}
     board = Board("four-player", cross_position(pieces, controllers="r-y-", statuses="axax"), mode="ffa")
     engine = _core.Engine(8)
@@ -280,8 +301,10 @@ def test_free_for_all_points_lead_ends_the_game_inside_the_search():
 # Blue to move and in check; Yellow is mated already (a bare board has no game to have put him
 # out). The game's rules would first take Yellow out, which changes which of Blue's moves are
 # legal: the search once answered i1i2, a move this board refuses.
-BLUE_TO_MOVE_YELLOW_MATED = ("2yB5/2yNyK2gQ1/3yR4/5yPyP1yP3gN1/1bKbPyPbN2gR2bB3/3bP6gB1gK1/3bP6gP3/9gPgP3/"
-                             "bNbBrP11/4bP2rPgP5/rK5rP3rPrP2/bRrPrB2rP2/5rN2/5bR1rR b - - 0 50 rbyg aaaa")
+BLUE_TO_MOVE_YELLOW_MATED = (
+    "2yB5/2yNyK2gQ1/3yR4/5yPyP1yP3gN1/1bKbPyPbN2gR2bB3/3bP6gB1gK1/3bP6gP3/9gPgP3/"
+    "bNbBrP11/4bP2rPgP5/rK5rP3rPrP2/bRrPrB2rP2/5rN2/5bR1rR b - - 0 50 rbyg aaaa"
+)
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
@@ -333,8 +356,9 @@ def test_every_algorithm_plays_legal_moves_through_eliminations(variant, mode):
             assert result.best_move in board.legal_moves, (algorithm, board.fen())
 
 
-@pytest.mark.parametrize("variant, mode", [("standard", None), ("three-player", None), ("four-player", "teams"),
-                                           ("four-player", "ffa")])
+@pytest.mark.parametrize(
+    "variant, mode", [("standard", None), ("three-player", None), ("four-player", "teams"), ("four-player", "ffa")]
+)
 def test_evaluation_kept_up_to_date_move_by_move(variant, mode):
     # The position sums material and placement as pieces move, transfer and die; after every
     # move and every take-back of a random game that sum must equal a fresh count.

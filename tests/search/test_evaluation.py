@@ -72,12 +72,15 @@ def test_new_weights_apply_to_positions_made_after_them():
     assert weights_of(Board("standard")) == before
 
 
-@pytest.mark.parametrize("change,message", [
-    (lambda w: w.pop("hanging"), "missing terms"),
-    (lambda w: w.update(sharpness=3), "unknown terms"),
-    (lambda w: w.update(hanging=1.5), "whole number"),
-    (lambda w: w.update(hanging=10**6), "out of range"),
-])
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        (lambda w: w.pop("hanging"), "missing terms"),
+        (lambda w: w.update(sharpness=3), "unknown terms"),
+        (lambda w: w.update(hanging=1.5), "whole number"),
+        (lambda w: w.update(hanging=10**6), "out of range"),
+    ],
+)
 def test_bad_weights_are_refused(change, message):
     weights = game_weights("three-player")
     change(weights)
@@ -149,8 +152,9 @@ def test_fit_lowers_the_error_of_weights_that_misjudge_the_results():
         knight = "N" if white else "n"
         row5, row4 = [(f"{knight}7", "8"), (f"7{knight}", "8"), ("8", f"{knight}7"), ("8", f"7{knight}")][i // 2 % 4]
         board = Board("standard", f"4k3/pppp4/8/{row5}/{row4}/8/PPPP4/4K3 w - - 0 1")
-        samples.append(Sample("standard", board.fen(), {}, {"white": 1.0 if white else 0.0,
-                                                            "black": 0.0 if white else 1.0}))
+        samples.append(
+            Sample("standard", board.fen(), {}, {"white": 1.0 if white else 0.0, "black": 0.0 if white else 1.0})
+        )
     start = game_weights("standard")
     start["knight_value"] = 0
     fit = fit_weights(samples, start, steps=400, rate=5.0, frozen=["pawn_value"])
@@ -167,19 +171,46 @@ def test_fit_lowers_the_error_of_weights_that_misjudge_the_results():
 def test_tune_generate_then_fit_writes_a_weights_file(tmp_path):
     pytest.importorskip("numpy")
     samples = tmp_path / "samples.jsonl"
-    run = subprocess.run([sys.executable, "-m", "polychess", "tune", "generate", "--variant", "three-player",
-                          "--games", "2", "--player", "engine:nodes=300", "--max-plies", "40", "-o", str(samples)],
-                         capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "polychess",
+            "tune",
+            "generate",
+            "--variant",
+            "three-player",
+            "--games",
+            "2",
+            "--player",
+            "engine:nodes=300",
+            "--max-plies",
+            "40",
+            "-o",
+            str(samples),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     assert "positions from 2 games of three-player" in run.stdout
     assert read_samples(samples) and all(s.game == "three-player" for s in read_samples(samples))
     weights = tmp_path / "weights.json"
-    run = subprocess.run([sys.executable, "-m", "polychess", "tune", "fit", str(samples), "-o", str(weights),
-                          "--steps", "100"], capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [sys.executable, "-m", "polychess", "tune", "fit", str(samples), "-o", str(weights), "--steps", "100"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     game, fitted = evaluation.load_weights(weights)
     assert game == "three-player" and list(fitted) == list(TERMS)
     assert "mean squared error" in json.loads(weights.read_text())["about"]
-    bad = subprocess.run([sys.executable, "-m", "polychess", "tune", "fit", str(tmp_path / "missing.jsonl"),
-                          "-o", str(weights)], capture_output=True, text=True, timeout=60)
+    bad = subprocess.run(
+        [sys.executable, "-m", "polychess", "tune", "fit", str(tmp_path / "missing.jsonl"), "-o", str(weights)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert bad.returncode != 0 and "missing.jsonl" in bad.stderr

@@ -36,8 +36,8 @@ class Signature:
 
     ident: str
     variant: str
-    mode: str | None        # four-player "teams" or "ffa"; None elsewhere
-    algorithm: str | None   # None: the engine's default for the game
+    mode: str | None  # four-player "teams" or "ffa"; None elsewhere
+    algorithm: str | None  # None: the engine's default for the game
     position: str
     depth: int
     nodes: int
@@ -52,9 +52,18 @@ def read_signatures(path: Path = DATA_FILE) -> list[Signature]:
         ident, options, position, expected = (part.strip() for part in line.split("|"))
         variant, mode, algorithm = options.split()
         depth, nodes, best_move = expected.split()
-        signatures.append(Signature(ident, variant, None if mode == "-" else mode,
-                                    None if algorithm == "-" else algorithm, position, int(depth),
-                                    int(nodes), best_move))
+        signatures.append(
+            Signature(
+                ident,
+                variant,
+                None if mode == "-" else mode,
+                None if algorithm == "-" else algorithm,
+                position,
+                int(depth),
+                int(nodes),
+                best_move,
+            )
+        )
     return signatures
 
 
@@ -70,8 +79,12 @@ SIGNATURES = read_signatures()
 
 def test_every_variant_and_algorithm_has_a_signature():
     covered = {(s.variant, s.mode, s.algorithm) for s in SIGNATURES}
-    assert {("standard", None, None), ("three-player", None, None), ("four-player", "teams", None),
-            ("four-player", "ffa", None)} <= covered
+    assert {
+        ("standard", None, None),
+        ("three-player", None, None),
+        ("four-player", "teams", None),
+        ("four-player", "ffa", None),
+    } <= covered
     for variant, mode in (("three-player", None), ("four-player", "ffa")):
         for algorithm in ("brs", "paranoid", "maxn"):
             assert (variant, mode, algorithm) in covered, (variant, mode, algorithm)
@@ -87,7 +100,8 @@ def test_search_signature(signature):
     assert got == expected, (
         f"the search's signature changed for {signature.ident} at depth {signature.depth}: "
         f"expected {expected[0]} nodes and best move {expected[1]}, got {got[0]} nodes and {got[1]}. "
-        f"If the change to the search is intended, run `{UPDATE_COMMAND}` and say so in the commit.")
+        f"If the change to the search is intended, run `{UPDATE_COMMAND}` and say so in the commit."
+    )
 
 
 @pytest.mark.parametrize("signature", SIGNATURES, ids=[s.ident for s in SIGNATURES])

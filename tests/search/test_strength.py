@@ -32,11 +32,15 @@ def test_every_step_up_searches_more_with_less_noise() -> None:
 
 
 def test_levels_out_of_order_are_refused() -> None:
-    good = {"calibration": "test", "levels": [{"level": 1, "nodes": 100, "noise": 50},
-                                              {"level": 2, "nodes": None, "noise": 0}]}
+    good = {
+        "calibration": "test",
+        "levels": [{"level": 1, "nodes": 100, "noise": 50}, {"level": 2, "nodes": None, "noise": 0}],
+    }
     assert [level.number for level in load_levels(json.dumps(good))[1]] == [1, 2]
-    swapped = {"calibration": "test", "levels": [{"level": 1, "nodes": None, "noise": 0},
-                                                 {"level": 2, "nodes": 100, "noise": 50}]}
+    swapped = {
+        "calibration": "test",
+        "levels": [{"level": 1, "nodes": None, "noise": 0}, {"level": 2, "nodes": 100, "noise": 50}],
+    }
     with pytest.raises(ValueError, match="fewer nodes with more noise"):
         load_levels(json.dumps(swapped))
     not_full = {"calibration": "test", "levels": [{"level": 1, "nodes": 100, "noise": 50}]}

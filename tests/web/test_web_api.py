@@ -56,8 +56,14 @@ class Reply:
         return str(data["error"])
 
 
-def call(server: WebServer, method: str, path: str, body: object = None, raw: bytes | None = None,
-         headers: dict[str, str] | None = None) -> Reply:
+def call(
+    server: WebServer,
+    method: str,
+    path: str,
+    body: object = None,
+    raw: bytes | None = None,
+    headers: dict[str, str] | None = None,
+) -> Reply:
     """One request; a JSON ``body`` goes as application/json, as the page sends it."""
     connection = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=30)
     try:
@@ -84,6 +90,7 @@ def post(server: WebServer, game: dict[str, Any], action: str, body: object = No
 
 # -- the page -------------------------------------------------------------------------------
 
+
 def test_page_and_static_files(server: WebServer) -> None:
     page = call(server, "GET", "/")
     assert page.status == 200 and page.headers["Content-Type"].startswith("text/html")
@@ -105,6 +112,7 @@ def test_meta_lists_the_seats() -> None:
 
 
 # -- playing --------------------------------------------------------------------------------
+
 
 def test_three_player_game_with_engine_replies(server: WebServer) -> None:
     game = new_game(server, variant="three-player", engines=["red", "black"])
@@ -208,8 +216,10 @@ def test_checkmate_outcome_and_places(server: WebServer) -> None:
         played.push(move)
     game = call(server, "POST", "/api/records", {"record": write_record(played)}).json
     assert game["outcome"]["termination"] == "checkmate" and game["outcome"]["places"] == {"white": 2, "black": 1}
-    assert [e["text"] for e in game["log"]] == ["White is checkmated by Black.",
-                                                 "Game over (checkmate): 1st Black, 2nd White."]
+    assert [e["text"] for e in game["log"]] == [
+        "White is checkmated by Black.",
+        "Game over (checkmate): 1st Black, 2nd White.",
+    ]
     assert post(server, game, "move", {"move": "e1e2"}).status == 409
 
 
@@ -222,6 +232,7 @@ def test_a_mated_army_passes_in_the_message() -> None:
 
 
 # -- records --------------------------------------------------------------------------------
+
 
 def test_record_round_trip(server: WebServer) -> None:
     game = new_game(server, variant="three-player", engines=["red", "black"], neutrality=True)
@@ -265,10 +276,16 @@ def test_bad_records_are_refused(server: WebServer) -> None:
 
 # -- refusals -------------------------------------------------------------------------------
 
+
 def test_unknown_games_and_paths_are_404(server: WebServer) -> None:
-    for method, path in (("GET", "/api/games/nosuchgame"), ("POST", "/api/games/nosuchgame/move"),
-                         ("POST", "/api/games/nosuchgame/engine"), ("GET", "/api/games/nosuchgame/record"),
-                         ("GET", "/nothing/here"), ("GET", "/api/games/a%2Fb")):
+    for method, path in (
+        ("GET", "/api/games/nosuchgame"),
+        ("POST", "/api/games/nosuchgame/move"),
+        ("POST", "/api/games/nosuchgame/engine"),
+        ("GET", "/api/games/nosuchgame/record"),
+        ("GET", "/nothing/here"),
+        ("GET", "/api/games/a%2Fb"),
+    ):
         reply = call(server, method, path, {} if method == "POST" else None)
         assert reply.status == 404, (method, path)
         assert reply.error
@@ -318,8 +335,13 @@ def test_bad_game_options_are_400(server: WebServer) -> None:
 
 def test_malformed_json_is_400(server: WebServer) -> None:
     game = new_game(server, variant="standard")
-    for raw, words in ((b"{not json", "malformed JSON"), (b"[1, 2]", "JSON object"), (b'"move"', "JSON object"),
-                       (b"\xff\xfe", "malformed JSON"), (b'{"time_control": NaN}', "malformed JSON")):
+    for raw, words in (
+        (b"{not json", "malformed JSON"),
+        (b"[1, 2]", "JSON object"),
+        (b'"move"', "JSON object"),
+        (b"\xff\xfe", "malformed JSON"),
+        (b'{"time_control": NaN}', "malformed JSON"),
+    ):
         for path in ("/api/games", f"/api/games/{game['id']}/move"):
             reply = call(server, "POST", path, raw=raw, headers={"Content-Type": "application/json"})
             assert reply.status == 400 and words in reply.error, (raw, path, reply.body)
@@ -327,10 +349,13 @@ def test_malformed_json_is_400(server: WebServer) -> None:
 
 def test_wrong_methods_are_405(server: WebServer) -> None:
     game = new_game(server, variant="standard")
-    for method, path, allowed in (("GET", f"/api/games/{game['id']}/move", "POST"),
-                                  ("DELETE", f"/api/games/{game['id']}", "GET, HEAD"),
-                                  ("PUT", "/api/games", "POST"), ("POST", "/", "GET, HEAD"),
-                                  ("PATCH", "/api/meta", "GET, HEAD")):
+    for method, path, allowed in (
+        ("GET", f"/api/games/{game['id']}/move", "POST"),
+        ("DELETE", f"/api/games/{game['id']}", "GET, HEAD"),
+        ("PUT", "/api/games", "POST"),
+        ("POST", "/", "GET, HEAD"),
+        ("PATCH", "/api/meta", "GET, HEAD"),
+    ):
         reply = call(server, method, path, {} if method != "GET" else None)
         assert reply.status == 405, (method, path)
         assert reply.headers["Allow"] == allowed and method in reply.error
@@ -373,8 +398,11 @@ def test_content_length_is_one_number_in_digits(server: WebServer) -> None:
     port = server.server_address[1]
 
     def post_with(*lengths: str) -> Reply:
-        head = (f"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
-                + "".join(f"Content-Length: {length}\r\n" for length in lengths) + "\r\n")
+        head = (
+            f"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+            + "".join(f"Content-Length: {length}\r\n" for length in lengths)
+            + "\r\n"
+        )
         return send_raw(server, head.encode() + body)
 
     games = len(server.store)
@@ -389,8 +417,10 @@ def test_a_body_nobody_reads_ends_the_connection(server: WebServer) -> None:
     """A GET's body would otherwise be read as the next request on the connection."""
     port = server.server_address[1]
     with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
-        sock.sendall(f"GET /api/meta HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 14\r\n\r\n".encode()
-                     + b"GET / HTTP/1.1")
+        sock.sendall(
+            f"GET /api/meta HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 14\r\n\r\n".encode()
+            + b"GET / HTTP/1.1"
+        )
         response = http.client.HTTPResponse(sock)
         response.begin()
         assert response.status == 200
@@ -398,8 +428,9 @@ def test_a_body_nobody_reads_ends_the_connection(server: WebServer) -> None:
         assert sock.recv(100) == b""  # closed: the body was not taken for a request
 
 
-def test_a_bug_is_a_500_and_the_server_lives_on(server: WebServer, monkeypatch: pytest.MonkeyPatch,
-                                                  caplog: pytest.LogCaptureFixture) -> None:
+def test_a_bug_is_a_500_and_the_server_lives_on(
+    server: WebServer, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     def broken() -> dict[str, object]:
         raise RuntimeError("boom")
 
@@ -443,7 +474,7 @@ def test_concurrent_engine_requests_play_once_each(server: WebServer) -> None:
         thread.join(30)
     final = call(server, "GET", f"/api/games/{game['id']}").json
     assert len(final["moves"]) == replies.count(200) and set(replies) <= {200, 409}
-    assert [m["player"] for m in final["moves"]] == ["white", "red", "black", "white"][:len(final["moves"])]
+    assert [m["player"] for m in final["moves"]] == ["white", "red", "black", "white"][: len(final["moves"])]
 
 
 def test_the_command_line_has_serve() -> None:
@@ -456,6 +487,7 @@ def test_the_command_line_has_serve() -> None:
 
 # -- hardening: input that used to hurt the server, and requests from other sites ------------
 
+
 def send_raw(server: WebServer, data: bytes, timeout: float = 30) -> Reply:
     """Sends bytes as they are (a request http.client would not send) and reads the answer."""
     with socket.create_connection(("127.0.0.1", server.server_address[1]), timeout=timeout) as sock:
@@ -467,8 +499,10 @@ def send_raw(server: WebServer, data: bytes, timeout: float = 30) -> Reply:
 
 def post_bytes(server: WebServer, body: bytes, path: str = "/api/games", length: int | None = None) -> bytes:
     port = server.server_address[1]
-    return (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(body) if length is None else length}\r\n\r\n").encode() + body
+    return (
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body) if length is None else length}\r\n\r\n"
+    ).encode() + body
 
 
 def test_deeply_nested_json_is_400(server: WebServer) -> None:
@@ -478,8 +512,9 @@ def test_deeply_nested_json_is_400(server: WebServer) -> None:
     assert call(server, "GET", "/api/meta").status == 200
 
 
-def test_a_body_shorter_than_its_content_length_is_400_at_once(server: WebServer,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_body_shorter_than_its_content_length_is_400_at_once(
+    server: WebServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # raising=False: without the fix the attribute does not exist, and the server waits 60 s.
     monkeypatch.setattr(RequestHandler, "body_seconds", 0.5, raising=False)
     started = time.monotonic()
@@ -552,8 +587,14 @@ def test_a_request_needs_one_host_header(server: WebServer) -> None:
 def test_requests_from_another_sites_page_are_403(server: WebServer) -> None:
     port = server.server_address[1]
     game = new_game(server, variant="three-player")
-    for origin in ("http://evil.example", f"http://evil.example:{port}", "null", f"https://127.0.0.1:{port}",
-                   f"http://localhost:{port}", f"http://127.0.0.1:{port + 1}"):
+    for origin in (
+        "http://evil.example",
+        f"http://evil.example:{port}",
+        "null",
+        f"https://127.0.0.1:{port}",
+        f"http://localhost:{port}",
+        f"http://127.0.0.1:{port + 1}",
+    ):
         for path, body in (("/api/games", {}), (f"/api/games/{game['id']}/resign", {"player": "white"})):
             reply = call(server, "POST", path, body, headers={"Origin": origin})
             assert reply.status == 403 and "another site" in reply.error, (origin, path, reply.body)
@@ -590,8 +631,10 @@ def test_the_hosts_a_server_answers_to() -> None:
 
     loopback = OwnAddress.of("127.0.0.1", "127.0.0.1", 8000)
     assert all(loopback.is_own(h) for h in ("127.0.0.1:8000", "localhost:8000", "LOCALHOST:8000"))
-    assert not any(loopback.is_own(h) for h in ("127.0.0.1", "localhost:8001", "192.168.1.5:8000",
-                                                "evil.example:8000", "127.0.0.1:8000@evil", ""))
+    assert not any(
+        loopback.is_own(h)
+        for h in ("127.0.0.1", "localhost:8001", "192.168.1.5:8000", "evil.example:8000", "127.0.0.1:8000@evil", "")
+    )
     assert OwnAddress.of("localhost", "127.0.0.1", 80).is_own("localhost")  # port 80 may be left out
 
     explicit = OwnAddress.of("192.168.1.5", "192.168.1.5", 8000)
@@ -601,8 +644,10 @@ def test_the_hosts_a_server_answers_to() -> None:
     # Bound to every address, it answers to any of them, typed as digits, and to its own names;
     # never to another name (which is how a DNS rebinding page would reach it).
     everywhere = OwnAddress.of("0.0.0.0", "0.0.0.0", 8000)
-    assert all(everywhere.is_own(h) for h in ("192.168.1.5:8000", "10.0.0.1:8000", "localhost:8000",
-                                              f"{socket.gethostname()}:8000", "[::1]:8000"))
+    assert all(
+        everywhere.is_own(h)
+        for h in ("192.168.1.5:8000", "10.0.0.1:8000", "localhost:8000", f"{socket.gethostname()}:8000", "[::1]:8000")
+    )
     assert not any(everywhere.is_own(h) for h in ("evil.example:8000", "192.168.1.5:8001"))
 
 
@@ -648,6 +693,7 @@ def test_the_engine_pool_lends_warm_tables_and_waits_for_a_free_engine(monkeypat
     pool = EnginePool(size=1, hash_mb=1, wait=10)
     got: list[object] = []
     with pool.engine_for("game-a") as engine:
+
         def wait_for_an_engine() -> None:
             with pool.engine_for("game-b") as lent:
                 got.append(lent)

@@ -50,8 +50,13 @@ def browser() -> Iterator[Any]:
         pytest.skip("no chromedriver found (apt-get install chromium-driver)")
     options = Options()
     options.binary_location = chromium
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1400,900"):
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1400,900",
+    ):
         options.add_argument(argument)
     # An explicit driver path keeps Selenium Manager (which would download one) out of it.
     try:
@@ -89,8 +94,11 @@ def _move_count(driver: Any) -> int:
 
 def _start_three_player_game(driver: Any, url: str) -> None:
     driver.get(url)
-    _wait(driver, lambda d: d.execute_script("return document.getElementById('new-game').open"),
-          "the new-game form did not open")
+    _wait(
+        driver,
+        lambda d: d.execute_script("return document.getElementById('new-game').open"),
+        "the new-game form did not open",
+    )
     # The weakest level searches a hundred nodes a move: quick enough for a test.
     driver.execute_script("document.querySelector('select[name=engine_level]').value = '1';")
     seats = {e.get_attribute("name"): e for e in _css(driver, "#seat-choices input[value=engine]:checked")}
@@ -145,13 +153,14 @@ def test_a_click_off_the_targets_drops_the_piece(server: WebServer, browser: Any
 
 # -- reading the screenshot ------------------------------------------------------------------
 
+
 def _colours_in(width: int, height: int, pixels: bytes) -> dict[bytes, int]:
     """How often each colour occurs (every 3rd pixel each way is enough)."""
     counts: dict[bytes, int] = {}
     for y in range(0, height, 3):
         row = y * width * 4
         for x in range(0, width, 3):
-            colour = pixels[row + 4 * x: row + 4 * x + 3]
+            colour = pixels[row + 4 * x : row + 4 * x + 3]
             counts[colour] = counts.get(colour, 0) + 1
     return counts
 
@@ -163,8 +172,8 @@ def _decode_png(data: bytes) -> tuple[int, int, bytes]:
     pos, idat = 8, b""
     width = height = channels = 0
     while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
+        length, kind = struct.unpack(">I4s", data[pos : pos + 8])
+        body = data[pos + 8 : pos + 8 + length]
         if kind == b"IHDR":
             width, height, depth, colour_type, _, _, interlace = struct.unpack(">IIBBBBB", body)
             assert depth == 8 and colour_type in (2, 6) and interlace == 0, "unexpected PNG kind"
@@ -178,11 +187,11 @@ def _decode_png(data: bytes) -> tuple[int, int, bytes]:
     previous = bytearray(stride)
     for y in range(height):
         filter_type = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        line = bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
         _unfilter(filter_type, line, previous, channels)
         if channels == 3:
             for x in range(width):
-                out += line[3 * x:3 * x + 3] + b"\xff"
+                out += line[3 * x : 3 * x + 3] + b"\xff"
         else:
             out += line
         previous = line
@@ -232,8 +241,11 @@ def _everyone_sees(driver: Any, windows: dict[str, str], moves: int, text: str |
         driver.switch_to.window(window)
         _wait(driver, lambda d: _move_count(d) == moves, f"{role}'s window does not show move {moves}")
         if text is not None:
-            _wait(driver, lambda d: text in _css(d, "#log")[0].text + _css(d, "#status")[0].text,
-                  f"{role}'s window does not say {text!r}")
+            _wait(
+                driver,
+                lambda d: text in _css(d, "#log")[0].text + _css(d, "#status")[0].text,
+                f"{role}'s window does not say {text!r}",
+            )
 
 
 def test_three_people_in_their_own_windows_play_to_a_mate_and_a_transfer(server: WebServer, browser: Any) -> None:
@@ -249,9 +261,12 @@ def test_three_people_in_their_own_windows_play_to_a_mate_and_a_transfer(server:
     from positions import position
 
     record = write_record(Game("three-player", start=position(MATE_TWICE)))
-    request = urllib.request.Request(server.url + "api/records", method="POST",
-                                     data=json_module.dumps({"record": record, "invite": True}).encode(),
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        server.url + "api/records",
+        method="POST",
+        data=json_module.dumps({"record": record, "invite": True}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(request, timeout=WAIT) as response:
         links = json_module.loads(response.read())["invitations"]
     assert set(links) == {"white", "red", "black", "spectator"}
@@ -259,8 +274,9 @@ def test_three_people_in_their_own_windows_play_to_a_mate_and_a_transfer(server:
     windows = {role: _open_window(browser, link) for role, link in links.items()}
     for role, window in windows.items():
         browser.switch_to.window(window)
-        assert _css(browser, "#you")[0].text == ("You are watching." if role == "spectator"
-                                                 else f"You play {role.capitalize()}.")
+        assert _css(browser, "#you")[0].text == (
+            "You are watching." if role == "spectator" else f"You play {role.capitalize()}."
+        )
     # Red's window cannot move White's pieces: no legal moves are offered to it.
     browser.switch_to.window(windows["red"])
     assert not browser.execute_script("return myTurn()")
@@ -287,8 +303,12 @@ def _invite(url: str, body: dict[str, Any]) -> dict[str, str]:
     import json as json_module
     import urllib.request
 
-    request = urllib.request.Request(url + "api/games", method="POST", data=json_module.dumps(
-        {"invite": True, **body}).encode(), headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        url + "api/games",
+        method="POST",
+        data=json_module.dumps({"invite": True, **body}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(request, timeout=WAIT) as response:
         links: dict[str, str] = json_module.loads(response.read())["invitations"]
     return links
@@ -323,8 +343,9 @@ def test_four_people_in_their_own_windows(server: WebServer, browser: Any) -> No
     links = _invite(server.url, {"variant": "four-player", "mode": "ffa"})
     first = browser.current_window_handle
     windows = {role: _open_window(browser, link, 160) for role, link in links.items()}
-    for count, (role, origin, target) in enumerate((("red", "h2", "h3"), ("blue", "b8", "c8"),
-                                                     ("yellow", "g13", "g12"), ("green", "m8", "l8")), start=1):
+    for count, (role, origin, target) in enumerate(
+        (("red", "h2", "h3"), ("blue", "b8", "c8"), ("yellow", "g13", "g12"), ("green", "m8", "l8")), start=1
+    ):
         _turn_shown(browser, windows, role)
         _play_in(browser, windows[role], origin, target)
         _everyone_sees(browser, windows, count)
@@ -370,26 +391,36 @@ def test_the_windows_reconnect_after_a_restart_and_play_on(browser: Any, tmp_pat
 
 def test_the_host_makes_a_game_together_from_the_form(server: WebServer, browser: Any) -> None:
     browser.get(server.url)
-    _wait(browser, lambda d: d.execute_script("return document.getElementById('new-game').open"),
-          "the new-game form did not open")
+    _wait(
+        browser,
+        lambda d: d.execute_script("return document.getElementById('new-game').open"),
+        "the new-game form did not open",
+    )
     for radio in _css(browser, "#seat-choices input[value=human]"):
         radio.click()  # every seat a person's
     _css(browser, "input[name=invite]")[0].click()
     _css(browser, "#new-game-start")[0].click()
-    _wait(browser, lambda d: d.execute_script("return document.getElementById('invitations').open"),
-          "the invitations were not shown")
+    _wait(
+        browser,
+        lambda d: d.execute_script("return document.getElementById('invitations').open"),
+        "the invitations were not shown",
+    )
     rows = {row.get_attribute("data-role"): row for row in _css(browser, "#invitation-links li")}
     assert sorted(rows) == ["black", "red", "spectator", "white"] and "(you)" in rows["white"].text
     for role, row in rows.items():  # every link whole in its box (they were cut off), with a copy button
         link = row.find_element("css selector", ".link")
         assert link.text.startswith(server.url + "#game=") and "&token=" in link.text, role
-        assert browser.execute_script("const e = arguments[0]; return e.scrollWidth <= e.clientWidth "
-                                      "&& e.scrollHeight <= e.clientHeight;", link), f"{role}'s link is cut off"
+        assert browser.execute_script(
+            "const e = arguments[0]; return e.scrollWidth <= e.clientWidth && e.scrollHeight <= e.clientHeight;", link
+        ), f"{role}'s link is cut off"
         assert row.find_element("css selector", "button.copy").text == "Copy"
     red_link = rows["red"].find_element("css selector", ".link").text
     rows["red"].find_element("css selector", "button.copy").click()
-    _wait(browser, lambda d: rows["red"].find_element("css selector", "button.copy").text == "Copied",
-          "the copy button did not copy")
+    _wait(
+        browser,
+        lambda d: rows["red"].find_element("css selector", "button.copy").text == "Copied",
+        "the copy button did not copy",
+    )
     _css(browser, "#invitations-close")[0].click()
     assert _css(browser, "#you")[0].text == "You play White."
     host = browser.current_window_handle

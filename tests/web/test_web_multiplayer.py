@@ -66,8 +66,11 @@ def test_invitations_name_every_human_seat_and_spectators(web: WebServer) -> Non
 def test_only_a_seats_secret_moves_that_seat(web: WebServer) -> None:
     game_id, tokens, _ = create(web, variant="three-player")
     other_id, other_tokens, _ = create(web, variant="three-player")
-    for token, why in ((None, "invitation link"), ("forged-secret", "not one of this game's"),
-                       (other_tokens["white"], "not one of this game's")):
+    for token, why in (
+        (None, "invitation link"),
+        ("forged-secret", "not one of this game's"),
+        (other_tokens["white"], "not one of this game's"),
+    ):
         for action in ("state", "move"):
             reply = act(web, game_id, action, token, {"move": "E2E4"} if action == "move" else None)
             assert reply.status == 403 and why in reply.error
@@ -100,8 +103,11 @@ def test_resigning_is_for_ones_own_seat(web: WebServer) -> None:
 def test_a_draw_needs_every_other_humans_consent(web: WebServer) -> None:
     game_id, tokens, _ = create(web, variant="three-player")
     offered = act(web, game_id, "offer", tokens["red"], {"kind": "draw"})
-    assert offered.status == 200 and offered.json["offer"] == {"kind": "draw", "by": "red",
-                                                               "waiting_for": ["black", "white"]}
+    assert offered.status == 200 and offered.json["offer"] == {
+        "kind": "draw",
+        "by": "red",
+        "waiting_for": ["black", "white"],
+    }
     assert act(web, game_id, "offer", tokens["white"], {"kind": "draw"}).status == 409  # one at a time
     assert act(web, game_id, "answer", tokens["red"], {"accept": True}).status == 409  # not asked
     assert act(web, game_id, "answer", tokens["spectator"], {"accept": True}).status == 403
@@ -151,8 +157,9 @@ class EventStream:
 
     def __init__(self, server: WebServer, game_id: str, token: str, source: str | None = None) -> None:
         """``source``: the loopback address to connect from (another client), e.g. 127.0.0.2."""
-        self.connection = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=20,
-                                                     source_address=(source, 0) if source else None)
+        self.connection = http.client.HTTPConnection(
+            "127.0.0.1", server.server_address[1], timeout=20, source_address=(source, 0) if source else None
+        )
         self.connection.request("GET", f"/api/games/{game_id}/events?token={token}")
         self.response = self.connection.getresponse()
 
@@ -240,8 +247,9 @@ def test_a_closed_page_gives_its_slot_back(web: WebServer, monkeypatch: pytest.M
         again.close()
 
 
-def test_strangers_filling_the_pool_do_not_keep_a_games_players_out(web: WebServer,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_strangers_filling_the_pool_do_not_keep_a_games_players_out(
+    web: WebServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Anyone can make games: 8 hot-seat games with 32 streams each filled all 256 slots, and
     every page of every game played by invitation was refused."""
     monkeypatch.setattr(web.listeners, "total", 3)
@@ -296,8 +304,9 @@ def test_fifty_spectators_and_ten_games_at_once(web: WebServer, monkeypatch: pyt
     """Load: 10 games, 5 spectators each; every spectator sees every move of its game."""
     monkeypatch.setattr(web.listeners, "per_client", 50)  # they all come from this machine's one address
     games = [create(web, variant="three-player") for _ in range(10)]
-    streams = [(game_id, EventStream(web, game_id, tokens["spectator"])) for game_id, tokens, _ in games
-               for _ in range(5)]
+    streams = [
+        (game_id, EventStream(web, game_id, tokens["spectator"])) for game_id, tokens, _ in games for _ in range(5)
+    ]
     seen: dict[int, list[str]] = {}
     errors: list[BaseException] = []
 
@@ -352,7 +361,7 @@ def test_a_restarted_server_serves_the_game_again(tmp_path: Path) -> None:
 def test_storage_keeps_digests_not_secrets(tmp_path: Path) -> None:
     storage = SqliteStorage(tmp_path / "nested" / "games.sqlite3")
     invitations, tokens = Invitations.create(["white"])
-    storage.save(StoredGame("abc", "[Variant \"three-player\"]\n", {}, dict(invitations.digests), None, False))
+    storage.save(StoredGame("abc", '[Variant "three-player"]\n', {}, dict(invitations.digests), None, False))
     stored = storage.load("abc")
     assert stored is not None and stored.invitations == dict(invitations.digests)
     assert Invitations(stored.invitations).role_of(tokens["white"]) == "white"
@@ -403,8 +412,9 @@ def test_a_server_for_every_address_names_this_machines_address() -> None:
         server.server_close()
 
 
-def test_serve_keeps_games_in_the_user_data_directory_unless_told(monkeypatch: pytest.MonkeyPatch,
-                                                                  tmp_path: Path) -> None:
+def test_serve_keeps_games_in_the_user_data_directory_unless_told(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     import polychess.web
     from polychess.cli import main
 
@@ -414,8 +424,11 @@ def test_serve_keeps_games_in_the_user_data_directory_unless_told(monkeypatch: p
     assert main(["serve", "--port", "0"]) == 0
     assert main(["serve", "--port", "0", "--db", str(tmp_path / "mine.sqlite3")]) == 0
     assert main(["serve", "--port", "0", "--no-db"]) == 0
-    assert calls == [("127.0.0.1", 0, tmp_path / "polychess" / "web-games.sqlite3"),
-                     ("127.0.0.1", 0, str(tmp_path / "mine.sqlite3")), ("127.0.0.1", 0, None)]
+    assert calls == [
+        ("127.0.0.1", 0, tmp_path / "polychess" / "web-games.sqlite3"),
+        ("127.0.0.1", 0, str(tmp_path / "mine.sqlite3")),
+        ("127.0.0.1", 0, None),
+    ]
     assert main(["serve", "--db", "x.sqlite3", "--no-db"]) == 2
 
 

@@ -54,6 +54,7 @@ def moves(state: dict[str, object]) -> list[str]:
 
 # -- one live copy per game ---------------------------------------------------------------
 
+
 def test_a_game_followed_by_a_page_stays_the_one_live_copy(tmp_path: Path) -> None:
     """The server dropped from memory a game whose page followed it: the page's stream kept the
     old copy, the next request read a second one from the file, the page never saw the move,
@@ -148,6 +149,7 @@ def test_a_game_read_back_in_the_hourglass_mode_credits_the_others_when_the_move
 
 # -- a change is acknowledged once stored ---------------------------------------------------
 
+
 def test_a_change_the_database_refuses_is_not_made(tmp_path: Path) -> None:
     """Every failed save used to be only logged: the move answered 200, and was gone after a
     restart. Here another program holds the database's write lock."""
@@ -176,22 +178,26 @@ def test_every_change_that_cannot_be_saved_is_undone() -> None:
     storage = MemoryStorage()
     with running_server(storage=storage) as web:
         game_id, tokens, _ = create(web, variant="three-player")
-        hot_seat = call(web, "POST", "/api/games", {"variant": "standard", "engines": ["white"],
-                                                    "engine_nodes": 200}).json["id"]
+        hot_seat = call(
+            web, "POST", "/api/games", {"variant": "standard", "engines": ["white"], "engine_nodes": 200}
+        ).json["id"]
         timed = call(web, "POST", "/api/games", {"variant": "three-player", "time_control": 1}).json["id"]
         storage.failing = True
         stored = dict(storage.games)
-        for game, token, action, body in ((game_id, tokens["white"], "move", {"move": "E2E4"}),
-                                          (game_id, tokens["red"], "resign", {}),
-                                          (game_id, tokens["black"], "offer", {"kind": "draw"}),
-                                          (hot_seat, None, "seats", {"engines": []}),
-                                          (hot_seat, None, "engine", {})):
+        for game, token, action, body in (
+            (game_id, tokens["white"], "move", {"move": "E2E4"}),
+            (game_id, tokens["red"], "resign", {}),
+            (game_id, tokens["black"], "offer", {"kind": "draw"}),
+            (hot_seat, None, "seats", {"engines": []}),
+            (hot_seat, None, "engine", {}),
+        ):
             before = act(web, game, "state", token).json
             reply = act(web, game, action, token, body)
             assert reply.status == 500 and "could not save" in reply.error, (action, reply.body)
             after = act(web, game, "state", token).json
-            assert {k: after[k] for k in ("moves", "seats", "offer", "outcome")} == \
-                {k: before[k] for k in ("moves", "seats", "offer", "outcome")}, action
+            assert {k: after[k] for k in ("moves", "seats", "offer", "outcome")} == {
+                k: before[k] for k in ("moves", "seats", "offer", "outcome")
+            }, action
         # White's second runs out, and the forfeit cannot be saved: the game stays as stored.
         deadline = time.monotonic() + 30
         while (reply := act(web, timed, "state", None)).status == 200:
@@ -205,6 +211,7 @@ def test_every_change_that_cannot_be_saved_is_undone() -> None:
 
 # -- damaged stored games -------------------------------------------------------------------
 
+
 def test_a_damaged_stored_game_is_a_clear_error_and_the_others_play_on(tmp_path: Path) -> None:
     database = str(tmp_path / "games.sqlite3")
     with running_server(database) as first:
@@ -213,9 +220,16 @@ def test_a_damaged_stored_game_is_a_clear_error_and_the_others_play_on(tmp_path:
     with sqlite3.connect(database) as connection:
         (data,) = connection.execute("SELECT data FROM games WHERE id = ?", (healthy,)).fetchone()
         fields = json.loads(data)
-        for game_id, broken in zip(damaged, ("not JSON", json.dumps({**fields, "record": 42}),
-                                             json.dumps({**fields, "record": '[Variant "hexagonal"]\n\n*\n'}),
-                                             json.dumps({**fields, "seats": {"engines": "red"}})), strict=True):
+        for game_id, broken in zip(
+            damaged,
+            (
+                "not JSON",
+                json.dumps({**fields, "record": 42}),
+                json.dumps({**fields, "record": '[Variant "hexagonal"]\n\n*\n'}),
+                json.dumps({**fields, "seats": {"engines": "red"}}),
+            ),
+            strict=True,
+        ):
             connection.execute("UPDATE games SET data = ? WHERE id = ?", (broken, game_id))
     connection.close()
     with running_server(database) as second:
@@ -226,6 +240,7 @@ def test_a_damaged_stored_game_is_a_clear_error_and_the_others_play_on(tmp_path:
 
 
 # -- the database, checked when the server starts --------------------------------------------
+
 
 def _serve(database: Path) -> subprocess.CompletedProcess[str]:
     """``polychess serve`` on ``database``; a server that starts is stopped after 30 s."""

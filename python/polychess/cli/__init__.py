@@ -25,8 +25,11 @@ __all__ = ["build_parser", "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="polychess", description="Chess for more than two players.",
-                                     epilog="Run 'polychess COMMAND --help' for the options of a command.")
+    parser = argparse.ArgumentParser(
+        prog="polychess",
+        description="Chess for more than two players.",
+        epilog="Run 'polychess COMMAND --help' for the options of a command.",
+    )
     parser.add_argument("--version", action="version", version=f"polychess {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     perft.add_parsers(sub)
@@ -85,8 +88,10 @@ def _run(argv: Sequence[str] | None) -> int:
     except BrokenPipeError:
         raise  # the reader of stdout went away: main() handles that
     except OSError as error:
-        print(f"polychess: {error.strerror or error}"
-              f"{': ' + str(error.filename) if error.filename else ''}", file=sys.stderr)
+        print(
+            f"polychess: {error.strerror or error}{': ' + str(error.filename) if error.filename else ''}",
+            file=sys.stderr,
+        )
         return 2
     except KeyboardInterrupt:
         print(file=sys.stderr)

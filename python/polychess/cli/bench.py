@@ -22,14 +22,24 @@ __all__ = ["Measurement", "add_parser", "measure_perft", "measure_search"]
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = sub.add_parser("bench", help="perft and search speed per variant",
-                            description="Measure perft and search speed (nodes per second) per variant.")
-    parser.add_argument("--variant", choices=VARIANTS, action="append",
-                        help="measure this variant (repeatable; default: all)")
-    parser.add_argument("--time", type=positive_float, default=3.0, metavar="SECONDS",
-                        help="time per variant, half perft and half search (default 3)")
-    parser.add_argument("--hash", type=positive_int, default=64, metavar="MB",
-                        help="the engine's transposition table (default 64)")
+    parser = sub.add_parser(
+        "bench",
+        help="perft and search speed per variant",
+        description="Measure perft and search speed (nodes per second) per variant.",
+    )
+    parser.add_argument(
+        "--variant", choices=VARIANTS, action="append", help="measure this variant (repeatable; default: all)"
+    )
+    parser.add_argument(
+        "--time",
+        type=positive_float,
+        default=3.0,
+        metavar="SECONDS",
+        help="time per variant, half perft and half search (default 3)",
+    )
+    parser.add_argument(
+        "--hash", type=positive_int, default=64, metavar="MB", help="the engine's transposition table (default 64)"
+    )
     parser.set_defaults(run=run)
 
 
@@ -52,8 +62,11 @@ def measure_perft(board: Board, budget: float) -> Measurement:
         nodes = board.perft(depth)
         seconds = time.perf_counter() - start
         spent += seconds
-        print(f"  perft depth {depth}: {plural(nodes, 'node', grouped=True)} in {seconds:.3f} s", file=sys.stderr,
-              flush=True)
+        print(
+            f"  perft depth {depth}: {plural(nodes, 'node', grouped=True)} in {seconds:.3f} s",
+            file=sys.stderr,
+            flush=True,
+        )
         growth = nodes / previous if previous else max(nodes, 1)
         if spent + seconds * growth > budget:
             return Measurement(depth, nodes, seconds)
@@ -63,8 +76,11 @@ def measure_perft(board: Board, budget: float) -> Measurement:
 def measure_search(board: Board, budget: float, hash_mb: int) -> Measurement:
     engine = Engine(hash_mb=hash_mb)
     result = engine.search(board, time=budget)
-    print(f"  search: depth {result.depth}, {plural(result.nodes, 'node', grouped=True)} in {result.seconds:.3f} s",
-          file=sys.stderr, flush=True)
+    print(
+        f"  search: depth {result.depth}, {plural(result.nodes, 'node', grouped=True)} in {result.seconds:.3f} s",
+        file=sys.stderr,
+        flush=True,
+    )
     return Measurement(result.depth, result.nodes, result.seconds)
 
 
@@ -77,9 +93,13 @@ def run(args: argparse.Namespace) -> int:
         perft = measure_perft(board, args.time / 2)
         search = measure_search(board, args.time / 2, args.hash)
         rows.append((variant, perft, search))
-    print(f"{'variant':<14}{'perft depth':>12}{'perft nodes':>14}{'perft nodes/s':>16}"
-          f"{'search depth':>14}{'search nodes':>14}{'search nodes/s':>16}")
+    print(
+        f"{'variant':<14}{'perft depth':>12}{'perft nodes':>14}{'perft nodes/s':>16}"
+        f"{'search depth':>14}{'search nodes':>14}{'search nodes/s':>16}"
+    )
     for variant, perft, search in rows:
-        print(f"{variant:<14}{perft.depth:>12}{perft.nodes:>14,}{perft.rate:>16,.0f}"
-              f"{search.depth:>14}{search.nodes:>14,}{search.rate:>16,.0f}")
+        print(
+            f"{variant:<14}{perft.depth:>12}{perft.nodes:>14,}{perft.rate:>16,.0f}"
+            f"{search.depth:>14}{search.nodes:>14,}{search.rate:>16,.0f}"
+        )
     return 0

@@ -96,6 +96,7 @@ def _help(name: str) -> str:
 
 # -- game options ---------------------------------------------------------------------------
 
+
 def add_game_options(parser: argparse.ArgumentParser, *, clock: bool = True) -> None:
     """The variant and the options of Game (docs/rules.md §1.11, §2) as flags."""
     group = parser.add_argument_group("game")
@@ -107,20 +108,34 @@ def add_game_options(parser: argparse.ArgumentParser, *, clock: bool = True) -> 
     group.add_argument("--first-player", metavar="COLOUR", help=_help("first_player"))
     group.add_argument("--first-mate-wins", action="store_true", help=_help("first_mate_wins"))
     group.add_argument("--neutrality", action="store_true", help=_help("neutrality"))
-    group.add_argument("--two-players", action="store_true",
-                       help=f"{_only('players')}White and Red only, Black not set up")
+    group.add_argument(
+        "--two-players", action="store_true", help=f"{_only('players')}White and Red only, Black not set up"
+    )
     if clock:
-        group.add_argument("--clock", metavar="SECONDS[+INC]",
-                           help="a clock per player: seconds for the game, plus seconds added per move")
+        group.add_argument(
+            "--clock",
+            metavar="SECONDS[+INC]",
+            help="a clock per player: seconds for the game, plus seconds added per move",
+        )
         group.add_argument("--hourglass", action="store_true", help=f"with --clock: {option('hourglass').meaning}")
 
 
 # The flag of each game option, for messages about them (polychess.options names them as Game does).
-_FLAG_OF_OPTION = {"variant": "--variant", "start": "--fen", "mode": "--mode", "setup": "--setup",
-                   "move_limit": "--move-limit", "first_player": "--first-player",
-                   "first_mate_wins": "--first-mate-wins", "neutrality": "--neutrality", "players": "--two-players",
-                   "players=2": "--two-players", "time_control": "--clock", "increment": "--clock",
-                   "hourglass": "--hourglass"}
+_FLAG_OF_OPTION = {
+    "variant": "--variant",
+    "start": "--fen",
+    "mode": "--mode",
+    "setup": "--setup",
+    "move_limit": "--move-limit",
+    "first_player": "--first-player",
+    "first_mate_wins": "--first-mate-wins",
+    "neutrality": "--neutrality",
+    "players": "--two-players",
+    "players=2": "--two-players",
+    "time_control": "--clock",
+    "increment": "--clock",
+    "hourglass": "--hourglass",
+}
 
 
 def game_from_args(args: argparse.Namespace) -> Game:
@@ -132,11 +147,20 @@ def game_from_args(args: argparse.Namespace) -> Game:
         time_control, increment = (None, 0.0) if clock is None else clock_arg(clock)
         move_limit = None if args.move_limit is None else option("move_limit").from_text(args.move_limit.strip())
         first_player = None if args.first_player is None else args.first_player.strip().lower()
-        return Game(args.variant, first_mate_wins=args.first_mate_wins, neutrality=args.neutrality,
-                    players=2 if args.two_players else None, time_control=time_control,  # type: ignore[arg-type]
-                    increment=increment, hourglass=getattr(args, "hourglass", False),  # type: ignore[arg-type]
-                    start=args.fen, mode=args.mode, setup=args.setup, move_limit=move_limit,  # type: ignore[arg-type]
-                    first_player=first_player)
+        return Game(
+            args.variant,
+            first_mate_wins=args.first_mate_wins,
+            neutrality=args.neutrality,
+            players=2 if args.two_players else None,
+            time_control=time_control,  # type: ignore[arg-type]
+            increment=increment,  # type: ignore[arg-type]
+            hourglass=getattr(args, "hourglass", False),
+            start=args.fen,
+            mode=args.mode,
+            setup=args.setup,
+            move_limit=move_limit,  # type: ignore[arg-type]
+            first_player=first_player,
+        )
     except OptionError as error:
         raise UsageError(error.spelled(_FLAG_OF_OPTION)) from None
     except InvalidPositionError:
@@ -147,6 +171,7 @@ def game_from_args(args: argparse.Namespace) -> Game:
 
 # -- engine budgets -------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Budget:
     """How long an engine searches per move; unset limits are None."""
@@ -156,9 +181,11 @@ class Budget:
     time: float | None = None
 
     def describe(self) -> str:
-        parts = [f"{name}={value:g}" if isinstance(value, float) else f"{name}={value}"
-                 for name, value in (("nodes", self.nodes), ("depth", self.depth), ("time", self.time))
-                 if value is not None]
+        parts = [
+            f"{name}={value:g}" if isinstance(value, float) else f"{name}={value}"
+            for name, value in (("nodes", self.nodes), ("depth", self.depth), ("time", self.time))
+            if value is not None
+        ]
         return ",".join(parts)
 
 
@@ -187,13 +214,16 @@ def add_budget_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--nodes", type=positive_int, help="search about this many nodes")
     group.add_argument("--depth", type=positive_int, help="search this many plies deep")
     group.add_argument("--time", type=positive_float, metavar="SECONDS", help="search this long")
-    group.add_argument("--hash", type=positive_int, default=16, metavar="MB",
-                       help="transposition table size per engine (default 16)")
+    group.add_argument(
+        "--hash", type=positive_int, default=16, metavar="MB", help="transposition table size per engine (default 16)"
+    )
     strength = group.add_mutually_exclusive_group()
-    strength.add_argument("--level", type=int, metavar="N",
-                          help=f"strength level 1 (weakest) to {MAX_LEVEL} (full, the default)")
-    strength.add_argument("--elo", type=float, metavar="ELO",
-                          help="the strength level nearest this Elo (measured against Stockfish)")
+    strength.add_argument(
+        "--level", type=int, metavar="N", help=f"strength level 1 (weakest) to {MAX_LEVEL} (full, the default)"
+    )
+    strength.add_argument(
+        "--elo", type=float, metavar="ELO", help="the strength level nearest this Elo (measured against Stockfish)"
+    )
 
 
 def strength_level(level: object, elo: object) -> int | None:
@@ -224,8 +254,9 @@ def parse_engine_spec(text: str, default: EngineSpec) -> EngineSpec:
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, sep, value = item.partition("=")
         if not sep or key not in ("nodes", "depth", "time", "hash", "level", "elo"):
-            raise UsageError(f"bad engine setting {item!r} in {text!r} "
-                             "(known: nodes=N, depth=N, time=S, hash=MB, level=N, elo=E)")
+            raise UsageError(
+                f"bad engine setting {item!r} in {text!r} (known: nodes=N, depth=N, time=S, hash=MB, level=N, elo=E)"
+            )
         values[key] = value
     try:
         nodes = positive_int(values["nodes"]) if "nodes" in values else None
@@ -245,6 +276,7 @@ def parse_engine_spec(text: str, default: EngineSpec) -> EngineSpec:
 
 # -- seats ----------------------------------------------------------------------------------
 
+
 def parse_colour_list(text: str, seats: Sequence[Colour], flag: str) -> list[Colour]:
     """``red,black``, ``all`` or ``none``: colours of seats in this game."""
     text = text.strip().lower()
@@ -263,6 +295,7 @@ def parse_colour_list(text: str, seats: Sequence[Colour], flag: str) -> list[Col
 
 # -- terminal -------------------------------------------------------------------------------
 
+
 def use_color(choice: bool | None, stream: TextIO) -> bool:
     """``--color``/``--no-color`` decide; otherwise colour goes to terminals only, and never
     when NO_COLOR is set (no-color.org)."""
@@ -276,6 +309,12 @@ def use_color(choice: bool | None, stream: TextIO) -> bool:
 
 def add_color_options(parser: argparse._ActionsContainer) -> None:
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--color", dest="color", action="store_const", const=True, default=None,
-                       help="draw with ANSI colours (default: on a terminal)")
+    group.add_argument(
+        "--color",
+        dest="color",
+        action="store_const",
+        const=True,
+        default=None,
+        help="draw with ANSI colours (default: on a terminal)",
+    )
     group.add_argument("--no-color", dest="color", action="store_const", const=False, help="draw without colours")

@@ -22,50 +22,93 @@ from polychess.protocol.games import GameKind, Position, game_kind
 
 __all__ = ["add_game_arguments", "add_parsers", "game_kind_argument", "openings_argument"]
 
+
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
-        "match", help="a match between two players: engines, baselines, external engines",
+        "match",
+        help="a match between two players: engines, baselines, external engines",
         description="Play a match between two player configurations, A and B, with every seat assignment of each "
-                    "opening, and print each one's score with a 95 percent confidence interval and an Elo estimate. "
-                    "A player is 'random', 'greedy', 'engine[:nodes=N,depth=N,time=S,hash=MB,threads=N,algo=A]' "
-                    "or 'uci:COMMAND[,time=S,depth=N,nodes=N,dialect=D,option.NAME=VALUE]'.")
+        "opening, and print each one's score with a 95 percent confidence interval and an Elo estimate. "
+        "A player is 'random', 'greedy', 'engine[:nodes=N,depth=N,time=S,hash=MB,threads=N,algo=A]' "
+        "or 'uci:COMMAND[,time=S,depth=N,nodes=N,dialect=D,option.NAME=VALUE]'.",
+    )
     add_game_arguments(parser)
     parser.add_argument("--a", required=True, metavar="SPEC", help="configuration A")
     parser.add_argument("--b", required=True, metavar="SPEC", help="configuration B")
-    parser.add_argument("--games", type=positive_int, default=12,
-                        help="number of games, rounded up to a multiple of the seat assignments (default 12)")
-    parser.add_argument("--openings", default="shipped", metavar="FILE|shipped|random",
-                        help="the openings: the balanced set shipped for the game (default), a file of positions "
-                             "(docs/protocol.md), or random plies (--opening-plies)")
-    parser.add_argument("--opening-plies", type=int, metavar="N", help="with --openings random: random plies "
-                        "per opening (default 2 per seat)")
+    parser.add_argument(
+        "--games",
+        type=positive_int,
+        default=12,
+        help="number of games, rounded up to a multiple of the seat assignments (default 12)",
+    )
+    parser.add_argument(
+        "--openings",
+        default="shipped",
+        metavar="FILE|shipped|random",
+        help="the openings: the balanced set shipped for the game (default), a file of positions "
+        "(docs/protocol.md), or random plies (--opening-plies)",
+    )
+    parser.add_argument(
+        "--opening-plies",
+        type=int,
+        metavar="N",
+        help="with --openings random: random plies per opening (default 2 per seat)",
+    )
     parser.add_argument("--max-plies", type=positive_int, default=300, help="ply cap, opening included (default 300)")
-    parser.add_argument("--tc", metavar="SECONDS[+INC]", help="a clock per player, e.g. 10+0.1; players without a "
-                        "time per move think on it, and a player whose time runs out loses on time")
+    parser.add_argument(
+        "--tc",
+        metavar="SECONDS[+INC]",
+        help="a clock per player, e.g. 10+0.1; players without a "
+        "time per move think on it, and a player whose time runs out loses on time",
+    )
     parser.add_argument("--seed", type=int, default=1, help="seed of random openings and players (default 1)")
-    parser.add_argument("--split", choices=FFA_SPLITS, default="2+2",
-                        help="free-for-all seats: 2+2 (default) or 1+3 (A alone against three B)")
-    parser.add_argument("--sprt", metavar="ELO0,ELO1[,ALPHA,BETA]",
-                        help="stop once a sequential test decides between A being elo0 or elo1 stronger "
-                             "(alpha and beta default 0.05)")
-    parser.add_argument("--backend", choices=backends.BACKENDS, default="local",
-                        help="local: this machine (--jobs processes); ray: a Ray cluster (pip install "
-                             "'polychess[ray]'), at --address or started here")
-    parser.add_argument("--jobs", type=positive_int, default=1,
-                        help="games at once: worker processes (local) or CPUs of a Ray started here (default 1)")
+    parser.add_argument(
+        "--split",
+        choices=FFA_SPLITS,
+        default="2+2",
+        help="free-for-all seats: 2+2 (default) or 1+3 (A alone against three B)",
+    )
+    parser.add_argument(
+        "--sprt",
+        metavar="ELO0,ELO1[,ALPHA,BETA]",
+        help="stop once a sequential test decides between A being elo0 or elo1 stronger (alpha and beta default 0.05)",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=backends.BACKENDS,
+        default="local",
+        help="local: this machine (--jobs processes); ray: a Ray cluster (pip install "
+        "'polychess[ray]'), at --address or started here",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=positive_int,
+        default=1,
+        help="games at once: worker processes (local) or CPUs of a Ray started here (default 1)",
+    )
     parser.add_argument("--address", help="with --backend ray: the cluster's address (e.g. auto or ray://host:10001)")
-    parser.add_argument("--output", metavar="FILE", type=Path,
-                        help="write every game as a JSON line as it finishes (with --resume: continue that match)")
+    parser.add_argument(
+        "--output",
+        metavar="FILE",
+        type=Path,
+        help="write every game as a JSON line as it finishes (with --resume: continue that match)",
+    )
     parser.add_argument("--resume", action="store_true", help="keep the games already in --output and play the rest")
-    parser.add_argument("--records", metavar="DIR", type=Path,
-                        help="write every game's record into DIR (PGN, PGN4 or polychess's record format)")
+    parser.add_argument(
+        "--records",
+        metavar="DIR",
+        type=Path,
+        help="write every game's record into DIR (PGN, PGN4 or polychess's record format)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per game on stderr")
     parser.set_defaults(run=_run_match)
 
     openings = sub.add_parser(
-        "openings", help="make a set of balanced openings for matches",
+        "openings",
+        help="make a set of balanced openings for matches",
         description="Make openings: random plies from the start after which the engine scores the position "
-                    "within a margin of even; written as 'startpos moves ...' lines.")
+        "within a margin of even; written as 'startpos moves ...' lines.",
+    )
     add_game_arguments(openings)
     openings.add_argument("--count", type=positive_int, default=100, help="how many (default 100)")
     openings.add_argument("--plies", type=positive_int, help="random plies each (default 2 per seat)")
@@ -77,9 +120,13 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--variant", default="three-player", metavar="GAME",
-                        help="three-player (the default), standard or four-player (with --mode and --setup), or a "
-                             "name of the UCI_Variant option (docs/protocol.md)")
+    parser.add_argument(
+        "--variant",
+        default="three-player",
+        metavar="GAME",
+        help="three-player (the default), standard or four-player (with --mode and --setup), or a "
+        "name of the UCI_Variant option (docs/protocol.md)",
+    )
     parser.add_argument("--mode", choices=("teams", "ffa"), help="four-player mode (default teams)")
     parser.add_argument("--setup", choices=("modern", "classic"), help="four-player setup (default modern)")
 
@@ -140,13 +187,18 @@ def _run_match(args: argparse.Namespace) -> int:
     sprt = _sprt(args.sprt)
     needed = -(-args.games // len(seat_assignments(kind.variant, kind.mode, args.split)))
     openings, source = openings_argument(args, kind, needed)
-    config = MatchConfig(kind, a, b, args.games, openings, source, args.max_plies, time_control, increment,
-                         args.seed, args.split)
-    backend: Backend = (functools.partial(backends.local, jobs=args.jobs) if args.backend == "local" else
-                        functools.partial(backends.ray, address=args.address, jobs=args.jobs))
+    config = MatchConfig(
+        kind, a, b, args.games, openings, source, args.max_plies, time_control, increment, args.seed, args.split
+    )
+    backend: Backend = (
+        functools.partial(backends.local, jobs=args.jobs)
+        if args.backend == "local"
+        else functools.partial(backends.ray, address=args.address, jobs=args.jobs)
+    )
     if args.records is not None:
         args.records.mkdir(parents=True, exist_ok=True)
     with StatusLine(sys.stderr) as status:
+
         def progress(match: MatchResult, game: GameResult) -> None:
             if args.records is not None:
                 name = f"game-{game.opening}-{game.assignment}{kind.record_format.suffix}"
@@ -154,8 +206,12 @@ def _run_match(args: argparse.Namespace) -> int:
             if args.verbose:
                 status.clear()
                 places = " ".join(f"{c}={p}" for c, p in game.places.items())
-                print(f"  game {game.key}: {game.termination} after {game.plies} plies, {places}, "
-                      f"A {game.scores['A']:.2f}", file=sys.stderr, flush=True)
+                print(
+                    f"  game {game.key}: {game.termination} after {game.plies} plies, {places}, "
+                    f"A {game.scores['A']:.2f}",
+                    file=sys.stderr,
+                    flush=True,
+                )
             status.show(progress_text(match))
 
         match = run_match(config, backend, output=args.output, resume=args.resume, sprt=sprt, progress=progress)
@@ -167,13 +223,21 @@ def _run_openings(args: argparse.Namespace) -> int:
     kind = game_kind_argument(args)
     plies = args.plies or 2 * len(kind.new_game().seats)
     with StatusLine(sys.stderr) as status:
-        openings = balanced_openings(kind, args.count, plies, args.seed, args.nodes, args.margin,
-                                     progress=lambda found, tried: status.show(f"{found}/{args.count} openings, "
-                                                                               f"{tried} tried"))
-    header = (f"{len(openings)} balanced openings for {kind.name}: {plies} random plies (seed {args.seed}), kept when "
-              f"polychess's engine at {args.nodes} nodes scores them within {args.margin} centipawns.\n"
-              f"Made by: polychess openings --variant {kind.name} --count {args.count} --plies {plies} "
-              f"--nodes {args.nodes} --margin {args.margin} --seed {args.seed}")
+        openings = balanced_openings(
+            kind,
+            args.count,
+            plies,
+            args.seed,
+            args.nodes,
+            args.margin,
+            progress=lambda found, tried: status.show(f"{found}/{args.count} openings, {tried} tried"),
+        )
+    header = (
+        f"{len(openings)} balanced openings for {kind.name}: {plies} random plies (seed {args.seed}), kept when "
+        f"polychess's engine at {args.nodes} nodes scores them within {args.margin} centipawns.\n"
+        f"Made by: polychess openings --variant {kind.name} --count {args.count} --plies {plies} "
+        f"--nodes {args.nodes} --margin {args.margin} --seed {args.seed}"
+    )
     text = write_openings(openings, header)
     if args.output is None:
         sys.stdout.write(text)

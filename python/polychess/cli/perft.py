@@ -27,9 +27,11 @@ def _divide(board: Board, depth: int, status: StatusLine) -> dict[str, int]:
     counts: dict[str, int] = {}
     start = time.perf_counter()
     for done, move in enumerate(moves):
-        status.show(f"perft depth {depth}: move {done + 1} of {len(moves)} ({move}), "
-                    f"{plural(sum(counts.values()), 'node', grouped=True)} so far, "
-                    f"{time.perf_counter() - start:.1f} s")
+        status.show(
+            f"perft depth {depth}: move {done + 1} of {len(moves)} ({move}), "
+            f"{plural(sum(counts.values()), 'node', grouped=True)} so far, "
+            f"{time.perf_counter() - start:.1f} s"
+        )
         board.push(move)
         try:
             counts[str(move)] = board.perft(depth - 1)
@@ -82,21 +84,25 @@ def _depth(text: str) -> int:
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    perft = sub.add_parser("perft", help="count the leaves of the legal-move tree",
-                           description="Count the leaves of the legal-move tree to a depth (perft), the "
-                                       "standard check of a move generator, and the speed of the count. On a "
-                                       "terminal, stderr shows which root move is being counted.")
-    perft.add_argument("--variant", choices=VARIANTS, default="three-player",
-                       help="the variant (default three-player)")
+    perft = sub.add_parser(
+        "perft",
+        help="count the leaves of the legal-move tree",
+        description="Count the leaves of the legal-move tree to a depth (perft), the "
+        "standard check of a move generator, and the speed of the count. On a "
+        "terminal, stderr shows which root move is being counted.",
+    )
+    perft.add_argument("--variant", choices=VARIANTS, default="three-player", help="the variant (default three-player)")
     perft.add_argument("--fen", metavar="POSITION", help="start from this position string (default: the start)")
     perft.add_argument("--depth", type=_depth, default=4, metavar="PLIES", help="how many plies deep (default 4)")
     perft.add_argument("--all", action="store_true", help="print every depth from 1")
     perft.add_argument("--divide", action="store_true", help="print the count below each move")
     perft.set_defaults(run=_perft)
 
-    moves = sub.add_parser("moves", help="list the legal moves of a position",
-                           description="List the legal moves of a position, sorted, on one line.")
-    moves.add_argument("--variant", choices=VARIANTS, default="three-player",
-                       help="the variant (default three-player)")
+    moves = sub.add_parser(
+        "moves",
+        help="list the legal moves of a position",
+        description="List the legal moves of a position, sorted, on one line.",
+    )
+    moves.add_argument("--variant", choices=VARIANTS, default="three-player", help="the variant (default three-player)")
     moves.add_argument("--fen", metavar="POSITION", help="the position string (default: the start)")
     moves.set_defaults(run=_moves)

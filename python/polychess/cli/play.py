@@ -72,8 +72,15 @@ Seats: with no seat option you play the first seat and the engine plays the othe
 During the game:
 """
 
-_MATERIAL = {Kind.PAWN: 1, Kind.KNIGHT: 3, Kind.BISHOP: 3, Kind.ROOK: 5, Kind.QUEEN: 9,
-             Kind.ONE_POINT_QUEEN: 9, Kind.KING: 0}
+_MATERIAL = {
+    Kind.PAWN: 1,
+    Kind.KNIGHT: 3,
+    Kind.BISHOP: 3,
+    Kind.ROOK: 5,
+    Kind.QUEEN: 9,
+    Kind.ONE_POINT_QUEEN: 9,
+    Kind.KING: 0,
+}
 _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 
 
@@ -94,19 +101,32 @@ class Seat:
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = sub.add_parser("play", help="play a game in the terminal (humans and engines)",
-                            description=DESCRIPTION, epilog=EPILOG + textwrap.indent(HELP, "  "),
-                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = sub.add_parser(
+        "play",
+        help="play a game in the terminal (humans and engines)",
+        description=DESCRIPTION,
+        epilog=EPILOG + textwrap.indent(HELP, "  "),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     add_game_options(parser)
     seats = parser.add_argument_group("seats")
     seats.add_argument("--humans", metavar="COLOURS", help="the human seats (comma-separated, all, none)")
     seats.add_argument("--engines", metavar="COLOURS", help="the engine seats (comma-separated, all, none)")
-    seats.add_argument("--seat", action="append", default=[], metavar="COLOUR=PLAYER",
-                       help="human, engine or engine:nodes=N,depth=N,time=S,hash=MB,level=N (repeatable)")
+    seats.add_argument(
+        "--seat",
+        action="append",
+        default=[],
+        metavar="COLOUR=PLAYER",
+        help="human, engine or engine:nodes=N,depth=N,time=S,hash=MB,level=N (repeatable)",
+    )
     add_budget_options(parser)
     view = parser.add_argument_group("display")
-    view.add_argument("--orientation", type=colour_arg, metavar="COLOUR",
-                      help="whose side is drawn at the bottom (default: the only human's, else the first seat)")
+    view.add_argument(
+        "--orientation",
+        type=colour_arg,
+        metavar="COLOUR",
+        help="whose side is drawn at the bottom (default: the only human's, else the first seat)",
+    )
     view.add_argument("--compact", action="store_true", help="three-player: one text line per cell")
     add_color_options(view)
     parser.add_argument("--save", metavar="FILE", help="write the game record to FILE when the session ends")
@@ -123,13 +143,22 @@ def run(args: argparse.Namespace) -> int:
     seats = assign_seats(game.seats, args.humans, args.engines, args.seat, budget_from_args(args))
     if args.orientation is not None and args.orientation not in game.colours:
         raise UsageError(f"--orientation: no colour {args.orientation.value!r} in {game.variant}")
-    session = Session(game, seats, stdin=sys.stdin, stdout=sys.stdout, color=use_color(args.color, sys.stdout),
-                      orientation=args.orientation, compact=args.compact, save=args.save)
+    session = Session(
+        game,
+        seats,
+        stdin=sys.stdin,
+        stdout=sys.stdout,
+        color=use_color(args.color, sys.stdout),
+        orientation=args.orientation,
+        compact=args.compact,
+        save=args.save,
+    )
     return session.run()
 
 
-def assign_seats(colours: tuple[Colour, ...], humans: str | None, engines: str | None, seat_options: list[str],
-                 default: EngineSpec) -> dict[Colour, Seat]:
+def assign_seats(
+    colours: tuple[Colour, ...], humans: str | None, engines: str | None, seat_options: list[str], default: EngineSpec
+) -> dict[Colour, Seat]:
     """The players of every seat, from --humans, --engines and --seat (see EPILOG)."""
     if humans is not None and engines is not None:
         raise UsageError("give --humans or --engines, not both (--seat sets single seats)")
@@ -182,9 +211,18 @@ class Session:
     """One game at the terminal: draws the board, asks humans for moves, lets engines move,
     announces what happens, until the game ends or the input does."""
 
-    def __init__(self, game: Game, seats: Mapping[Colour, Seat], *, stdin: TextIO, stdout: TextIO,
-                 color: bool = False, orientation: Colour | None = None, compact: bool = False,
-                 save: str | None = None) -> None:
+    def __init__(
+        self,
+        game: Game,
+        seats: Mapping[Colour, Seat],
+        *,
+        stdin: TextIO,
+        stdout: TextIO,
+        color: bool = False,
+        orientation: Colour | None = None,
+        compact: bool = False,
+        save: str | None = None,
+    ) -> None:
         self.game = game
         self.seats = dict(seats)
         self.stdin = stdin
@@ -202,9 +240,17 @@ class Session:
         isatty = getattr(stdin, "isatty", None)
         self.echo = not (isatty and isatty())
         self.commands: dict[str, Callable[[list[str]], bool]] = {
-            "help": self._help, "?": self._help, "moves": self._moves, "board": self._board, "fen": self._fen,
-            "undo": self._undo, "draw": self._draw_offer, "resign": self._resign, "save": self._save,
-            "quit": self._quit, "exit": self._quit,
+            "help": self._help,
+            "?": self._help,
+            "moves": self._moves,
+            "board": self._board,
+            "fen": self._fen,
+            "undo": self._undo,
+            "draw": self._draw_offer,
+            "resign": self._resign,
+            "save": self._save,
+            "quit": self._quit,
+            "exit": self._quit,
         }
 
     # -- the loop -------------------------------------------------------------------------
@@ -266,8 +312,10 @@ class Session:
         try:
             self._step(lambda: self.game.push(text), human=True)
         except InvalidMoveError as error:
-            self._say(f"{error}. Write a move as from-cell and to-cell, e.g. {_example(self.game)}; "
-                      "'help' lists the commands.")
+            self._say(
+                f"{error}. Write a move as from-cell and to-cell, e.g. {_example(self.game)}; "
+                "'help' lists the commands."
+            )
         except IllegalMoveError as error:
             self._say(f"{error}; 'moves' lists the legal moves.")
         except GameOverError as error:
@@ -279,8 +327,10 @@ class Session:
             seat.engine = seat.spec.make()
         result = seat.spec.search(seat.engine, self.game)
         move = result.best_move if result.best_move is not None else next(iter(self.game.legal_moves))
-        self._say(f"{self._name(self.game.turn)} plays {move}   "
-                  f"(depth {result.depth}, {plural(result.nodes, 'node', grouped=True)}, {result.seconds:.2f} s)")
+        self._say(
+            f"{self._name(self.game.turn)} plays {move}   "
+            f"(depth {result.depth}, {plural(result.nodes, 'node', grouped=True)}, {result.seconds:.2f} s)"
+        )
         self._step(lambda: self.game.push(move), human=False)
 
     def _step(self, action: Callable[[], object], *, human: bool) -> None:
@@ -349,8 +399,9 @@ class Session:
         for colour in asked:
             seat = self.seats[colour]
             if seat.human:
-                answer = self._read(f"{self._name(colour)}: {offerer.value.capitalize()} offers a draw. "
-                                    "Accept? (yes/no)> ")
+                answer = self._read(
+                    f"{self._name(colour)}: {offerer.value.capitalize()} offers a draw. Accept? (yes/no)> "
+                )
                 accepted = answer is not None and answer.strip().lower() in ("y", "yes")
             else:
                 accepted = engine_accepts_draw(game, colour)
@@ -376,8 +427,9 @@ class Session:
     # -- output ---------------------------------------------------------------------------
 
     def _write(self, path: str) -> None:
-        tags = {c.value.capitalize(): ("human" if s.human else f"polychess {s.describe()}")
-                for c, s in self.seats.items()}
+        tags = {
+            c.value.capitalize(): ("human" if s.human else f"polychess {s.describe()}") for c, s in self.seats.items()
+        }
         try:
             if path.lower().endswith(".pgn4"):
                 if self.game.variant != "four-player":
@@ -394,9 +446,16 @@ class Session:
 
     def _intro(self) -> None:
         game = self.game
-        options = [o for o, on in (("first mate wins", game.first_mate_wins), ("neutrality", game.neutrality),
-                                   (f"{game.mode}", game.mode is not None), (f"{game.setup} setup", game.setup))
-                   if on]
+        options = [
+            o
+            for o, on in (
+                ("first mate wins", game.first_mate_wins),
+                ("neutrality", game.neutrality),
+                (f"{game.mode}", game.mode is not None),
+                (f"{game.setup} setup", game.setup),
+            )
+            if on
+        ]
         self._say(f"polychess: {game.variant}{' (' + ', '.join(options) + ')' if options else ''}")
         for colour in game.seats:
             self._say(f"  {colour.value.capitalize():<7} {self.seats[colour].describe()}")
@@ -407,8 +466,11 @@ class Session:
         game = self.game
         board = game.board
         last = board.move_stack[-1] if board.move_stack else None
-        self._say(text_board.render(board, orientation=self.orientation, color=self.color, lastmove=last,
-                                    compact=self.compact))
+        self._say(
+            text_board.render(
+                board, orientation=self.orientation, color=self.color, lastmove=last, compact=self.compact
+            )
+        )
         status = [f"move {board.fullmove_number}"]
         if last is not None:
             status.append(f"last move {last}")

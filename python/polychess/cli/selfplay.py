@@ -36,21 +36,30 @@ __all__ = ["Summary", "add_parser", "play_game"]
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = sub.add_parser("selfplay", help="engine against engine, N games, with a summary",
-                            description="Play the engine against itself, N games, and sum up the results per "
-                                        "seat. Every seat has its own engine with the same budget. Each game "
-                                        "starts with a few random moves (--opening-plies, seeded by --seed), "
-                                        "as a node or depth budget would otherwise play the same game every "
-                                        "time. A game that reaches --max-plies is stopped and counted as "
-                                        "unfinished.")
+    parser = sub.add_parser(
+        "selfplay",
+        help="engine against engine, N games, with a summary",
+        description="Play the engine against itself, N games, and sum up the results per "
+        "seat. Every seat has its own engine with the same budget. Each game "
+        "starts with a few random moves (--opening-plies, seeded by --seed), "
+        "as a node or depth budget would otherwise play the same game every "
+        "time. A game that reaches --max-plies is stopped and counted as "
+        "unfinished.",
+    )
     parser.add_argument("--games", type=positive_int, default=2, metavar="N", help="how many games (default 2)")
     add_game_options(parser, clock=False)
     add_budget_options(parser)
     parser.add_argument("--out", metavar="DIR", help="write one game record per game into DIR")
-    parser.add_argument("--max-plies", type=positive_int, default=1000, metavar="PLIES",
-                        help="stop a game after this many moves (default 1000)")
-    parser.add_argument("--opening-plies", type=int, default=2, metavar="N",
-                        help="random moves at the start of each game (default 2)")
+    parser.add_argument(
+        "--max-plies",
+        type=positive_int,
+        default=1000,
+        metavar="PLIES",
+        help="stop a game after this many moves (default 1000)",
+    )
+    parser.add_argument(
+        "--opening-plies", type=int, default=2, metavar="N", help="random moves at the start of each game (default 2)"
+    )
     parser.add_argument("--seed", type=int, default=1, metavar="N", help="seed of the random openings (default 1)")
     parser.set_defaults(run=run)
 
@@ -140,8 +149,16 @@ class _Progress:
         self.line.clear()
 
 
-def play_game(game: Game, engines: dict[Colour, Engine], spec: EngineSpec, rng: random.Random, opening_plies: int,
-              max_plies: int, progress: _Progress | None = None, done: int = 0) -> Game:
+def play_game(
+    game: Game,
+    engines: dict[Colour, Engine],
+    spec: EngineSpec,
+    rng: random.Random,
+    opening_plies: int,
+    max_plies: int,
+    progress: _Progress | None = None,
+    done: int = 0,
+) -> Game:
     """Plays one game: random opening moves, then the engines, until the end or the cap."""
     for _ in range(opening_plies):
         if game.is_over() or game.ply >= max_plies:

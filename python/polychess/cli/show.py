@@ -24,9 +24,11 @@ from polychess.game import Game
 
 __all__ = ["ConverterMissing", "add_parser", "load_record", "svg_to_png"]
 
-CONVERTER_HELP = ("PNG output needs a converter, and none was found: install rsvg-convert "
-                  "(Debian/Ubuntu: apt install librsvg2-bin; macOS: brew install librsvg) or the Python "
-                  "package cairosvg (pip install cairosvg), or write SVG instead (-o FILE.svg)")
+CONVERTER_HELP = (
+    "PNG output needs a converter, and none was found: install rsvg-convert "
+    "(Debian/Ubuntu: apt install librsvg2-bin; macOS: brew install librsvg) or the Python "
+    "package cairosvg (pip install cairosvg), or write SVG instead (-o FILE.svg)"
+)
 
 
 class ConverterMissing(RuntimeError):
@@ -34,9 +36,12 @@ class ConverterMissing(RuntimeError):
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = sub.add_parser("show", help="draw a position or a recorded game as SVG, PNG or text",
-                            description="Draw a position (--fen) or a recorded game (--record) as SVG (-o FILE.svg), "
-                                        "PNG (-o FILE.png) or, without -o, as text.")
+    parser = sub.add_parser(
+        "show",
+        help="draw a position or a recorded game as SVG, PNG or text",
+        description="Draw a position (--fen) or a recorded game (--record) as SVG (-o FILE.svg), "
+        "PNG (-o FILE.png) or, without -o, as text.",
+    )
     source = parser.add_argument_group("what to draw (default: the start position)")
     source.add_argument("--variant", choices=VARIANTS, default=None, help="the variant of --fen (default three-player)")
     source.add_argument("--fen", metavar="POSITION", help="a position string")
@@ -44,12 +49,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     source.add_argument("--setup", choices=("modern", "classic"), help="four-player --fen: the setup")
     source.add_argument("--neutrality", action="store_true", help="three-player --fen: with the neutrality field")
     source.add_argument("--record", metavar="FILE", help="a game record (polychess record, or PGN4 for .pgn4 files)")
-    source.add_argument("--ply", type=int, metavar="N",
-                        help="with --record: the position after N moves (default: the end)")
+    source.add_argument(
+        "--ply", type=int, metavar="N", help="with --record: the position after N moves (default: the end)"
+    )
     out = parser.add_argument_group("output")
     out.add_argument("-o", "--output", metavar="FILE", help="FILE.svg or FILE.png (default: text on stdout)")
-    out.add_argument("--size", type=positive_int, default=480, metavar="PIXELS",
-                     help="picture size in pixels (default 480)")
+    out.add_argument(
+        "--size", type=positive_int, default=480, metavar="PIXELS", help="picture size in pixels (default 480)"
+    )
     out.add_argument("--orientation", type=colour_arg, metavar="COLOUR", help="whose side is at the bottom")
     out.add_argument("--no-coordinates", action="store_true", help="SVG/PNG: leave out the cell names")
     out.add_argument("--compact", action="store_true", help="text: one line per three-player cell")
@@ -89,17 +96,29 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--orientation: no colour {args.orientation.value!r} in {board.variant}")
     last: Move | None = board.move_stack[-1] if board.move_stack else None
     if args.output is None:
-        print(text_board.render(board, orientation=args.orientation, color=use_color(args.color, sys.stdout),
-                                lastmove=last, compact=args.compact))
+        print(
+            text_board.render(
+                board,
+                orientation=args.orientation,
+                color=use_color(args.color, sys.stdout),
+                lastmove=last,
+                compact=args.compact,
+            )
+        )
         return 0
     suffix = Path(args.output).suffix.lower()
     if suffix not in (".svg", ".png"):
         raise UsageError(f"-o {args.output}: the file name must end in .svg or .png")
     from polychess import svg  # imported here: text output does not need it
 
-    picture = svg.board(board, size=args.size, orientation=args.orientation, lastmove=last,
-                        check=board.king(board.turn) if board.is_check() else None,
-                        coordinates=not args.no_coordinates)
+    picture = svg.board(
+        board,
+        size=args.size,
+        orientation=args.orientation,
+        lastmove=last,
+        check=board.king(board.turn) if board.is_check() else None,
+        coordinates=not args.no_coordinates,
+    )
     if suffix == ".svg":
         Path(args.output).write_text(picture, encoding="utf-8")
     else:
@@ -118,8 +137,9 @@ def svg_to_png(picture: str, path: str) -> None:
     Raises :class:`ConverterMissing` when neither is available."""
     tool = shutil.which("rsvg-convert")
     if tool is not None:
-        done = subprocess.run([tool, "--format", "png", "--output", path], input=picture.encode("utf-8"),
-                              capture_output=True, check=False)
+        done = subprocess.run(
+            [tool, "--format", "png", "--output", path], input=picture.encode("utf-8"), capture_output=True, check=False
+        )
         if done.returncode != 0:
             raise OSError(f"rsvg-convert failed: {done.stderr.decode(errors='replace').strip()}")
         return

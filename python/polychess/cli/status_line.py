@@ -24,7 +24,7 @@ class StatusLine:
         if not self.live:
             return
         # A line wider than the terminal wraps, and "\r" would then redraw only its last part.
-        text = text[:max(1, shutil.get_terminal_size().columns - 1)]
+        text = text[: max(1, shutil.get_terminal_size().columns - 1)]
         self.stream.write("\r" + text.ljust(self._shown))
         self.stream.flush()
         self._shown = len(text)
@@ -40,6 +40,7 @@ class StatusLine:
     def __enter__(self) -> StatusLine:
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 traceback: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
         self.clear()

@@ -27,37 +27,61 @@ __all__ = ["add_parser"]
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = sub.add_parser("tune", help="fit the evaluation's weights to self-play games (Texel tuning)",
-                            description="Fit the evaluation's weights to the results of self-play games.")
-    steps = parser.add_subparsers(dest="step", required=True, metavar="STEP",
-                                  help="generate: self-play samples; fit: weights fitted to samples")
+    parser = sub.add_parser(
+        "tune",
+        help="fit the evaluation's weights to self-play games (Texel tuning)",
+        description="Fit the evaluation's weights to the results of self-play games.",
+    )
+    steps = parser.add_subparsers(
+        dest="step", required=True, metavar="STEP", help="generate: self-play samples; fit: weights fitted to samples"
+    )
 
     generate = steps.add_parser(
-        "generate", help="self-play games, written as labelled positions",
+        "generate",
+        help="self-play games, written as labelled positions",
         description="Play the engine against itself from random openings and write every quiet position after the "
-                    "opening, with the result each player went on to score, as JSON lines.")
+        "opening, with the result each player went on to score, as JSON lines.",
+    )
     add_game_arguments(generate)
     generate.add_argument("--games", type=positive_int, default=100, help="number of games (default 100)")
-    generate.add_argument("--player", default="engine:nodes=20000", metavar="SPEC",
-                          help="the player of every seat, as polychess match takes it (default engine:nodes=20000)")
-    generate.add_argument("--openings", default="random", metavar="FILE|shipped|random",
-                          help="the openings: random plies (the default; --opening-plies), the shipped set or a file")
-    generate.add_argument("--opening-plies", type=int, metavar="N",
-                          help="with --openings random: random plies per opening (default 2 per seat)")
+    generate.add_argument(
+        "--player",
+        default="engine:nodes=20000",
+        metavar="SPEC",
+        help="the player of every seat, as polychess match takes it (default engine:nodes=20000)",
+    )
+    generate.add_argument(
+        "--openings",
+        default="random",
+        metavar="FILE|shipped|random",
+        help="the openings: random plies (the default; --opening-plies), the shipped set or a file",
+    )
+    generate.add_argument(
+        "--opening-plies",
+        type=int,
+        metavar="N",
+        help="with --openings random: random plies per opening (default 2 per seat)",
+    )
     generate.add_argument("--max-plies", type=positive_int, default=300, help="ply cap (default 300)")
     generate.add_argument("--seed", type=int, default=1, help="seed of the random openings (default 1)")
-    generate.add_argument("--backend", choices=backends.BACKENDS, default="local",
-                          help="local: this machine (--jobs processes); ray: a Ray cluster")
+    generate.add_argument(
+        "--backend",
+        choices=backends.BACKENDS,
+        default="local",
+        help="local: this machine (--jobs processes); ray: a Ray cluster",
+    )
     generate.add_argument("--jobs", type=positive_int, default=1, help="games at once (default 1)")
     generate.add_argument("--address", help="with --backend ray: the cluster's address")
     generate.add_argument("-o", "--output", required=True, type=Path, help="the samples file to write")
     generate.set_defaults(run=_run_generate)
 
     fit = steps.add_parser(
-        "fit", help="fit the weights to samples and write a weights file",
+        "fit",
+        help="fit the weights to samples and write a weights file",
         description="Fit the evaluation's weights to samples from 'polychess tune generate' by logistic regression on "
-                    "the results, starting from the game's current weights, and write them as a weights file "
-                    "(needs numpy: pip install 'polychess[tune]').")
+        "the results, starting from the game's current weights, and write them as a weights file "
+        "(needs numpy: pip install 'polychess[tune]').",
+    )
     fit.add_argument("samples", type=Path, nargs="+", help="samples files (JSON lines) of one game")
     fit.add_argument("-o", "--output", required=True, type=Path, help="the weights file to write")
     fit.add_argument("--steps", type=positive_int, default=3000, help="gradient steps (default 3000)")
@@ -78,11 +102,15 @@ def _run_generate(args: argparse.Namespace) -> int:
     # The same player in every seat: one game per opening (the other seat assignments would
     # replay it).
     assignments = len(seat_assignments(kind.variant, kind.mode, "2+2"))
-    config = MatchConfig(kind, player, player, args.games * assignments, openings, source, args.max_plies,
-                         seed=args.seed)
-    tasks = [task for task in config.tasks() if task.assignment == config.assignments[0]][:args.games]
-    backend: Backend = (functools.partial(backends.local, jobs=args.jobs) if args.backend == "local" else
-                        functools.partial(backends.ray, address=args.address, jobs=args.jobs))
+    config = MatchConfig(
+        kind, player, player, args.games * assignments, openings, source, args.max_plies, seed=args.seed
+    )
+    tasks = [task for task in config.tasks() if task.assignment == config.assignments[0]][: args.games]
+    backend: Backend = (
+        functools.partial(backends.local, jobs=args.jobs)
+        if args.backend == "local"
+        else functools.partial(backends.ray, address=args.address, jobs=args.jobs)
+    )
     samples = games = 0
     with StatusLine(sys.stderr) as status, args.output.open("w", encoding="utf-8") as stream:
         for result in backend(config, tasks):
@@ -111,13 +139,21 @@ def _run_fit(args: argparse.Namespace) -> int:
     start = evaluation.game_weights(game)
     with StatusLine(sys.stderr) as status:
         try:
-            fit = fit_weights(samples, start, frozen=frozen, steps=args.steps, rate=args.rate,
-                              progress=lambda step, error: status.show(f"step {step}: error {error:.6f}"))
+            fit = fit_weights(
+                samples,
+                start,
+                frozen=frozen,
+                steps=args.steps,
+                rate=args.rate,
+                progress=lambda step, error: status.show(f"step {step}: error {error:.6f}"),
+            )
         except ValueError as error:
             raise UsageError(str(error)) from None
-    about = (f"fitted by polychess tune fit to {fit.rows} player positions of {len(samples)} samples "
-             f"(K {fit.k:.3f}; mean squared error on held-out games {fit.error_before:.6f} before, "
-             f"{fit.error_after:.6f} after)")
+    about = (
+        f"fitted by polychess tune fit to {fit.rows} player positions of {len(samples)} samples "
+        f"(K {fit.k:.3f}; mean squared error on held-out games {fit.error_before:.6f} before, "
+        f"{fit.error_after:.6f} after)"
+    )
     evaluation.write_weights(args.output, game, fit.weights, about)
     print(about)
     for term in evaluation.TERMS:
@@ -125,6 +161,3 @@ def _run_fit(args: argparse.Namespace) -> int:
             print(f"  {term}: {start[term]} -> {fit.weights[term]}")
     print(f"written to {args.output}")
     return 0
-
-
-

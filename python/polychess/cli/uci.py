@@ -16,13 +16,20 @@ __all__ = ["add_parser"]
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = sub.add_parser("uci", help="speak UCI (and its three- and four-player extensions) on stdin/stdout",
-                            description="Run the engine as a UCI engine: standard chess by default, so that a GUI "
-                                        "can start 'polychess uci' as is; three- and four-player chess speak the "
-                                        "extensions of docs/protocol.md.")
-    parser.add_argument("--variant", default="standard", metavar="GAME",
-                        help="standard (the default), three-player or four-player (with --mode and --setup), or "
-                             "a name of the UCI_Variant option; that option also changes it in a session")
+    parser = sub.add_parser(
+        "uci",
+        help="speak UCI (and its three- and four-player extensions) on stdin/stdout",
+        description="Run the engine as a UCI engine: standard chess by default, so that a GUI "
+        "can start 'polychess uci' as is; three- and four-player chess speak the "
+        "extensions of docs/protocol.md.",
+    )
+    parser.add_argument(
+        "--variant",
+        default="standard",
+        metavar="GAME",
+        help="standard (the default), three-player or four-player (with --mode and --setup), or "
+        "a name of the UCI_Variant option; that option also changes it in a session",
+    )
     parser.add_argument("--mode", choices=("teams", "ffa"), help="four-player mode (default teams)")
     parser.add_argument("--setup", choices=("modern", "classic"), help="four-player setup (default modern)")
     parser.add_argument("bench", nargs="?", choices=("bench",), help="print the bench node count and speed, and exit")
@@ -42,6 +49,9 @@ def _run(args: argparse.Namespace) -> int:
             print(line, flush=True)
         return 0
     # Bytes that are not UTF-8 are garbage like any other: read, replaced, answered.
-    stdin = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace") \
-        if hasattr(sys.stdin, "buffer") else sys.stdin
+    stdin = (
+        io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+        if hasattr(sys.stdin, "buffer")
+        else sys.stdin
+    )
     return serve(kind, stdin, sys.stdout)

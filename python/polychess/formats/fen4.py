@@ -21,23 +21,36 @@ __all__ = ["START_FEN4", "Fen4", "Fen4Error", "read_fen4", "write_fen4"]
 
 COLOURS: tuple[Colour, ...] = (Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.GREEN)
 _FILES = "abcdefghijklmn"
-_KIND_LETTERS: dict[Kind, str] = {Kind.PAWN: "P", Kind.KNIGHT: "N", Kind.BISHOP: "B", Kind.ROOK: "R",
-                                  Kind.QUEEN: "Q", Kind.KING: "K", Kind.ONE_POINT_QUEEN: "D"}
+_KIND_LETTERS: dict[Kind, str] = {
+    Kind.PAWN: "P",
+    Kind.KNIGHT: "N",
+    Kind.BISHOP: "B",
+    Kind.ROOK: "R",
+    Kind.QUEEN: "Q",
+    Kind.KING: "K",
+    Kind.ONE_POINT_QUEEN: "D",
+}
 _LETTER_KINDS = {letter: kind for kind, letter in _KIND_LETTERS.items()}
 _COLOUR_LETTERS = {colour: colour.value[0] for colour in COLOURS}  # r b y g
 _LETTER_COLOURS = {letter: colour for colour, letter in _COLOUR_LETTERS.items()}
 # One step forward for each colour's pawns, as (files, ranks).
-_FORWARD: dict[Colour, tuple[int, int]] = {Colour.RED: (0, 1), Colour.BLUE: (1, 0), Colour.YELLOW: (0, -1),
-                                           Colour.GREEN: (-1, 0)}
+_FORWARD: dict[Colour, tuple[int, int]] = {
+    Colour.RED: (0, 1),
+    Colour.BLUE: (1, 0),
+    Colour.YELLOW: (0, -1),
+    Colour.GREEN: (-1, 0),
+}
 # Extras that describe the game rather than the rules; read, kept, never written.
 _INFORMATIONAL_EXTRAS = ("resigned", "flagged", "stalemated", "uniquify", "gameOver", "zombieImmune")
 
 #: The chess.com start position (modern setup), as chess.com writes it.
-START_FEN4 = ("R-0,0,0,0-1,1,1,1-1,1,1,1-0,0,0,0-0-"
-              "x,x,x,yR,yN,yB,yK,yQ,yB,yN,yR,x,x,x/x,x,x,yP,yP,yP,yP,yP,yP,yP,yP,x,x,x/x,x,x,8,x,x,x/"
-              "bR,bP,10,gP,gR/bN,bP,10,gP,gN/bB,bP,10,gP,gB/bQ,bP,10,gP,gK/bK,bP,10,gP,gQ/"
-              "bB,bP,10,gP,gB/bN,bP,10,gP,gN/bR,bP,10,gP,gR/x,x,x,8,x,x,x/"
-              "x,x,x,rP,rP,rP,rP,rP,rP,rP,rP,x,x,x/x,x,x,rR,rN,rB,rQ,rK,rB,rN,rR,x,x,x")
+START_FEN4 = (
+    "R-0,0,0,0-1,1,1,1-1,1,1,1-0,0,0,0-0-"
+    "x,x,x,yR,yN,yB,yK,yQ,yB,yN,yR,x,x,x/x,x,x,yP,yP,yP,yP,yP,yP,yP,yP,x,x,x/x,x,x,8,x,x,x/"
+    "bR,bP,10,gP,gR/bN,bP,10,gP,gN/bB,bP,10,gP,gB/bQ,bP,10,gP,gK/bK,bP,10,gP,gQ/"
+    "bB,bP,10,gP,gB/bN,bP,10,gP,gN/bR,bP,10,gP,gR/x,x,x,8,x,x,x/"
+    "x,x,x,rP,rP,rP,rP,rP,rP,rP,rP,x,x,x/x,x,x,rR,rN,rB,rQ,rK,rB,rN,rR,x,x,x"
+)
 
 
 class Fen4Error(ValueError):
@@ -121,7 +134,7 @@ class _ExtrasParser:
         end = self.text.find("'", self.pos)
         if end < 0:
             raise self.fail("unterminated string")
-        value = self.text[self.pos:end]
+        value = self.text[self.pos : end]
         self.pos = end + 1
         return value
 
@@ -160,7 +173,7 @@ class _ExtrasParser:
             value = self.value()
             if name in entries:
                 raise self.fail(f"{name!r} given twice")
-            entries[name] = (value, self.text[start:self.pos])
+            entries[name] = (value, self.text[start : self.pos])
             if self.peek() == ",":
                 self.pos += 1
             elif self.peek() != "}":
@@ -188,17 +201,17 @@ def _flags(field: str, text: str) -> list[bool]:
 
 def _split_fields(text: str) -> tuple[list[str], str | None, str]:
     """The six leading fields, the extras block (or None) and the board."""
-    names = ("side to move", "dead flags", "king-side castling", "queen-side castling", "points", "ply clock",
-             "board")
+    names = ("side to move", "dead flags", "king-side castling", "queen-side castling", "points", "ply clock", "board")
     fields: list[str] = []
     rest = text
     for following in names[1:]:  # without the '-' that ends a field, the field after it is missing
         cut = rest.find("-")
         if cut < 0:
-            raise Fen4Error(following, f"missing (a FEN4 is side-dead-castling-castling-points-plies-"
-                                       f"[extras-]board; got {text!r})")
+            raise Fen4Error(
+                following, f"missing (a FEN4 is side-dead-castling-castling-points-plies-[extras-]board; got {text!r})"
+            )
         fields.append(rest[:cut])
-        rest = rest[cut + 1:]
+        rest = rest[cut + 1 :]
     extras = None
     if rest.startswith("{"):
         depth, quoted, end = 0, False, -1
@@ -214,8 +227,8 @@ def _split_fields(text: str) -> tuple[list[str], str | None, str]:
                     break
         if end < 0:
             raise Fen4Error("extras", "'{' is never closed")
-        extras = rest[:end + 1]
-        rest = rest[end + 1:]
+        extras = rest[: end + 1]
+        rest = rest[end + 1 :]
         if not rest.startswith("-"):
             raise Fen4Error("extras", "expected '-' and the board after the closing '}'")
         rest = rest[1:]
@@ -244,21 +257,29 @@ def _parse_board(text: str) -> dict[tuple[int, int], tuple[Colour | None, Kind, 
                 continue
             if token in ("x", "X"):
                 if _exists(file, rank):
-                    raise Fen4Error("board", f"rank {rank}: {token!r} stands on {_square(file, rank)}, "
-                                             f"which is a square of the board, not a corner")
+                    raise Fen4Error(
+                        "board",
+                        f"rank {rank}: {token!r} stands on {_square(file, rank)}, "
+                        f"which is a square of the board, not a corner",
+                    )
                 file += 1
                 continue
             match = re.fullmatch(r"(d?)([rbyg]?)([A-Za-z])", token)
             if not match or (not match.group(1) and not match.group(2)):
-                raise Fen4Error("board", f"rank {rank}: unknown cell {token!r} (a piece is a colour r, b, y, g "
-                                         f"or d (dead) and a kind P N B R Q K D; empty cells are digits or x)")
+                raise Fen4Error(
+                    "board",
+                    f"rank {rank}: unknown cell {token!r} (a piece is a colour r, b, y, g "
+                    f"or d (dead) and a kind P N B R Q K D; empty cells are digits or x)",
+                )
             kind = _LETTER_KINDS.get(match.group(3))
             if kind is None:
-                raise Fen4Error("board", f"rank {rank}: {token!r} is a piece polychess does not know "
-                                         f"(kinds are P N B R Q K D)")
+                raise Fen4Error(
+                    "board", f"rank {rank}: {token!r} is a piece polychess does not know (kinds are P N B R Q K D)"
+                )
             if not _exists(file, rank):
-                raise Fen4Error("board", f"rank {rank}: {token!r} stands on the missing corner cell "
-                                         f"{_FILES[file]}{rank}")
+                raise Fen4Error(
+                    "board", f"rank {rank}: {token!r} stands on the missing corner cell {_FILES[file]}{rank}"
+                )
             colour = _LETTER_COLOURS[match.group(2)] if match.group(2) else None  # None: dead, unknown
             pieces[(file, rank)] = (colour, kind, token)
             file += 1
@@ -267,8 +288,9 @@ def _parse_board(text: str) -> dict[tuple[int, int], tuple[Colour | None, Kind, 
     return pieces
 
 
-def _infer_setup(pieces: Mapping[tuple[int, int], tuple[Colour | None, Kind, str]],
-                 castling: Mapping[Colour, tuple[bool, bool]]) -> str:
+def _infer_setup(
+    pieces: Mapping[tuple[int, int], tuple[Colour | None, Kind, str]], castling: Mapping[Colour, tuple[bool, bool]]
+) -> str:
     """Modern or classic from where Blue's and Green's kings stand (modern a7 / n8, classic
     a8 / n7). A king whose player keeps a castling right must be at home, so its square
     decides first; otherwise any of the two kings on one of those squares; modern when they
@@ -276,8 +298,10 @@ def _infer_setup(pieces: Mapping[tuple[int, int], tuple[Colour | None, Kind, str
     strong: set[str] = set()
     weak: set[str] = set()
     for colour, file in ((Colour.BLUE, 0), (Colour.GREEN, 13)):
-        for rank, setup in ((7, "modern" if colour is Colour.BLUE else "classic"),
-                            (8, "classic" if colour is Colour.BLUE else "modern")):
+        for rank, setup in (
+            (7, "modern" if colour is Colour.BLUE else "classic"),
+            (8, "classic" if colour is Colour.BLUE else "modern"),
+        ):
             piece = pieces.get((file, rank))
             if piece is not None and piece[1] is Kind.KING and piece[0] in (colour, None):
                 (strong if any(castling[colour]) else weak).add(setup)
@@ -335,8 +359,11 @@ def read_fen4(text: str, mode: str = "teams", setup: str | None = None) -> Fen4:
                     raise Fen4Error("board", f"dead piece {token!r} on {_square(*square)} but no player is dead")
                 written = dead_players[0]
             elif not dead[written]:
-                raise Fen4Error("board", f"dead piece {token!r} on {_square(*square)} but {written.value} "
-                                         f"is not dead (dead flags {dead_text})")
+                raise Fen4Error(
+                    "board",
+                    f"dead piece {token!r} on {_square(*square)} but {written.value} "
+                    f"is not dead (dead flags {dead_text})",
+                )
         assert written is not None
         placed[square] = (written, kind)
 
@@ -350,8 +377,11 @@ def read_fen4(text: str, mode: str = "teams", setup: str | None = None) -> Fen4:
                 en_passant = _read_en_passant(value, placed)
             elif name in ("pawnBaseRank", "pawnsBaseRank"):
                 if value != 2:
-                    raise Fen4Error("extras", f"'{name}':{raw} is a rule variant polychess does not play "
-                                              f"(pawns double-step from their second rank)")
+                    raise Fen4Error(
+                        "extras",
+                        f"'{name}':{raw} is a rule variant polychess does not play "
+                        f"(pawns double-step from their second rank)",
+                    )
                 other_extras[name] = raw
             elif name in ("royal", "kingSquares"):
                 _check_royal(name, value, placed)
@@ -362,15 +392,27 @@ def read_fen4(text: str, mode: str = "teams", setup: str | None = None) -> Fen4:
                 raise Fen4Error("extras", f"'{name}' is a rule-variant setting polychess does not play")
 
     board = _make_board(placed, turn, dead, castling, en_passant, halfmove, mode, setup)
-    return Fen4(board=board, turn=turn, dead=dead, castling=castling, points=points, halfmove=halfmove,
-                en_passant=en_passant, extras=other_extras, mode=mode, setup=setup)
+    return Fen4(
+        board=board,
+        turn=turn,
+        dead=dead,
+        castling=castling,
+        points=points,
+        halfmove=halfmove,
+        en_passant=en_passant,
+        extras=other_extras,
+        mode=mode,
+        setup=setup,
+    )
 
 
-def _read_en_passant(value: _Value,
-                     placed: Mapping[tuple[int, int], tuple[Colour, Kind]]) -> dict[Colour, tuple[str, str]]:
+def _read_en_passant(
+    value: _Value, placed: Mapping[tuple[int, int], tuple[Colour, Kind]]
+) -> dict[Colour, tuple[str, str]]:
     if not isinstance(value, tuple) or len(value) != 4 or not all(isinstance(v, str) for v in value):
-        raise Fen4Error("extras", "'enPassant' must be four strings ('skipped:pawn' or '') for Red, Blue, "
-                                  "Yellow, Green")
+        raise Fen4Error(
+            "extras", "'enPassant' must be four strings ('skipped:pawn' or '') for Red, Blue, Yellow, Green"
+        )
     rights: dict[Colour, tuple[str, str]] = {}
     for colour, entry in zip(COLOURS, value, strict=True):
         assert isinstance(entry, str)
@@ -387,9 +429,12 @@ def _read_en_passant(value: _Value,
             if pawn is None:
                 raise Fen4Error("extras", f"en passant {entry!r} of {colour.value}: {pawn_name!r} is not a square")
             if pawn != expected_pawn:
-                raise Fen4Error("extras", f"en passant {entry!r} of {colour.value}: a {colour.value} pawn that "
-                                          f"skipped {skipped_name} stands on {_square(*expected_pawn)}, "
-                                          f"not {pawn_name}")
+                raise Fen4Error(
+                    "extras",
+                    f"en passant {entry!r} of {colour.value}: a {colour.value} pawn that "
+                    f"skipped {skipped_name} stands on {_square(*expected_pawn)}, "
+                    f"not {pawn_name}",
+                )
         if placed.get(expected_pawn) != (colour, Kind.PAWN):
             raise Fen4Error("extras", f"en passant {entry!r}: no {colour.value} pawn on {_square(*expected_pawn)}")
         if skipped in placed:
@@ -406,13 +451,23 @@ def _check_royal(name: str, value: _Value, placed: Mapping[tuple[int, int], tupl
             continue
         square = _coords(entry) if isinstance(entry, str) else None
         if square is None or placed.get(square) != (colour, Kind.KING):
-            raise Fen4Error("extras", f"'{name}' makes {entry!r} {colour.value}'s royal piece, but only a king "
-                                      f"can be (rule variant not played by polychess)")
+            raise Fen4Error(
+                "extras",
+                f"'{name}' makes {entry!r} {colour.value}'s royal piece, but only a king "
+                f"can be (rule variant not played by polychess)",
+            )
 
 
-def _make_board(placed: Mapping[tuple[int, int], tuple[Colour, Kind]], turn: Colour, dead: Mapping[Colour, bool],
-                castling: Mapping[Colour, tuple[bool, bool]], en_passant: Mapping[Colour, tuple[str, str]],
-                halfmove: int, mode: str, setup: str) -> Board:
+def _make_board(
+    placed: Mapping[tuple[int, int], tuple[Colour, Kind]],
+    turn: Colour,
+    dead: Mapping[Colour, bool],
+    castling: Mapping[Colour, tuple[bool, bool]],
+    en_passant: Mapping[Colour, tuple[str, str]],
+    halfmove: int,
+    mode: str,
+    setup: str,
+) -> Board:
     """The board, through polychess's own position string (docs/position-strings.md)."""
     rows = []
     for rank in range(14, 0, -1):
@@ -446,8 +501,18 @@ def _make_board(placed: Mapping[tuple[int, int], tuple[Colour, Kind]], turn: Col
     skipped = ",".join(en_passant[c][0] for c in COLOURS if c in en_passant)
     controllers = "".join("-" if dead[c] else _COLOUR_LETTERS[c] for c in COLOURS)
     statuses = "".join("x" if dead[c] else "a" for c in COLOURS)
-    position = " ".join(["/".join(rows), _COLOUR_LETTERS[turn], rights or "-", skipped or "-", str(halfmove), "1",
-                         controllers, statuses])
+    position = " ".join(
+        [
+            "/".join(rows),
+            _COLOUR_LETTERS[turn],
+            rights or "-",
+            skipped or "-",
+            str(halfmove),
+            "1",
+            controllers,
+            statuses,
+        ]
+    )
     try:
         return Board("four-player", fen=position, mode=mode, setup=setup)
     except ValueError as error:
@@ -468,14 +533,16 @@ def write_fen4(board: Board, points: Mapping[Colour, int] | None = None) -> str:
     castles: dict[Colour, str] = {}
     for part in re.findall(r"[rbyg][KQ]+", rights if rights != "-" else ""):
         castles[_LETTER_COLOURS[part[0]]] = part[1:]
-    head = "-".join([
-        turn.upper(),
-        ",".join("1" if d else "0" for d in dead),
-        ",".join("1" if "K" in castles.get(c, "") else "0" for c in COLOURS),
-        ",".join("1" if "Q" in castles.get(c, "") else "0" for c in COLOURS),
-        ",".join(str(int(points.get(c, 0))) for c in COLOURS),
-        halfmove,
-    ])
+    head = "-".join(
+        [
+            turn.upper(),
+            ",".join("1" if d else "0" for d in dead),
+            ",".join("1" if "K" in castles.get(c, "") else "0" for c in COLOURS),
+            ",".join("1" if "Q" in castles.get(c, "") else "0" for c in COLOURS),
+            ",".join(str(int(points.get(c, 0))) for c in COLOURS),
+            halfmove,
+        ]
+    )
     extras = ""
     if skipped_field != "-":
         entries = {c: "" for c in COLOURS}

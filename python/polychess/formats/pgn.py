@@ -42,18 +42,32 @@ __all__ = ["PgnError", "read_pgn", "write_pgn", "san", "parse_san"]
 
 _VARIANT = "standard"
 _START = Board(_VARIANT).fen()
-_ROSTER: tuple[tuple[str, str], ...] = (("Event", "?"), ("Site", "?"), ("Date", "????.??.??"), ("Round", "?"),
-                                        ("White", "?"), ("Black", "?"))
-_LETTERS: dict[Kind, str] = {Kind.PAWN: "", Kind.KNIGHT: "N", Kind.BISHOP: "B", Kind.ROOK: "R", Kind.QUEEN: "Q",
-                             Kind.KING: "K"}
+_ROSTER: tuple[tuple[str, str], ...] = (
+    ("Event", "?"),
+    ("Site", "?"),
+    ("Date", "????.??.??"),
+    ("Round", "?"),
+    ("White", "?"),
+    ("Black", "?"),
+)
+_LETTERS: dict[Kind, str] = {
+    Kind.PAWN: "",
+    Kind.KNIGHT: "N",
+    Kind.BISHOP: "B",
+    Kind.ROOK: "R",
+    Kind.QUEEN: "Q",
+    Kind.KING: "K",
+}
 _KINDS: dict[str, Kind] = {letter: kind for kind, letter in _LETTERS.items() if letter}
 _EVENT = re.compile(r"^(?:(resign|timeout)\((white|black)\)|draw)$")
 _ANNOTATION = re.compile(r"[!?]+$")
 _GLYPHS = {"!", "?", "!!", "??", "!?", "?!", "e.p."}  # words of the movetext that annotate the move before
 _CASTLE = re.compile(r"^[O0o]-[O0o](-[O0o])?$")
 # A move in any algebraic form: SAN (also over-specified), long algebraic (Ng1-f3) or coordinates (g1f3).
-_LOOSE = re.compile(r"^(?P<piece>[KQRBN])?(?P<file>[a-h])?(?P<rank>[1-8])?(?P<capture>[-x:])?(?P<to>[a-h][1-8])"
-                    r"(?:=?(?P<promotion>[QRBNqrbn]))?$")
+_LOOSE = re.compile(
+    r"^(?P<piece>[KQRBN])?(?P<file>[a-h])?(?P<rank>[1-8])?(?P<capture>[-x:])?(?P<to>[a-h][1-8])"
+    r"(?:=?(?P<promotion>[QRBNqrbn]))?$"
+)
 # Terminations that the moves themselves bring about; a Termination tag naming one is checked.
 _EVENTS = (Termination.RESIGNATION, Termination.TIME_FORFEIT, Termination.AGREEMENT)
 _AUTOMATIC: dict[str, Termination] = {t.value: t for t in Termination if t not in _EVENTS}
@@ -66,6 +80,7 @@ class PgnError(TagPairError):
 
 # -- Standard Algebraic Notation ------------------------------------------------------------------
 
+
 def _san_body(pieces: Mapping[str, Piece], move: Move, legal: Sequence[Move]) -> str:
     """The SAN of a legal move without the check mark. ``pieces`` are the board's pieces by cell
     and ``legal`` its legal moves (for the disambiguation, which only counts legal moves)."""
@@ -77,8 +92,9 @@ def _san_body(pieces: Mapping[str, Piece], move: Move, legal: Sequence[Move]) ->
     if piece.kind is Kind.PAWN:
         text = (origin[0] + "x" if capture else "") + target
         return text + ("=" + move.promotion.upper() if move.promotion else "")
-    others = {m.from_cell for m in legal
-              if m.to_cell == target and m.from_cell != origin and pieces[m.from_cell] == piece}
+    others = {
+        m.from_cell for m in legal if m.to_cell == target and m.from_cell != origin and pieces[m.from_cell] == piece
+    }
     text = _LETTERS[piece.kind]
     if others:
         # PGN §8.2.3.4: the file if it tells the pieces apart, else the rank, else both.
@@ -116,6 +132,7 @@ def san(board: Board, move: Move) -> str:
 
 # -- writing --------------------------------------------------------------------------------------
 
+
 def write_pgn(game: Game, tags: Mapping[str, str] | None = None) -> str:
     """The PGN of a standard-chess game.
 
@@ -143,8 +160,9 @@ def write_pgn(game: Game, tags: Mapping[str, str] | None = None) -> str:
     head["Result"] = result
     head.update((name, value) for name, value in given.items() if name not in head and name not in own)
     if game.options.time_control is not None and "TimeControl" not in head:
-        head["TimeControl"] = "+".join(option(name).to_text(getattr(game.options, name))
-                                       for name in ("time_control", "increment"))
+        head["TimeControl"] = "+".join(
+            option(name).to_text(getattr(game.options, name)) for name in ("time_control", "increment")
+        )
     head.update((name, value) for name, value in own.items() if name != "Result")
     outcome = game.outcome()
     if outcome is not None and "Termination" not in head:
@@ -181,6 +199,7 @@ def _movetext(game: Game) -> list[str]:
 
 
 # -- reading --------------------------------------------------------------------------------------
+
 
 def _plain(word: str) -> str:
     """The move of a movetext word without annotations, check marks and 'e.p.'; castling with 'O'."""
@@ -244,8 +263,9 @@ def parse_san(board: Board, word: str) -> Move:
         names = ", ".join(sorted(_san_body(pieces, move, legal) for move in found))
         raise AmbiguousMoveError(f"ambiguous SAN {word!r} ({turn} to move: {names})")
     if not promotion and any(fits(move, promoting=False) for move in legal):
-        raise IllegalMoveError(f"illegal move {word!r} ({turn} to move: a pawn reaching the last rank promotes, "
-                               f"e.g. {text}=Q)")
+        raise IllegalMoveError(
+            f"illegal move {word!r} ({turn} to move: a pawn reaching the last rank promotes, e.g. {text}=Q)"
+        )
     raise IllegalMoveError(f"illegal move {word!r} ({turn} to move)")
 
 
@@ -265,7 +285,7 @@ def _new_game(tags: Mapping[str, str], lines: Mapping[str, int]) -> Game:
     if setup not in (None, "0", "1"):
         raise PgnError(lines["SetUp"], f"SetUp {setup!r} is neither 0 nor 1")
     if setup == "1" and "FEN" not in tags:
-        raise PgnError(lines["SetUp"], "SetUp \"1\" without a FEN tag")
+        raise PgnError(lines["SetUp"], 'SetUp "1" without a FEN tag')
     start = tags["FEN"].strip() if "FEN" in tags and setup != "0" else None
     try:
         return Game(_VARIANT, start=start)
@@ -295,8 +315,11 @@ def read_pgn(text: str) -> Game:
             continue
         outcome = game.outcome()
         if outcome is not None:
-            raise PgnError(token.line, f"the game is over ({outcome.termination.value}, {game.result()}) but the "
-                                       f"movetext goes on with {token.text!r}")
+            raise PgnError(
+                token.line,
+                f"the game is over ({outcome.termination.value}, {game.result()}) but the "
+                f"movetext goes on with {token.text!r}",
+            )
         game.push(_resolve(game.board, token))
     if result is not None:
         if stated is not None and stated != result.text:
@@ -306,23 +329,28 @@ def read_pgn(text: str) -> Game:
     return game
 
 
-def _finish(game: Game, stated: str | None, line: int, tags: Mapping[str, str], lines: Mapping[str, int],
-            last: int) -> None:
+def _finish(
+    game: Game, stated: str | None, line: int, tags: Mapping[str, str], lines: Mapping[str, int], last: int
+) -> None:
     """Checks the stated result against the game's end, or applies the event it stands for."""
     termination_tag = tags.get("Termination", "").strip().lower()
     outcome = game.outcome()
     if outcome is not None:
         if stated not in (None, "*") and stated != game.result():
-            raise PgnError(line, f"the Result is {stated} but the game ended by {outcome.termination.value} "
-                                 f"with {game.result()}")
+            raise PgnError(
+                line, f"the Result is {stated} but the game ended by {outcome.termination.value} with {game.result()}"
+            )
         expected = _AUTOMATIC.get(termination_tag)
         if expected is not None and expected is not outcome.termination:
-            raise PgnError(lines["Termination"], f"Termination {tags['Termination']!r} but the game ended by "
-                                                 f"{outcome.termination.value}")
+            raise PgnError(
+                lines["Termination"],
+                f"Termination {tags['Termination']!r} but the game ended by {outcome.termination.value}",
+            )
         return
     if termination_tag in _AUTOMATIC:
-        raise PgnError(lines["Termination"], f"Termination {tags['Termination']!r} but the moves do not end "
-                                             f"the game (line {last})")
+        raise PgnError(
+            lines["Termination"], f"Termination {tags['Termination']!r} but the moves do not end the game (line {last})"
+        )
     if stated in ("1-0", "0-1"):
         loser = Colour.BLACK if stated == "1-0" else Colour.WHITE
         if termination_tag == Termination.TIME_FORFEIT.value:

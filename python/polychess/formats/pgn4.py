@@ -30,30 +30,45 @@ from polychess.formats.tags import PGN_RESULT, TagPairError, TagPairText, Token,
 from polychess.game import Elimination, Game, Reason, Termination, eliminations_by_move
 from polychess.options import OptionError, option
 
-__all__ = ["Pgn4Error", "Pgn4Record", "parse_pgn4", "read_pgn4", "write_pgn4", "long_algebraic",
-           "parse_long_algebraic"]
+__all__ = ["Pgn4Error", "Pgn4Record", "parse_pgn4", "read_pgn4", "write_pgn4", "long_algebraic", "parse_long_algebraic"]
 
 _SQUARE = r"[a-n](?:1[0-4]|[1-9])"
-_MOVE = re.compile(rf"^(?P<piece>[KQRBND])?(?P<from>{_SQUARE})(?P<sep>[-x])(?P<captured>[KQRBND])?(?P<to>{_SQUARE})"
-                   rf"(?:=(?P<promotion>[QRBND]))?(?P<marks>[+#]*)(?P<leave>[RTS]?)$")
+_MOVE = re.compile(
+    rf"^(?P<piece>[KQRBND])?(?P<from>{_SQUARE})(?P<sep>[-x])(?P<captured>[KQRBND])?(?P<to>{_SQUARE})"
+    rf"(?:=(?P<promotion>[QRBND]))?(?P<marks>[+#]*)(?P<leave>[RTS]?)$"
+)
 _CASTLE = re.compile(r"^(?P<castle>[O0]-[O0](?:-[O0])?)(?P<marks>[+#]*)(?P<leave>[RTS]?)$")
 _LEAVE = re.compile(r"^(?P<leave>[RT])(?P<marks>#*)$")
 _EVENT = re.compile(r"^(?:(resign|timeout)\((red|blue|yellow|green)\)|draw)$")
-_LETTERS: dict[Kind, str] = {Kind.PAWN: "", Kind.KNIGHT: "N", Kind.BISHOP: "B", Kind.ROOK: "R", Kind.QUEEN: "Q",
-                             Kind.KING: "K", Kind.ONE_POINT_QUEEN: "Q"}
+_LETTERS: dict[Kind, str] = {
+    Kind.PAWN: "",
+    Kind.KNIGHT: "N",
+    Kind.BISHOP: "B",
+    Kind.ROOK: "R",
+    Kind.QUEEN: "Q",
+    Kind.KING: "K",
+    Kind.ONE_POINT_QUEEN: "Q",
+}
 _KNOWN_RULES = {"EnPassant", "DeadKingWalking", "Anonymous", "SemiAnonymous"}
 _MODES = {"teams": "teams", "ffa": "ffa", "solo": "ffa"}
-_TERMINATIONS = {Termination.CHECKMATE: "Checkmate", Termination.KING_CAPTURE: "King captured",
-                       Termination.STALEMATE: "Stalemate", Termination.MOVE_LIMIT: "Move limit",
-                       Termination.AGREEMENT: "Game drawn by agreement",
-                       Termination.THREEFOLD_REPETITION: "Threefold repetition",
-                       Termination.FIFTY_MOVES: "50-move rule", Termination.POINTS_LEAD: "Points lead",
-                       Termination.INSUFFICIENT_MATERIAL: "Insufficient material",
-                       Termination.DECIDED: "Decided in the start position"}
+_TERMINATIONS = {
+    Termination.CHECKMATE: "Checkmate",
+    Termination.KING_CAPTURE: "King captured",
+    Termination.STALEMATE: "Stalemate",
+    Termination.MOVE_LIMIT: "Move limit",
+    Termination.AGREEMENT: "Game drawn by agreement",
+    Termination.THREEFOLD_REPETITION: "Threefold repetition",
+    Termination.FIFTY_MOVES: "50-move rule",
+    Termination.POINTS_LEAD: "Points lead",
+    Termination.INSUFFICIENT_MATERIAL: "Insufficient material",
+    Termination.DECIDED: "Decided in the start position",
+}
 # The tag that gives each option of the game a record starts (for messages).
 _OPTION_TAGS = {"move_limit": "MoveLimit", "start": "StartFen4", "points": "StartFen4", "mode": "Variant"}
-_DKW_HINT = (" (chess.com's DeadKingWalking rule lets the king of a player who resigned or lost on time walk on; "
-             "polychess does not play that rule)")
+_DKW_HINT = (
+    " (chess.com's DeadKingWalking rule lets the king of a player who resigned or lost on time walk on; "
+    "polychess does not play that rule)"
+)
 
 
 class Pgn4Error(TagPairError):
@@ -74,6 +89,7 @@ class Pgn4Record:
 
 
 # -- reading ---------------------------------------------------------------------------------
+
 
 def _slot_mark(elimination: Elimination, mode: str | None, after_move: bool) -> str | None:
     """How a record shows an elimination that a move or event entailed: None for a mark on the
@@ -117,8 +133,10 @@ class _Replay:
         self.number: Token | None = None
         # slot tokens the record owes: (player, '#' or 'S', already given as a mark on the move)
         self.pending: list[tuple[Colour, str, bool]] = [
-            (e.player, mark, False) for e in game.eliminations
-            if (mark := _slot_mark(e, game.mode, after_move=False)) is not None]
+            (e.player, mark, False)
+            for e in game.eliminations
+            if (mark := _slot_mark(e, game.mode, after_move=False)) is not None
+        ]
 
     def run(self) -> None:
         words = [i for i, t in enumerate(self.tokens) if t.kind == "word"]
@@ -151,8 +169,11 @@ class _Replay:
             self.round += 1
         self.last_seat = seat
         if self.number is not None and int(self.number.text) != self.round:
-            raise Pgn4Error(self.number.line, f"move number {self.number.text} before {token.text!r}, but "
-                                              f"{player.value}'s move there is in round {self.round}")
+            raise Pgn4Error(
+                self.number.line,
+                f"move number {self.number.text} before {token.text!r}, but "
+                f"{player.value}'s move there is in round {self.round}",
+            )
 
     def event(self, token: Token) -> None:
         """A polychess event written as a comment: {resign(blue)}, {timeout(blue)}, {draw}."""
@@ -161,8 +182,11 @@ class _Replay:
             self.pending = [p for p in self.pending if not p[2]]
             if self.pending:
                 player, mark, _ = self.pending[0]
-                raise Pgn4Error(token.line, f"{player.value} is {'checkmated' if mark == '#' else 'stalemated'} "
-                                            f"here; the record must say {mark!r} in {player.value}'s slot")
+                raise Pgn4Error(
+                    token.line,
+                    f"{player.value} is {'checkmated' if mark == '#' else 'stalemated'} "
+                    f"here; the record must say {mark!r} in {player.value}'s slot",
+                )
         before = len(game.eliminations)
         if token.text == "draw":
             game.agree_draw()
@@ -171,8 +195,7 @@ class _Replay:
             (game.resign if what == "resign" else game.time_forfeit)(name)
         self.expect_slots(game.eliminations[before:], after_move=False)
 
-    def expect_slots(self, eliminations: tuple[Elimination, ...], after_move: bool,
-                     marked: int = 0) -> None:
+    def expect_slots(self, eliminations: tuple[Elimination, ...], after_move: bool, marked: int = 0) -> None:
         for e in eliminations:
             mark = _slot_mark(e, self.game.mode, after_move)
             if mark is not None:
@@ -191,18 +214,23 @@ class _Replay:
             self.pending = [p for p in self.pending if not p[2]]
             if self.pending:
                 player, mark, _ = self.pending[0]
-                raise Pgn4Error(token.line, f"{player.value} is {'checkmated' if mark == '#' else 'stalemated'} "
-                                            f"here; the record must say {mark!r} in {player.value}'s slot, "
-                                            f"not {word!r}")
+                raise Pgn4Error(
+                    token.line,
+                    f"{player.value} is {'checkmated' if mark == '#' else 'stalemated'} "
+                    f"here; the record must say {mark!r} in {player.value}'s slot, "
+                    f"not {word!r}",
+                )
         if game.is_over():
             outcome = game.outcome()
             assert outcome is not None
             if outcome.termination is Termination.POINTS_LEAD and (
-                    _MOVE.match(word) or _CASTLE.match(word) or _LEAVE.match(word) or word in ("#", "S")):
+                _MOVE.match(word) or _CASTLE.match(word) or _LEAVE.match(word) or word in ("#", "S")
+            ):
                 self.unplayed.append(word)
                 return
-            raise Pgn4Error(token.line, f"the game is over ({outcome.termination.value}) but the record goes on "
-                                        f"with {word!r}")
+            raise Pgn4Error(
+                token.line, f"the game is over ({outcome.termination.value}) but the record goes on with {word!r}"
+            )
         mover = game.turn
         self.slot(mover, token)
         leave = _LEAVE.match(word)
@@ -213,8 +241,11 @@ class _Replay:
             what = "checkmated" if word == "#" else "stalemated"
             raise Pgn4Error(token.line, f"{word!r} in {mover.value}'s slot, but {mover.value} is not {what} here")
         if not _CASTLE.match(word) and not _MOVE.match(word):
-            raise Pgn4Error(token.line, f"{word!r} is not a move in chess.com's notation (e.g. h2-h3, Qg1xQn8+, "
-                                        f"e10-e11=Q, O-O) nor a leave token (R, T, S, #)")
+            raise Pgn4Error(
+                token.line,
+                f"{word!r} is not a move in chess.com's notation (e.g. h2-h3, Qg1xQn8+, "
+                f"e10-e11=Q, O-O) nor a leave token (R, T, S, #)",
+            )
         before = game.board
         try:
             written = _read_move(before, word)
@@ -223,8 +254,9 @@ class _Replay:
         move, marks, leave_letter, castle = written.move, written.marks, written.leave, written.castle
         checked = before.checks(move)
         count = len(game.eliminations)
-        walking = before.checks(move, [e.player for e in game.eliminations[:count]
-                                       if e.reason in (Reason.RESIGNATION, Reason.TIME_FORFEIT)])
+        walking = before.checks(
+            move, [e.player for e in game.eliminations[:count] if e.reason in (Reason.RESIGNATION, Reason.TIME_FORFEIT)]
+        )
         game.push(move)
         new = game.eliminations[count:]
         self.check_marks(token, marks, list(checked), new, castle, last, bool(walking))
@@ -243,8 +275,16 @@ class _Replay:
         (game.resign if letter == "R" else game.time_forfeit)(player)
         self.expect_slots(game.eliminations[before:], after_move=False)
 
-    def check_marks(self, token: Token, marks: str, checked: list[Colour], new: tuple[Elimination, ...],
-                    castle: bool, last: bool, walking: bool) -> None:
+    def check_marks(
+        self,
+        token: Token,
+        marks: str,
+        checked: list[Colour],
+        new: tuple[Elimination, ...],
+        castle: bool,
+        last: bool,
+        walking: bool,
+    ) -> None:
         """Checks '+' (one per king the move puts in check) and '#' (one per player the move
         eliminates) against the replay, and notes the slot tokens the record now owes."""
         word, game = token.text, self.game
@@ -252,10 +292,15 @@ class _Replay:
         if not castle and pluses != len(checked):
             names = ", ".join(p.value for p in checked) or "none"
             hint = _DKW_HINT if walking and pluses > len(checked) else ""
-            raise Pgn4Error(token.line, f"{word!r} marks {pluses} check(s) but the move checks {len(checked)} "
-                                        f"king(s) ({names}){hint}")
-        on_move = [e for e in new if _slot_mark(e, game.mode, after_move=True) is None
-                   and e.reason in (Reason.CHECKMATE, Reason.KING_CAPTURE)]
+            raise Pgn4Error(
+                token.line,
+                f"{word!r} marks {pluses} check(s) but the move checks {len(checked)} king(s) ({names}){hint}",
+            )
+        on_move = [
+            e
+            for e in new
+            if _slot_mark(e, game.mode, after_move=True) is None and e.reason in (Reason.CHECKMATE, Reason.KING_CAPTURE)
+        ]
         in_slot = [e for e in new if _slot_mark(e, game.mode, after_move=True) == "#"]
         names = ", ".join(e.player.value for e in on_move + in_slot) or "nobody"
         if hashes == len(on_move):
@@ -265,12 +310,15 @@ class _Replay:
         elif last and hashes < len(on_move):
             extra = 0  # chess.com may leave the '#' off the game's final move
         else:
-            raise Pgn4Error(token.line, f"{word!r} marks {hashes} mate(s) but the move mates {len(on_move)} "
-                                        f"player(s) at once ({names})")
+            raise Pgn4Error(
+                token.line,
+                f"{word!r} marks {hashes} mate(s) but the move mates {len(on_move)} player(s) at once ({names})",
+            )
         self.expect_slots(new, after_move=True, marked=extra)
 
 
 # -- one move ------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class _WrittenMove:
@@ -300,8 +348,7 @@ def _read_move(board: Board, word: str) -> _WrittenMove:
         text = match.group("from") + match.group("to") + ({"D": "q"}.get(promotion, promotion or "").lower())
         marks, leave = match.group("marks"), match.group("leave")
     else:
-        raise InvalidMoveError(f"{word!r} is not a move in chess.com's notation (e.g. h2-h3, Qg1xQn8+, e10-e11=Q, "
-                               f"O-O)")
+        raise InvalidMoveError(f"{word!r} is not a move in chess.com's notation (e.g. h2-h3, Qg1xQn8+, e10-e11=Q, O-O)")
     try:
         move = board.parse_move(text)
     except ValueError as error:
@@ -329,14 +376,18 @@ def _check_letters(board: Board, move: Move, word: str, match: re.Match[str]) ->
     if piece.kind is Kind.ONE_POINT_QUEEN and letter == "D":
         letter = "Q"
     if letter != _LETTERS[piece.kind]:
-        raise IllegalMoveError(f"{word!r}: the piece on {move.from_cell} is a {_piece_name(piece)}, "
-                               f"written {_LETTERS[piece.kind] or 'without a letter'}")
+        raise IllegalMoveError(
+            f"{word!r}: the piece on {move.from_cell} is a {_piece_name(piece)}, "
+            f"written {_LETTERS[piece.kind] or 'without a letter'}"
+        )
     target = board.piece_at(move.to_cell)
     captures = board.is_capture(move)
     if match.group("sep") == "-" and captures:
         taken = target if target is not None else Piece(piece.colour, Kind.PAWN)
-        raise IllegalMoveError(f"{word!r} is written as a quiet move ('-') but captures "
-                               f"{'a ' + _piece_name(taken) if target is not None else 'en passant'}")
+        raise IllegalMoveError(
+            f"{word!r} is written as a quiet move ('-') but captures "
+            f"{'a ' + _piece_name(taken) if target is not None else 'en passant'}"
+        )
     if match.group("sep") == "x":
         if not captures:
             raise IllegalMoveError(f"{word!r} is written as a capture ('x') but captures nothing")
@@ -346,8 +397,9 @@ def _check_letters(board: Board, move: Move, word: str, match: re.Match[str]) ->
             letter = "Q"
         if letter != expected:
             what = "a " + _piece_name(target) if target is not None else "a pawn (en passant)"
-            raise IllegalMoveError(f"{word!r}: the captured piece is {what}, "
-                                   f"written {expected or 'without a letter'} after 'x'")
+            raise IllegalMoveError(
+                f"{word!r}: the captured piece is {what}, written {expected or 'without a letter'} after 'x'"
+            )
 
 
 def parse_long_algebraic(board: Board, word: str) -> Move:
@@ -359,8 +411,10 @@ def parse_long_algebraic(board: Board, word: str) -> Move:
         try:
             return board.parse_move(word)
         except InvalidMoveError:
-            raise InvalidMoveError(f"{word!r} is not a move in chess.com's notation (e.g. h2-h3, Qg1xQn8+, "
-                                   f"e10-e11=Q, O-O) nor move text (e.g. h2h3)") from None
+            raise InvalidMoveError(
+                f"{word!r} is not a move in chess.com's notation (e.g. h2-h3, Qg1xQn8+, "
+                f"e10-e11=Q, O-O) nor move text (e.g. h2h3)"
+            ) from None
     return _read_move(board, word).move
 
 
@@ -390,8 +444,11 @@ def long_algebraic(board: Board, move: Move) -> str:
     capture; in free-for-all also a mate, which teams records mark in the mated player's slot)."""
     text, castle = _move_text(board, move, board.mode)
     checks = "" if castle else "+" * len(board.checks(move))
-    mates = [e for e in eliminations_by_move(board, move) if _slot_mark(e, board.mode, after_move=True) is None
-             and e.reason in (Reason.CHECKMATE, Reason.KING_CAPTURE)]
+    mates = [
+        e
+        for e in eliminations_by_move(board, move)
+        if _slot_mark(e, board.mode, after_move=True) is None and e.reason in (Reason.CHECKMATE, Reason.KING_CAPTURE)
+    ]
     return text + checks + "#" * len(mates)
 
 
@@ -403,8 +460,11 @@ def _check_rules(tags: Mapping[str, str], lines: Mapping[str, int], mode: str) -
             continue
         if mode == "teams" and rule == "Prom=11":
             continue
-        raise Pgn4Error(lines["RuleVariants"], f"rule variant {rule!r} is not played by polychess "
-                                               f"(chess.com's standard {'FFA' if mode == 'ffa' else 'Teams'} rules)")
+        raise Pgn4Error(
+            lines["RuleVariants"],
+            f"rule variant {rule!r} is not played by polychess "
+            f"(chess.com's standard {'FFA' if mode == 'ffa' else 'Teams'} rules)",
+        )
 
 
 def _new_game(tags: Mapping[str, str], lines: Mapping[str, int], setup: str | None) -> Game:
@@ -517,6 +577,7 @@ def read_pgn4(text: str, *, setup: str | None = None) -> Game:
 
 # -- writing ---------------------------------------------------------------------------------
 
+
 def _termination(game: Game, result: str) -> str | None:
     outcome = game.outcome()
     if outcome is None:
@@ -545,16 +606,16 @@ def write_pgn4(game: Game, tags: Mapping[str, str] | None = None) -> str:
     head: dict[str, str] = {
         "Variant": "FFA" if mode == "ffa" else "Teams",
         "RuleVariants": "EnPassant PromoteTo=D" if mode == "ffa" else "EnPassant",
-        "StartFen4": ("4PC" if start.fen() == standard.fen() and not game.start_points
-                      else write_fen4(start, game.start_points)),
+        "StartFen4": (
+            "4PC" if start.fen() == standard.fen() and not game.start_points else write_fen4(start, game.start_points)
+        ),
     }
     if game.move_limit is not None:
         head["MoveLimit"] = str(game.move_limit)
     computed = {"Variant", "RuleVariants", "StartFen4", "MoveLimit", "Result", "Termination"}
     head.update((k, v) for k, v in extra.items() if k not in computed)
     if mode == "ffa":
-        result = ("*" if not game.is_over() else
-                  " - ".join(f"{names[c]}: {game.points.get(c, 0)}" for c in COLOURS))
+        result = "*" if not game.is_over() else " - ".join(f"{names[c]}: {game.points.get(c, 0)}" for c in COLOURS)
     else:
         result = _teams_result(game)
     head["Result"] = result
@@ -565,8 +626,14 @@ def write_pgn4(game: Game, tags: Mapping[str, str] | None = None) -> str:
 
 
 def _movetext(game: Game) -> list[str]:
-    replay = Game("four-player", mode=game.mode, setup=game.setup, start=game.start_position,
-                  move_limit=game.move_limit, points=game.start_points)
+    replay = Game(
+        "four-player",
+        mode=game.mode,
+        setup=game.setup,
+        start=game.start_position,
+        move_limit=game.move_limit,
+        points=game.start_points,
+    )
     mode = game.mode
     items: list[tuple[Colour | None, str]] = []  # (slot player, token) or (None, comment)
 
@@ -600,8 +667,11 @@ def _movetext(game: Game) -> list[str]:
         checked = before.checks(move)
         replay.push(move)
         new = replay.eliminations[count:]
-        mates = [e for e in new if _slot_mark(e, mode, after_move=True) is None
-                 and e.reason in (Reason.CHECKMATE, Reason.KING_CAPTURE)]
+        mates = [
+            e
+            for e in new
+            if _slot_mark(e, mode, after_move=True) is None and e.reason in (Reason.CHECKMATE, Reason.KING_CAPTURE)
+        ]
         items.append((mover, text + ("" if castle else "+" * len(checked)) + "#" * len(mates)))
         slot_tokens(new, after_move=True)
 

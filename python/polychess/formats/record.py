@@ -22,8 +22,12 @@ _EVENT = re.compile(r"^(mate|capture|stalemate|resign|timeout)\(([a-z]+)(?:,([a-
 _RESULT = re.compile(r"\*|[0-9]+(?:-[0-9]+)+")  # a place per seat
 # The options a record gives in tags of their own; every other option of the game is a word of
 # the Options tag: its name for a flag, name=value for the others (polychess.options declares them).
-_TAG_OF_OPTION = {"variant": "Variant", "start": "StartPosition", "time_control": "TimeControl",
-                  "increment": "TimeControl"}
+_TAG_OF_OPTION = {
+    "variant": "Variant",
+    "start": "StartPosition",
+    "time_control": "TimeControl",
+    "increment": "TimeControl",
+}
 _CLOCK_OPTIONS = ("time_control", "increment", "hourglass")
 
 _AUTOMATIC = {Reason.CHECKMATE: "mate", Reason.KING_CAPTURE: "capture", Reason.STALEMATE: "stalemate"}
@@ -73,8 +77,9 @@ def write_record(game: Game, tags: Mapping[str, str] | None = None) -> str:
     if options:
         all_tags["Options"] = " ".join(options)
     if game.options.time_control is not None:
-        all_tags["TimeControl"] = "+".join(option(name).to_text(getattr(game.options, name))
-                                           for name in ("time_control", "increment"))
+        all_tags["TimeControl"] = "+".join(
+            option(name).to_text(getattr(game.options, name)) for name in ("time_control", "increment")
+        )
     if game.options.start is not None:
         all_tags["StartPosition"] = game.start_position
     all_tags["Result"] = _result(game)
@@ -168,8 +173,10 @@ def _game_from_tags(tags: dict[str, str], lines: dict[str, int]) -> Game:
             values["time_control"] = option("time_control").from_text(seconds)
             values["increment"] = option("increment").from_text(increment)
         except OptionError:
-            raise RecordError(lines["TimeControl"], f"bad TimeControl {tags['TimeControl']!r} "
-                                                    "(expected seconds+increment, e.g. 300+5)") from None
+            raise RecordError(
+                lines["TimeControl"],
+                f"bad TimeControl {tags['TimeControl']!r} (expected seconds+increment, e.g. 300+5)",
+            ) from None
     try:
         return Game(**values)  # type: ignore[arg-type]
     except OptionError as error:
@@ -214,8 +221,8 @@ def _replay(game: Game, words: list[Token], last_line: int) -> None:
             raise RecordError(word.line, str(error)) from None
         except ValueError as error:
             raise RecordError(word.line, f"{word.text!r}: {error}") from None
-        pending.extend(_event_token(e.reason, e.player, e.by) for e in game.eliminations[before:]
-                       if e.reason in _AUTOMATIC)
+        pending.extend(
+            _event_token(e.reason, e.player, e.by) for e in game.eliminations[before:] if e.reason in _AUTOMATIC
+        )
     if pending:
         raise RecordError(last_line, f"the record ends before {pending[0]}")
-

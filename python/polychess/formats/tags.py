@@ -21,8 +21,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["PGN_RESULT", "TagPairError", "TagPairText", "Token", "read_tag_pair_text", "wrap",
-           "write_tag_pair_text"]
+__all__ = ["PGN_RESULT", "TagPairError", "TagPairText", "Token", "read_tag_pair_text", "wrap", "write_tag_pair_text"]
 
 PGN_RESULT = re.compile(r"1-0|0-1|1/2-1/2|\*")
 _TAG_NAME = r"[A-Za-z0-9_]+"
@@ -84,8 +83,9 @@ class TagPairText:
         return lines[-1] if lines else max(self.tag_lines.values(), default=1)
 
 
-def read_tag_pair_text(text: str, error: type[TagPairError], *, results: re.Pattern[str] = PGN_RESULT,
-                       variations: bool = True) -> TagPairText:
+def read_tag_pair_text(
+    text: str, error: type[TagPairError], *, results: re.Pattern[str] = PGN_RESULT, variations: bool = True
+) -> TagPairText:
     """The tags and the movetext tokens of a text in a tag-pair format. ``results`` matches the
     format's result words. With ``variations``, ``(...)`` is a variation, skipped with all it
     holds; without, parentheses are part of words. Comments in a variation or after the result
@@ -112,7 +112,7 @@ def read_tag_pair_text(text: str, error: type[TagPairError], *, results: re.Patt
             tags[name], tag_lines[name] = re.sub(r"\\(.)", r"\1", piece.group("value")), line
             tag_on_this_line = name
         elif in_tags and kind == "bracket":
-            raise error(line, f"malformed tag {_rest_of_line(source, piece.start())!r} (expected [Name \"value\"])")
+            raise error(line, f'malformed tag {_rest_of_line(source, piece.start())!r} (expected [Name "value"])')
         elif tag_on_this_line is not None and kind == "close":
             raise error(line, f"'{piece_text}' without '{_OPENING[piece_text]}'")
         elif tag_on_this_line is not None:
@@ -120,8 +120,12 @@ def read_tag_pair_text(text: str, error: type[TagPairError], *, results: re.Patt
         else:  # the movetext
             in_tags = False
             if kind in ("tag", "bracket"):
-                raise error(line, "the tags of another game (read one game at a time)" if kind == "tag"
-                            else "a tag inside the movetext")
+                raise error(
+                    line,
+                    "the tags of another game (read one game at a time)"
+                    if kind == "tag"
+                    else "a tag inside the movetext",
+                )
             if kind == "close":
                 if piece_text != ")" or not open_variations:
                     raise error(line, f"'{piece_text}' without '{_OPENING[piece_text]}'")
@@ -153,7 +157,7 @@ def read_tag_pair_text(text: str, error: type[TagPairError], *, results: re.Patt
 
 def _rest_of_line(source: str, start: int) -> str:
     end = source.find("\n", start)
-    return source[start:end if end >= 0 else len(source)]
+    return source[start : end if end >= 0 else len(source)]
 
 
 def _split_word(word: str, line: int, results: re.Pattern[str]) -> Iterator[Token]:

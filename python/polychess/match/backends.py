@@ -65,8 +65,9 @@ def _end_with_parent() -> None:
     threading.Thread(target=end_with_parent, name="end with the match", daemon=True).start()
 
 
-def ray(config: MatchConfig, tasks: Sequence[Task], address: str | None = None, jobs: int | None = None,
-        retries: int = 3) -> Iterator[GameResult]:
+def ray(
+    config: MatchConfig, tasks: Sequence[Task], address: str | None = None, jobs: int | None = None, retries: int = 3
+) -> Iterator[GameResult]:
     """The games as Ray tasks, one per game, on the cluster at ``address`` (``"auto"``: the
     one this machine belongs to), or on a Ray instance started here with ``jobs`` CPUs (all of
     them if None) and shut down at the end. A task whose worker dies, or whose game raises, is
@@ -78,8 +79,12 @@ def ray(config: MatchConfig, tasks: Sequence[Task], address: str | None = None, 
     started_here = not ray_module.is_initialized()
     if started_here:
         if address is None:
-            ray_module.init(num_cpus=jobs or os.cpu_count() or 1, include_dashboard=False, log_to_driver=False,
-                            configure_logging=False)
+            ray_module.init(
+                num_cpus=jobs or os.cpu_count() or 1,
+                include_dashboard=False,
+                log_to_driver=False,
+                configure_logging=False,
+            )
         else:
             ray_module.init(address=address, log_to_driver=False, configure_logging=False)
     remote_game = ray_module.remote(num_cpus=1, max_retries=retries, retry_exceptions=True)(play_game)

@@ -18,8 +18,14 @@ from polychess.engine import Engine
 from polychess.game import Game
 from polychess.protocol.games import GameKind, Position, PositionError, parse_position
 
-__all__ = ["OPENINGS_DIR", "balanced_openings", "random_openings", "read_openings", "shipped_openings",
-           "write_openings"]
+__all__ = [
+    "OPENINGS_DIR",
+    "balanced_openings",
+    "random_openings",
+    "read_openings",
+    "shipped_openings",
+    "write_openings",
+]
 
 OPENINGS_DIR = Path(__file__).resolve().parent / "openings"
 
@@ -78,8 +84,15 @@ def shipped_openings(kind: GameKind) -> Path:
     return path
 
 
-def balanced_openings(kind: GameKind, count: int, plies: int, seed: int, nodes: int = 20_000, margin: int = 60,
-                      progress: Callable[[int, int], None] | None = None) -> list[Position]:
+def balanced_openings(
+    kind: GameKind,
+    count: int,
+    plies: int,
+    seed: int,
+    nodes: int = 20_000,
+    margin: int = 60,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Position]:
     """``count`` different openings of ``plies`` random moves after which our engine, searching
     ``nodes`` nodes, scores the player to move within ``margin`` centipawns of even."""
     rng = random.Random(f"balanced/{kind.name}/{seed}")

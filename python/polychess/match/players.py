@@ -139,9 +139,19 @@ class EnginePlayer(Player):
     table, so one instance should play one seat of one game. Counts the nodes it searched.
     ``level``/``elo``/``seed`` weaken it (:mod:`polychess.strength`)."""
 
-    def __init__(self, nodes: int | None = None, depth: int | None = None, time: float | None = None,
-                 hash_mb: int = 16, algorithm: str | None = None, threads: int = 1, *,
-                 level: int | None = None, elo: float | None = None, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        nodes: int | None = None,
+        depth: int | None = None,
+        time: float | None = None,
+        hash_mb: int = 16,
+        algorithm: str | None = None,
+        threads: int = 1,
+        *,
+        level: int | None = None,
+        elo: float | None = None,
+        seed: int | None = None,
+    ) -> None:
         self.nodes = nodes
         self.depth = depth
         self.time = time
@@ -173,8 +183,16 @@ class UciPlayer(Player):
     """An engine program; started at its first move, so that a player can be made where it
     will not play (and sent to another process). Counts the nodes the engine reports."""
 
-    def __init__(self, command: str, *, time: float | None = None, depth: int | None = None,
-                 nodes: int | None = None, dialect: str = "auto", options: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        command: str,
+        *,
+        time: float | None = None,
+        depth: int | None = None,
+        nodes: int | None = None,
+        dialect: str = "auto",
+        options: dict[str, str] | None = None,
+    ) -> None:
         self.command, self.time, self.depth, self.nodes = command, time, depth, nodes
         self.dialect, self.options = dialect, dict(options or {})
         self._engine: UciEngine | None = None
@@ -182,19 +200,27 @@ class UciPlayer(Player):
 
     def __call__(self, game: Game) -> Move:
         if self._engine is None:
-            self._engine = UciEngine(self.command, variant=game.variant, mode=game.mode, setup=game.setup,
-                                     dialect=self.dialect, options=self.options)
+            self._engine = UciEngine(
+                self.command,
+                variant=game.variant,
+                mode=game.mode,
+                setup=game.setup,
+                dialect=self.dialect,
+                options=self.options,
+            )
             self._engine.new_game()
         clocks = increments = None
         if self.time is None and game.clock is not None:
             clock = game.clock
-            clocks = {c: clock.remaining_now(c) if c == game.turn else clock.remaining[c]
-                      for c in game.active_players()}
+            clocks = {
+                c: clock.remaining_now(c) if c == game.turn else clock.remaining[c] for c in game.active_players()
+            }
             increments = {c: clock.increment for c in clocks}
         if clocks is None and self.time is None and self.depth is None and self.nodes is None:
             raise ValueError("an engine player needs a budget (nodes, depth or time) or a clock")
-        reply = self._engine.best_move(game, time=self.time, depth=self.depth, nodes=self.nodes, clocks=clocks,
-                                       increments=increments)
+        reply = self._engine.best_move(
+            game, time=self.time, depth=self.depth, nodes=self.nodes, clocks=clocks, increments=increments
+        )
         last = reply.last
         if last is not None and last.nodes is not None:
             self.nodes_searched += last.nodes
@@ -238,13 +264,19 @@ class PlayerSpec:
         if self.kind == "uci":
             return UciPlayer(self.command, time=time, dialect=self.dialect, options=self.engine_options, **whole)
         level = self.options.get("level")
-        return EnginePlayer(time=time, hash_mb=int(self.options.get("hash", 16)), algorithm=self.algorithm,
-                            threads=int(self.options.get("threads", 1)), level=None if level is None else int(level),
-                            elo=self.options.get("elo"), seed=rng.getrandbits(64), **whole)
+        return EnginePlayer(
+            time=time,
+            hash_mb=int(self.options.get("hash", 16)),
+            algorithm=self.algorithm,
+            threads=int(self.options.get("threads", 1)),
+            level=None if level is None else int(level),
+            elo=self.options.get("elo"),
+            seed=rng.getrandbits(64),
+            **whole,
+        )
 
 
-_ENGINE_OPTIONS = {"nodes": int, "depth": int, "time": float, "hash": int, "threads": int, "level": int,
-                   "elo": float}
+_ENGINE_OPTIONS = {"nodes": int, "depth": int, "time": float, "hash": int, "threads": int, "level": int, "elo": float}
 _UCI_OPTIONS = {"nodes": int, "depth": int, "time": float}
 
 
@@ -280,8 +312,9 @@ def parse_player(text: str) -> PlayerSpec:
             algorithm = value
             continue
         if key not in _ENGINE_OPTIONS:
-            raise ValueError(f"bad engine option {item!r} in {text!r} "
-                             "(nodes=, depth=, time=, hash=, threads=, algo=, level=, elo=)")
+            raise ValueError(
+                f"bad engine option {item!r} in {text!r} (nodes=, depth=, time=, hash=, threads=, algo=, level=, elo=)"
+            )
         options[key] = _number(key, value, item, _ENGINE_OPTIONS[key])
     if "level" in options and "elo" in options:
         raise ValueError(f"give an engine a level or an elo, not both: {text!r}")
@@ -301,7 +334,7 @@ def _parse_uci(text: str, rest: str) -> PlayerSpec:
     dialect = "auto"
     for key, value, item in _settings(",".join(settings), lower=False):
         if key.lower().startswith("option."):
-            engine_options[key[len("option."):]] = value
+            engine_options[key[len("option.") :]] = value
         elif key.lower() == "dialect":
             if value not in ("auto", *DIALECTS):
                 raise ValueError(f"bad dialect in {item!r} (auto, {', '.join(DIALECTS)})")

@@ -49,14 +49,18 @@ def format_report(match: MatchResult) -> str:
     n = len(games)
     lines = [
         f"match: {config.kind.name}, A = {config.a.text}, B = {config.b.text}",
-        (f"{n} games: {config.openings_needed} openings ({config.openings_from}, seed {config.seed}) x "
-         f"{len(config.assignments)} seat assignments ({' '.join(config.assignments)}); ply cap {config.max_plies}"
-         + (f"; clock {config.time_control:g}+{config.increment:g} s" if config.time_control is not None else "")),
+        (
+            f"{n} games: {config.openings_needed} openings ({config.openings_from}, seed {config.seed}) x "
+            f"{len(config.assignments)} seat assignments ({' '.join(config.assignments)}); ply cap {config.max_plies}"
+            + (f"; clock {config.time_control:g}+{config.increment:g} s" if config.time_control is not None else "")
+        ),
     ]
     planned = len(config.tasks())
     if planned != config.games:
-        lines.append(f"note: {config.games} games requested, rounded up to {planned} "
-                     f"(a multiple of {len(config.assignments)} seat assignments)")
+        lines.append(
+            f"note: {config.games} games requested, rounded up to {planned} "
+            f"(a multiple of {len(config.assignments)} seat assignments)"
+        )
     if match.resumed:
         lines.append(f"resumed: {match.resumed} games read back from the output file")
     if n == 0:
@@ -64,8 +68,10 @@ def format_report(match: MatchResult) -> str:
         return "\n".join(lines)
     lines.append("")
     width = max(len(s.text) for s in config.specs.values())
-    lines.append(f"{'config':<{width + 3}}  games  score  95% CI          Elo (95% CI)              place  "
-                 f"W/D/L       moves  time s  ms/move  knodes")
+    lines.append(
+        f"{'config':<{width + 3}}  games  score  95% CI          Elo (95% CI)              place  "
+        f"W/D/L       moves  time s  ms/move  knodes"
+    )
     estimates = _estimates(match)
     for letter, spec in config.specs.items():
         scores = [g.scores[letter] for g in games]
@@ -86,18 +92,24 @@ def format_report(match: MatchResult) -> str:
         per_move = 1000.0 * seconds / moves if moves else 0.0
         knodes = f"{nodes / 1000:.0f}" if spec.kind in ("engine", "uci") else "-"
         wdl = f"{wins}/{n - wins - losses}/{losses}"
-        lines.append(f"{letter}  {spec.text:<{width}}  {n:5d}  {mean:5.3f}  {interval:<14}  {elo_text:<24}  "
-                     f"{place:5.3f}  {wdl:<10}  {moves:5d}  {seconds:6.2f}  {per_move:7.2f}  {knodes:>6}")
+        lines.append(
+            f"{letter}  {spec.text:<{width}}  {n:5d}  {mean:5.3f}  {interval:<14}  {elo_text:<24}  "
+            f"{place:5.3f}  {wdl:<10}  {moves:5d}  {seconds:6.2f}  {per_move:7.2f}  {knodes:>6}"
+        )
     lines.append("")
-    lines.append("score: head-to-head share per game (1 = every seat of the configuration ahead of every seat of the "
-                 "other); 95% CI and Elo over the openings' mean scores")
+    lines.append(
+        "score: head-to-head share per game (1 = every seat of the configuration ahead of every seat of the "
+        "other); 95% CI and Elo over the openings' mean scores"
+    )
     if match.sprt is not None:
         samples = opening_samples(games, config)
         decision = match.decision
         verdict = {"H1": "H1 accepted (A is stronger by elo1)", "H0": "H0 accepted (A is not stronger by elo1)"}
-        lines.append(f"{match.sprt}: LLR {match.sprt.llr(samples):+.2f} in ({match.sprt.lower_bound:+.2f}, "
-                     f"{match.sprt.upper_bound:+.2f}) after {len(samples)} openings: "
-                     f"{verdict.get(decision or '', 'undecided')}")
+        lines.append(
+            f"{match.sprt}: LLR {match.sprt.llr(samples):+.2f} in ({match.sprt.lower_bound:+.2f}, "
+            f"{match.sprt.upper_bound:+.2f}) after {len(samples)} openings: "
+            f"{verdict.get(decision or '', 'undecided')}"
+        )
     by_assignment = []
     for assignment in config.assignments:
         scores = [g.scores["A"] for g in games if g.assignment == assignment]
@@ -107,13 +119,18 @@ def format_report(match: MatchResult) -> str:
     terminations = Counter(g.termination for g in games)
     lines.append("terminations: " + ", ".join(f"{t} {c}" for t, c in terminations.most_common()))
     left = Counter(tuple(e) for g in games for e in g.eliminations)
-    lines.append("players out (config <- credited to, reason): "
-                 + (", ".join(f"{out} <- {by} {reason} {c}" for (out, by, reason), c in left.most_common()) or "none"))
+    lines.append(
+        "players out (config <- credited to, reason): "
+        + (", ".join(f"{out} <- {by} {reason} {c}" for (out, by, reason), c in left.most_common()) or "none")
+    )
     plies = [g.plies for g in games]
     lines.append(f"game length: mean {sum(plies) / n:.0f} plies, min {min(plies)}, max {max(plies)}")
     capped = terminations.get(PLY_CAP, 0) + terminations.get(Termination.MOVE_LIMIT.value, 0)
-    how = ("end at the move limit (teams draw, free-for-all ranks by points)" if config.kind.variant == "four-player"
-           else "count as a draw among the players still in")
+    how = (
+        "end at the move limit (teams draw, free-for-all ranks by points)"
+        if config.kind.variant == "four-player"
+        else "count as a draw among the players still in"
+    )
     lines.append(f"ply cap: {capped} of {n} games reached {config.max_plies} plies and {how}")
     incidents = [f"game {g.key}: {text}" for g in games for text in g.illegal]
     lines.append(f"illegal moves or player errors: {len(incidents)}")

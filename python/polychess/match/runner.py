@@ -32,8 +32,17 @@ from polychess.match.scoring import capped_places, head_to_head, place_scores, s
 from polychess.match.stats import Sprt
 from polychess.protocol.games import GameKind, Position
 
-__all__ = ["PLY_CAP", "GameResult", "MatchConfig", "MatchResult", "Task", "opening_samples", "play_game",
-           "record_text", "run_match"]
+__all__ = [
+    "PLY_CAP",
+    "GameResult",
+    "MatchConfig",
+    "MatchResult",
+    "Task",
+    "opening_samples",
+    "play_game",
+    "record_text",
+    "run_match",
+]
 
 PLY_CAP = "ply cap"
 OUTPUT_FORMAT = "polychess-match/1"
@@ -75,8 +84,11 @@ class MatchConfig:
         if not self.openings:
             raise ValueError("a match needs at least one opening")
         for spec in (self.a, self.b):
-            if spec.kind in ("engine", "uci") and self.time_control is None and \
-                    not {"nodes", "depth", "time"} & spec.options.keys():
+            if (
+                spec.kind in ("engine", "uci")
+                and self.time_control is None
+                and not {"nodes", "depth", "time"} & spec.options.keys()
+            ):
                 raise ValueError(f"{spec.text}: give it a budget (nodes=, depth=, time=) or the match a clock")
 
     @property
@@ -102,10 +114,18 @@ class MatchConfig:
     def identity(self) -> dict[str, object]:
         """What must be the same for a run to resume another's output (not the number of games)."""
         played = "\n".join(f"{o.start} {o.points} {' '.join(o.moves)}" for o in self.openings)
-        return {"game": self.kind.name, "a": self.a.text, "b": self.b.text, "openings": self.openings_from,
-                "openings_crc": zlib.crc32(played.encode()),
-                "max_plies": self.max_plies, "time_control": self.time_control, "increment": self.increment,
-                "seed": self.seed, "split": self.split}
+        return {
+            "game": self.kind.name,
+            "a": self.a.text,
+            "b": self.b.text,
+            "openings": self.openings_from,
+            "openings_crc": zlib.crc32(played.encode()),
+            "max_plies": self.max_plies,
+            "time_control": self.time_control,
+            "increment": self.increment,
+            "seed": self.seed,
+            "split": self.split,
+        }
 
 
 @dataclass
@@ -200,13 +220,27 @@ def play_game(config: MatchConfig, task: Task) -> GameResult:
     nodes = {c: 0 for c in specs}
     for seat, player in players.items():
         nodes[owners[seat]] += player.nodes_searched
-    eliminations = [(owners[e.player], "-" if e.by is None else owners[e.by], e.reason.value)
-                    for e in game.eliminations]
+    eliminations = [
+        (owners[e.player], "-" if e.by is None else owners[e.by], e.reason.value) for e in game.eliminations
+    ]
     names = {seat: f"{letter}: {specs[letter].text}" for seat, letter in owners.items()}
     record = record_text(game, names, {"Event": f"polychess match, game {task.key}"})
-    return GameResult(task.key, task.opening, task.assignment, termination, game.ply,
-                      {c.value: n for c, n in places.items()}, head_to_head(places, owners),
-                      place_scores(places, owners), moves, seconds, nodes, illegal, eliminations, record)
+    return GameResult(
+        task.key,
+        task.opening,
+        task.assignment,
+        termination,
+        game.ply,
+        {c.value: n for c, n in places.items()},
+        head_to_head(places, owners),
+        place_scores(places, owners),
+        moves,
+        seconds,
+        nodes,
+        illegal,
+        eliminations,
+        record,
+    )
 
 
 @dataclass
@@ -237,9 +271,15 @@ def opening_samples(games: Iterable[GameResult], config: MatchConfig) -> list[fl
 Backend = Callable[[MatchConfig, Sequence[Task]], Iterator[GameResult]]
 
 
-def run_match(config: MatchConfig, backend: Backend, *, output: Path | None = None, resume: bool = False,
-              sprt: Sprt | None = None,
-              progress: Callable[[MatchResult, GameResult], None] | None = None) -> MatchResult:
+def run_match(
+    config: MatchConfig,
+    backend: Backend,
+    *,
+    output: Path | None = None,
+    resume: bool = False,
+    sprt: Sprt | None = None,
+    progress: Callable[[MatchResult, GameResult], None] | None = None,
+) -> MatchResult:
     """Plays the match's games on ``backend`` (:mod:`polychess.match.backends`), each game
     appended to ``output`` as it finishes. With ``resume`` the games already in ``output`` (of
     a match with the same settings) are kept and not played again; a game that comes back
@@ -283,7 +323,7 @@ def _read_output(path: Path, config: MatchConfig) -> dict[str, GameResult]:
     the games appended next start on a line of their own. The file is changed only once it is
     known to hold this match."""
     data = path.read_bytes()
-    complete = data[:data.rfind(b"\n") + 1]  # every line that got its newline
+    complete = data[: data.rfind(b"\n") + 1]  # every line that got its newline
     lines = complete.decode("utf-8", errors="replace").splitlines()
     try:
         header = json.loads(lines[0]) if lines else {}
@@ -292,8 +332,10 @@ def _read_output(path: Path, config: MatchConfig) -> dict[str, GameResult]:
     if not isinstance(header, dict) or header.get("format") != OUTPUT_FORMAT:
         raise ValueError(f"{path} is not the output of a polychess match")
     if header.get("match") != json.loads(json.dumps(config.identity())):
-        raise ValueError(f"{path} holds a match with other settings ({header.get('match')}); "
-                         f"resume only the same match, or write another file")
+        raise ValueError(
+            f"{path} holds a match with other settings ({header.get('match')}); "
+            f"resume only the same match, or write another file"
+        )
     done: dict[str, GameResult] = {}
     keys = {t.key for t in config.tasks()}
     for number, line in enumerate(lines[1:], 2):
@@ -316,10 +358,17 @@ def build_info() -> str:
     text = f"polychess {polychess.__version__}, core built {built}"
     root = Path(polychess.__file__).resolve().parent.parent.parent
     try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True,
-                                timeout=10, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
-                               capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return text
     return f"{text}, commit {commit}{' with uncommitted changes' if dirty else ''}"

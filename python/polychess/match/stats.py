@@ -14,15 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = [
-    "Estimate",
-    "Sprt",
-    "elo_from_score",
-    "elo_interval",
-    "format_elo",
-    "score_from_elo",
-    "score_interval",
-]
+__all__ = ["Estimate", "Sprt", "elo_from_score", "elo_interval", "format_elo", "score_from_elo", "score_interval"]
 
 
 @dataclass(frozen=True)

@@ -123,8 +123,18 @@ class Info:
     line: str = ""
 
 
-_INFO_INTEGERS = ("depth", "seldepth", "multipv", "nodes", "nps", "hashfull", "tbhits", "time", "currmovenumber",
-                  "cpuload")
+_INFO_INTEGERS = (
+    "depth",
+    "seldepth",
+    "multipv",
+    "nodes",
+    "nps",
+    "hashfull",
+    "tbhits",
+    "time",
+    "currmovenumber",
+    "cpuload",
+)
 _INFO_KEYS = frozenset((*_INFO_INTEGERS, "score", "pv", "string", "currmove", "refutation", "currline", "wdl"))
 
 
@@ -139,7 +149,7 @@ def parse_info(line: str) -> Info:
     while i < len(words):
         key = words[i]
         if key == "string":
-            return Info(string=" ".join(words[i + 1:]), line=line)
+            return Info(string=" ".join(words[i + 1 :]), line=line)
         if key == "score":
             kind = words[i + 1] if i + 1 < len(words) else ""
             if kind in ("cp", "mate"):
@@ -156,7 +166,7 @@ def parse_info(line: str) -> Info:
             j = i + 1
             while j < len(words) and words[j] not in _INFO_KEYS:
                 j += 1
-            pv = words[i + 1:j]
+            pv = words[i + 1 : j]
             i = j
             continue
         if key in _INFO_INTEGERS and i + 1 < len(words):
@@ -167,9 +177,17 @@ def parse_info(line: str) -> Info:
             continue
         i += 1
     milliseconds = fields.get("time")
-    return Info(depth=fields.get("depth"), seldepth=fields.get("seldepth"), score=score, mate=mate,
-                nodes=fields.get("nodes"), nps=fields.get("nps"),
-                time=None if milliseconds is None else milliseconds / 1000.0, pv=tuple(pv), line=line)
+    return Info(
+        depth=fields.get("depth"),
+        seldepth=fields.get("seldepth"),
+        score=score,
+        mate=mate,
+        nodes=fields.get("nodes"),
+        nps=fields.get("nps"),
+        time=None if milliseconds is None else milliseconds / 1000.0,
+        pv=tuple(pv),
+        line=line,
+    )
 
 
 def _number(text: str) -> int | None:
@@ -225,9 +243,18 @@ class UciEngine:
     set after the handshake; ``timeout`` is how long any answer may take beyond the time the
     engine was given to think."""
 
-    def __init__(self, command: str | Sequence[str], *, variant: str = "standard", mode: str | None = None,
-                 setup: str | None = None, dialect: str | Dialect = "auto", options: Mapping[str, object] | None = None,
-                 timeout: float = 10.0, cwd: str | None = None) -> None:
+    def __init__(
+        self,
+        command: str | Sequence[str],
+        *,
+        variant: str = "standard",
+        mode: str | None = None,
+        setup: str | None = None,
+        dialect: str | Dialect = "auto",
+        options: Mapping[str, object] | None = None,
+        timeout: float = 10.0,
+        cwd: str | None = None,
+    ) -> None:
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.argv:
             raise ValueError("no engine command given")
@@ -236,8 +263,14 @@ class UciEngine:
         try:
             # In a session of its own, so that close() can end its whole process group: also the
             # engine behind a wrapper that does not exec it, and helpers that hold its output.
-            self._process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                             stderr=subprocess.PIPE, cwd=cwd, start_new_session=True)
+            self._process = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=cwd,
+                start_new_session=True,
+            )
         except OSError as error:
             raise EngineTerminatedError(f"cannot start engine {self.argv[0]!r}: {error.strerror or error}") from None
         assert self._process.stdout is not None and self._process.stderr is not None
@@ -247,11 +280,13 @@ class UciEngine:
         self._killed = False  # close() had to kill it
         self._send_lock = threading.Lock()
         self._stderr: collections.deque[str] = collections.deque(maxlen=20)
-        self._reader = threading.Thread(target=self._read_output, args=(self._process.stdout,), daemon=True,
-                                        name=f"engine {self.argv[0]} stdout")
+        self._reader = threading.Thread(
+            target=self._read_output, args=(self._process.stdout,), daemon=True, name=f"engine {self.argv[0]} stdout"
+        )
         self._reader.start()
-        threading.Thread(target=self._read_errors, args=(self._process.stderr,), daemon=True,
-                         name=f"engine {self.argv[0]} stderr").start()
+        threading.Thread(
+            target=self._read_errors, args=(self._process.stderr,), daemon=True, name=f"engine {self.argv[0]} stderr"
+        ).start()
         self.name = ""
         self.author = ""
         self.options: dict[str, str] = {}  # option name -> its declaration ("type spin default 16 ...")
@@ -351,8 +386,9 @@ class UciEngine:
                 line = self.read_line(deadline)
             except EngineTimeoutError:
                 others = f" (it sent {read} other line{'' if read == 1 else 's'})" if read else ""
-                raise EngineTimeoutError(f"engine {self._label} sent no {prefix!r} within {seconds:g} s{others}") \
-                    from None
+                raise EngineTimeoutError(
+                    f"engine {self._label} sent no {prefix!r} within {seconds:g} s{others}"
+                ) from None
             read += 1
             lines.append(line)
             if line.split()[:1] == [prefix]:
@@ -436,8 +472,11 @@ class UciEngine:
         """Sends ``isready`` and returns the ``info string`` lines before ``readyok``; one
         that reads as a refusal raises."""
         self.send("isready")
-        said = [line.split("string", 1)[1].strip() for line in self.read_until("readyok", self.timeout)
-                if line.split()[:2] == ["info", "string"]]
+        said = [
+            line.split("string", 1)[1].strip()
+            for line in self.read_until("readyok", self.timeout)
+            if line.split()[:2] == ["info", "string"]
+        ]
         refused = [text for text in said if _REFUSAL.search(text)]
         if refused:
             raise EngineProtocolError(f"engine {self._label} refused {what}: {refused[0]}")
@@ -455,10 +494,18 @@ class UciEngine:
         self.send(f"position {arguments}")
         self._ready(f"the position {arguments[:120]!r}")
 
-    def go_command(self, game: Game, *, time: float | None = None, depth: int | None = None,
-                   nodes: int | None = None, clocks: Mapping[Colour, float] | None = None,
-                   increments: Mapping[Colour, float] | None = None, moves_to_go: int | None = None,
-                   infinite: bool = False) -> tuple[str, float]:
+    def go_command(
+        self,
+        game: Game,
+        *,
+        time: float | None = None,
+        depth: int | None = None,
+        nodes: int | None = None,
+        clocks: Mapping[Colour, float] | None = None,
+        increments: Mapping[Colour, float] | None = None,
+        moves_to_go: int | None = None,
+        infinite: bool = False,
+    ) -> tuple[str, float]:
         """The ``go`` command for these limits, and how long the engine may think (infinite:
         until :meth:`stop`)."""
         if infinite:
@@ -491,8 +538,7 @@ class UciEngine:
             raise ValueError("a search needs a limit: time, depth, nodes or clocks")
         return " ".join(words), expected
 
-    def _clock_words(self, game: Game, clocks: Mapping[Colour, float],
-                     increments: Mapping[Colour, float]) -> list[str]:
+    def _clock_words(self, game: Game, clocks: Mapping[Colour, float], increments: Mapping[Colour, float]) -> list[str]:
         def ms(seconds: float) -> str:
             return str(max(0, round(seconds * 1000)))
 
@@ -511,10 +557,19 @@ class UciEngine:
                 words += [f"{colour.value[0]}inc", ms(increments.get(colour, 0.0))]
         return words
 
-    def best_move(self, game: Game, *, time: float | None = None, depth: int | None = None,
-                  nodes: int | None = None, clocks: Mapping[Colour, float] | None = None,
-                  increments: Mapping[Colour, float] | None = None, moves_to_go: int | None = None,
-                  infinite: bool = False, info: Callable[[Info], None] | None = None) -> BestMove:
+    def best_move(
+        self,
+        game: Game,
+        *,
+        time: float | None = None,
+        depth: int | None = None,
+        nodes: int | None = None,
+        clocks: Mapping[Colour, float] | None = None,
+        increments: Mapping[Colour, float] | None = None,
+        moves_to_go: int | None = None,
+        infinite: bool = False,
+        info: Callable[[Info], None] | None = None,
+    ) -> BestMove:
         """Sends the position and ``go`` with these limits (``time``: seconds for this move;
         ``clocks``/``increments``: seconds by colour) and waits for the move, a legal move of
         the game. ``info`` is called with every ``info`` line as it comes. ``infinite``
@@ -528,8 +583,16 @@ class UciEngine:
         self._check_game(game)
         if game.is_over():
             raise ValueError("the game is over")
-        command, expected = self.go_command(game, time=time, depth=depth, nodes=nodes, clocks=clocks,
-                                            increments=increments, moves_to_go=moves_to_go, infinite=infinite)
+        command, expected = self.go_command(
+            game,
+            time=time,
+            depth=depth,
+            nodes=nodes,
+            clocks=clocks,
+            increments=increments,
+            moves_to_go=moves_to_go,
+            infinite=infinite,
+        )
         self.set_position(game)
         started = _now()
         grace = max(1.0, expected) if expected > 0 else self.timeout
@@ -540,21 +603,23 @@ class UciEngine:
         infos = self._last_infos
         for parsed in reversed(infos):
             if parsed.pv:
-                return BestMove(self._move(game, parsed.pv[0]), parsed.pv[0], tuple(infos), _now() - started,
-                                fallback="pv")
+                return BestMove(
+                    self._move(game, parsed.pv[0]), parsed.pv[0], tuple(infos), _now() - started, fallback="pv"
+                )
         try:
             self.ping()
         except EngineTimeoutError:
             self.close()
-            raise EngineTimeoutError(f"engine {self._label} gave no move, even after 'stop', and "
-                                     f"no longer answers; it has been stopped") from None
+            raise EngineTimeoutError(
+                f"engine {self._label} gave no move, even after 'stop', and no longer answers; it has been stopped"
+            ) from None
         retry = self._search(game, "go depth 1", _now() + self.timeout, info, started)
         if retry is None:
             self.close()
-            raise EngineTimeoutError(f"engine {self._label} gave no move, even for 'go depth 1'; "
-                                     f"it has been stopped")
-        return BestMove(retry.move, retry.text, tuple(infos) + retry.info, retry.seconds, retry.ponder,
-                        fallback="go depth 1")
+            raise EngineTimeoutError(f"engine {self._label} gave no move, even for 'go depth 1'; it has been stopped")
+        return BestMove(
+            retry.move, retry.text, tuple(infos) + retry.info, retry.seconds, retry.ponder, fallback="go depth 1"
+        )
 
     def _check_game(self, game: Game) -> None:
         """A ValueError if the game is not of the kind the engine was started for."""
@@ -567,8 +632,9 @@ class UciEngine:
         the engine then sends its ``bestmove``."""
         self.send("stop")
 
-    def _search(self, game: Game, command: str, deadline: float, info: Callable[[Info], None] | None,
-                started: float) -> BestMove | None:
+    def _search(
+        self, game: Game, command: str, deadline: float, info: Callable[[Info], None] | None, started: float
+    ) -> BestMove | None:
         """Sends ``command`` and reads up to its ``bestmove``; None if none came by the
         deadline, nor soon after ``stop``."""
         self.send(command)

@@ -20,8 +20,16 @@ from polychess.errors import InvalidPositionError
 from polychess.formats.fen4 import Fen4Error, read_fen4, write_fen4
 from polychess.game import Game
 
-__all__ = ["GAME_KINDS", "GameKind", "Position", "PositionError", "game_kind", "parse_position", "position_arguments",
-           "read_position"]
+__all__ = [
+    "GAME_KINDS",
+    "GameKind",
+    "Position",
+    "PositionError",
+    "game_kind",
+    "parse_position",
+    "position_arguments",
+    "read_position",
+]
 
 
 class PositionError(ValueError):
@@ -78,7 +86,7 @@ def parse_position(kind: GameKind, arguments: Sequence[str]) -> Position:
     hold them). Raises :class:`PositionError` naming what cannot be read."""
     words = list(arguments)
     moves_at = words.index("moves") if "moves" in words else len(words)
-    head, moves = words[:moves_at], tuple(words[moves_at + 1:])
+    head, moves = words[:moves_at], tuple(words[moves_at + 1 :])
     if head == ["startpos"]:
         return Position(None, None, moves)
     if head[:1] == ["fen"]:

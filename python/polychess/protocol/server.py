@@ -109,8 +109,15 @@ def _clock_word(word: str) -> bool:
     return len(word) in (4, 5) and word[0] in "wrbyg" and word[1:] in ("time", "inc")
 
 
-_ALL_GO_WORDS = frozenset(("infinite", "ponder", "searchmoves", *_INTEGER_GO_PARAMETERS,
-                           *(f"{c}{s}" for c in "wrbyg" for s in ("time", "inc"))))
+_ALL_GO_WORDS = frozenset(
+    (
+        "infinite",
+        "ponder",
+        "searchmoves",
+        *_INTEGER_GO_PARAMETERS,
+        *(f"{c}{s}" for c in "wrbyg" for s in ("time", "inc")),
+    )
+)
 
 
 def _integer(text: str | None) -> int | None:
@@ -158,8 +165,13 @@ def game_result(game: Game) -> str:
 def completed_text(game: Game) -> str:
     """The words after ``info string Game completed.``, as 4pc_arena reads them in teams."""
     result = game_result(game)
-    named = {"ry_win": "RY won.", "bg_win": "BG won.", "white_win": "White won.", "black_win": "Black won.",
-             "draw": "Draw."}
+    named = {
+        "ry_win": "RY won.",
+        "bg_win": "BG won.",
+        "white_win": "White won.",
+        "black_win": "Black won.",
+        "draw": "Draw.",
+    }
     outcome = game.outcome()
     assert outcome is not None
     return f"{named.get(result, result)} ({outcome.termination.value})"
@@ -228,8 +240,12 @@ class _Search(_Job):
             depth = limits["mate"] * len(self.game.active_players())
         nodes = limits.get("nodes")
         try:
-            result = server.engine.search(self.game, depth=_at_most(depth, int(_core.MAX_DEPTH)),
-                                          nodes=_at_most(nodes, int(_core.MAX_NODES)), info=self.report)
+            result = server.engine.search(
+                self.game,
+                depth=_at_most(depth, int(_core.MAX_DEPTH)),
+                nodes=_at_most(nodes, int(_core.MAX_NODES)),
+                info=self.report,
+            )
         finally:
             self.done.set()  # also if writing failed (stdout closed): the watchdog and stop() then end
         if self.hold:
@@ -244,8 +260,11 @@ class _Search(_Job):
 
     def watch(self) -> None:
         while not self.done.wait(_WATCH_INTERVAL):
-            if self.budget is not None and not self.pondering and \
-                    self.server.time_source() - self.started >= self.budget.hard:
+            if (
+                self.budget is not None
+                and not self.pondering
+                and self.server.time_source() - self.started >= self.budget.hard
+            ):
                 self.server.engine.stop()
                 return
 
@@ -335,8 +354,10 @@ def info_line(result: SearchResult, game: Game) -> str:
     else:
         score = f"cp {result.score}"
     milliseconds = int(result.seconds * 1000)
-    parts = [f"info depth {result.depth} seldepth {result.seldepth} score {score} nodes {result.nodes}",
-             f"nps {int(result.nps)} time {milliseconds}"]
+    parts = [
+        f"info depth {result.depth} seldepth {result.seldepth} score {score} nodes {result.nodes}",
+        f"nps {int(result.nps)} time {milliseconds}",
+    ]
     if result.pv:
         parts.append("pv " + " ".join(str(m) for m in result.pv))
     return " ".join(parts)
@@ -353,8 +374,9 @@ class _Option:
 class UciServer:
     """A UCI session for one game kind (``GAME_KINDS``), answering through ``write``."""
 
-    def __init__(self, kind: GameKind, write: Callable[[str], None], *,
-                 time_source: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, kind: GameKind, write: Callable[[str], None], *, time_source: Callable[[], float] = time.monotonic
+    ) -> None:
         self.kind = kind
         self._write = write
         self._write_lock = threading.Lock()
@@ -370,10 +392,21 @@ class UciServer:
         self.position_error = ""
         self.job: _Job | None = None  # the running search, bench or perft
         self._commands: dict[str, Callable[[list[str]], bool | None]] = {
-            "uci": self.uci, "isready": self.isready, "ucinewgame": self.ucinewgame, "setoption": self.setoption,
-            "position": self.position, "go": self.go_command, "stop": self.stop, "ponderhit": self.ponderhit,
-            "quit": self.quit, "bench": self.bench, "d": self.show, "legalmoves": self.legal_moves,
-            "gameresult": self.result, "debug": lambda words: None, "register": lambda words: None,
+            "uci": self.uci,
+            "isready": self.isready,
+            "ucinewgame": self.ucinewgame,
+            "setoption": self.setoption,
+            "position": self.position,
+            "go": self.go_command,
+            "stop": self.stop,
+            "ponderhit": self.ponderhit,
+            "quit": self.quit,
+            "bench": self.bench,
+            "d": self.show,
+            "legalmoves": self.legal_moves,
+            "gameresult": self.result,
+            "debug": lambda words: None,
+            "register": lambda words: None,
         }
 
     # -- output -----------------------------------------------------------------------------
@@ -434,9 +467,14 @@ class UciServer:
             _Option("Ponder", "type check default false"),
             _Option("Clear Hash", "type button"),
             _Option("Skill Level", f"type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}"),
-            *([_Option("UCI_LimitStrength", "type check default false"),
-               _Option("UCI_Elo", f"type spin default {self.uci_elo} min {_ELO_RANGE[0]} max {_ELO_RANGE[1]}")]
-              if _ELO_RANGE else []),
+            *(
+                [
+                    _Option("UCI_LimitStrength", "type check default false"),
+                    _Option("UCI_Elo", f"type spin default {self.uci_elo} min {_ELO_RANGE[0]} max {_ELO_RANGE[1]}"),
+                ]
+                if _ELO_RANGE
+                else []
+            ),
         ]
 
     def isready(self, words: list[str]) -> None:
@@ -454,7 +492,7 @@ class UciServer:
             return
         value_at = lowered.index("value") if "value" in lowered else len(words)
         name = " ".join(lowered[1:value_at])
-        value = " ".join(words[value_at + 1:])
+        value = " ".join(words[value_at + 1 :])
         if self.job is not None and self.job.busy:
             self.info(f"setoption {name}: not while {self.job.what} runs (send stop first)")
             return
@@ -467,8 +505,9 @@ class UciServer:
     def _set(self, name: str, value: str) -> None:
         if name == "hash":
             self.hash_mb = _whole(value, 0, max_hash_mb())
-            self.engine = Engine(self.engine.algorithm, hash_mb=self.hash_mb, threads=self.engine.threads,
-                                 level=self.engine.level)
+            self.engine = Engine(
+                self.engine.algorithm, hash_mb=self.hash_mb, threads=self.engine.threads, level=self.engine.level
+            )
         elif name == "threads":
             self.engine.threads = _whole(value, 1, MAX_THREADS)
         elif name == "algorithm":
@@ -528,8 +567,10 @@ class UciServer:
             self.write("bestmove (none)")
             return
         if not go.infinite and not self.bounded(game, go):
-            self.info(f"go: no limit that ends the search (depth, nodes, mate, movetime or the mover's clock); "
-                      f"searching for {DEFAULT_MOVETIME_MS} ms" + (" after ponderhit" if go.ponder else ""))
+            self.info(
+                f"go: no limit that ends the search (depth, nodes, mate, movetime or the mover's clock); "
+                f"searching for {DEFAULT_MOVETIME_MS} ms" + (" after ponderhit" if go.ponder else "")
+            )
             go.limits["movetime"] = DEFAULT_MOVETIME_MS
         self._start(_Search(self, game, go))
 
@@ -624,8 +665,9 @@ def _whole(text: str, least: int, most: int) -> int:
 
 def _cut(text: str) -> str:
     """``text`` with every over-long word, and the whole if still over-long, cut."""
-    words = [word if len(word) <= _LONGEST_QUOTED_WORD else word[:_LONGEST_QUOTED_WORD] + "..."
-             for word in text.split(" ")]
+    words = [
+        word if len(word) <= _LONGEST_QUOTED_WORD else word[:_LONGEST_QUOTED_WORD] + "..." for word in text.split(" ")
+    ]
     text = " ".join(words)
     return text if len(text) <= _LONGEST_INFO else text[:_LONGEST_INFO] + "..."
 

@@ -37,8 +37,9 @@ class TimeBudget:
     hard: float
 
 
-def think_time(remaining: float, increment: float = 0.0, moves_to_go: int | None = None,
-               overhead: float = 0.03) -> TimeBudget:
+def think_time(
+    remaining: float, increment: float = 0.0, moves_to_go: int | None = None, overhead: float = 0.03
+) -> TimeBudget:
     """The budget of a move with ``remaining`` seconds on the mover's clock, ``increment``
     seconds added after it, ``moves_to_go`` moves to play before the clock is refilled (None:
     sudden death) and ``overhead`` seconds lost per move to the pipes and the GUI."""

@@ -25,8 +25,16 @@ if TYPE_CHECKING:
     from polychess.rl.pettingzoo_env import AECEnv, ParallelEnv
     from polychess.rl.vector import VectorEnv
 
-__all__ = ["ActionSpace", "env", "gym_env", "observation_shape", "observe", "openspiel_game", "parallel_env",
-           "vector_env"]
+__all__ = [
+    "ActionSpace",
+    "env",
+    "gym_env",
+    "observation_shape",
+    "observe",
+    "openspiel_game",
+    "parallel_env",
+    "vector_env",
+]
 
 
 def env(variant: str = "three-player", **options: Any) -> AECEnv:
@@ -50,8 +58,9 @@ def vector_env(variant: str = "three-player", num_envs: int = 8, **options: Any)
     return VectorEnv(variant, num_envs, **options)
 
 
-def gym_env(variant: str = "three-player", seat: str | None = None, opponents: Opponent = "random",
-            **options: Any) -> GymEnv:
+def gym_env(
+    variant: str = "three-player", seat: str | None = None, opponents: Opponent = "random", **options: Any
+) -> GymEnv:
     """One seat (default: the first) against ``opponents`` as a Gymnasium environment (needs gymnasium)."""
     from polychess.rl.gymnasium_env import GymEnv
 

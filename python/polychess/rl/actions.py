@@ -90,4 +90,3 @@ class ActionSpace:
         if (board.variant, board.mode, board.setup) != (self.variant, self.mode, self.setup):
             raise ValueError(f"this action space is for {self!r}, not for a {board.variant} board")
         return board
-

@@ -22,5 +22,7 @@ def needs_extra(extra: str) -> Iterator[None]:
     except ModuleNotFoundError as error:
         if error.name is None or error.name.partition(".")[0] == "polychess":
             raise  # a module of polychess itself: no extra brings it
-        raise ModuleNotFoundError(f"polychess.rl needs {error.name}, which is not installed: "
-                                  f"pip install 'polychess[{extra}]'", name=error.name) from error
+        raise ModuleNotFoundError(
+            f"polychess.rl needs {error.name}, which is not installed: pip install 'polychess[{extra}]'",
+            name=error.name,
+        ) from error

@@ -39,10 +39,19 @@ class GymEnv(gymnasium.Env[Any, Any]):
 
     metadata = {"render_modes": list(RENDER_MODES)}
 
-    def __init__(self, variant: str = "three-player", *, seat: str | None = None,
-                 opponents: Opponent | Mapping[str, Opponent] = "random", opponent_nodes: int = 2000,
-                 illegal_action: str = "resign", observation_dtype: str = "float32", max_plies: int | None = None,
-                 render_mode: str | None = None, **game_options: Any) -> None:
+    def __init__(
+        self,
+        variant: str = "three-player",
+        *,
+        seat: str | None = None,
+        opponents: Opponent | Mapping[str, Opponent] = "random",
+        opponent_nodes: int = 2000,
+        illegal_action: str = "resign",
+        observation_dtype: str = "float32",
+        max_plies: int | None = None,
+        render_mode: str | None = None,
+        **game_options: Any,
+    ) -> None:
         self.render_mode = check_render_mode(render_mode)
         self.table = Table(start_game(variant, game_options), observation_dtype, max_plies, illegal_action)
         agents = self.table.agents
@@ -57,9 +66,11 @@ class GymEnv(gymnasium.Env[Any, Any]):
             unknown = set(opponents) - set(others)
             missing = set(others) - set(opponents)
             if unknown or missing:
-                raise ValueError(f"opponents must name every other seat ({', '.join(others)})"
-                                 + (f"; {', '.join(sorted(unknown))} is not one" if unknown else "")
-                                 + (f"; {', '.join(sorted(missing))} is missing" if missing else ""))
+                raise ValueError(
+                    f"opponents must name every other seat ({', '.join(others)})"
+                    + (f"; {', '.join(sorted(unknown))} is not one" if unknown else "")
+                    + (f"; {', '.join(sorted(missing))} is missing" if missing else "")
+                )
             chosen = dict(opponents)
         else:
             chosen = {a: opponents for a in others}
@@ -74,8 +85,9 @@ class GymEnv(gymnasium.Env[Any, Any]):
         """The :class:`polychess.Game` being played (read it, or copy it to look ahead; play through step())."""
         return self.table.game
 
-    def reset(self, *, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[dict[str, numpy.ndarray], dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, numpy.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
         # A seeded episode replays exactly: the engines forget their tables, and the ones made
         # from a level draw their noise from the environment's generator.
@@ -134,5 +146,7 @@ class GymEnv(gymnasium.Env[Any, Any]):
             return search
         if callable(opponent):
             return lambda agent: int(opponent(table.observe(agent)))
-        raise ValueError(f"opponent for {seat} must be 'random', a level 1 to {MAX_LEVEL}, an Engine or a policy "
-                         f"(a function from an observation to an action code), got {opponent!r}")
+        raise ValueError(
+            f"opponent for {seat} must be 'random', a level 1 to {MAX_LEVEL}, an Engine or a policy "
+            f"(a function from an observation to an action code), got {opponent!r}"
+        )

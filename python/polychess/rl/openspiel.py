@@ -51,9 +51,16 @@ class _PolychessGame(pyspiel.Game):  # type: ignore[misc]
         seats = len(self.table.agents)
         super().__init__(
             _game_type(self.short_name),
-            pyspiel.GameInfo(num_distinct_actions=self.table.space.size, max_chance_outcomes=0, num_players=seats,
-                             min_utility=-1.0, max_utility=1.0, max_game_length=MAX_GAME_LENGTH),
-            {**defaults, **(params or {})})
+            pyspiel.GameInfo(
+                num_distinct_actions=self.table.space.size,
+                max_chance_outcomes=0,
+                num_players=seats,
+                min_utility=-1.0,
+                max_utility=1.0,
+                max_game_length=MAX_GAME_LENGTH,
+            ),
+            {**defaults, **(params or {})},
+        )
 
     def new_initial_state(self) -> _PolychessState:
         return _PolychessState(self)
@@ -139,7 +146,8 @@ def _game_type(short_name: str) -> pyspiel.GameType:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=defaults)
+        parameter_specification=defaults,
+    )
 
 
 _registered = False
@@ -161,17 +169,25 @@ def game(variant: str = "three-player", mode: str | None = None, **params: Any) 
     ``"ffa"``), with the parameters of :data:`GAMES`."""
     if variant == "four-player" and mode is None:
         mode = "teams"
-    name = {("three-player", None): "polychess_three_player", ("standard", None): "polychess_standard",
-            ("four-player", "teams"): "polychess_four_player_teams",
-            ("four-player", "ffa"): "polychess_four_player_ffa"}.get((variant, mode))
+    name = {
+        ("three-player", None): "polychess_three_player",
+        ("standard", None): "polychess_standard",
+        ("four-player", "teams"): "polychess_four_player_teams",
+        ("four-player", "ffa"): "polychess_four_player_ffa",
+    }.get((variant, mode))
     if name is None:
-        raise OptionError("variant", f"no OpenSpiel game for {variant!r}" + (f" in mode {mode!r}" if mode else "")
-                          + f" (the games: {', '.join(GAMES)})")
+        raise OptionError(
+            "variant",
+            f"no OpenSpiel game for {variant!r}"
+            + (f" in mode {mode!r}" if mode else "")
+            + f" (the games: {', '.join(GAMES)})",
+        )
     allowed = GAMES[name][2]
     for key in params:
         if key not in allowed:
-            raise OptionError(key, f"{{{key}}} is not a parameter of {name} (its parameters: "
-                                   f"{', '.join(allowed) or 'none'})")
+            raise OptionError(
+                key, f"{{{key}}} is not a parameter of {name} (its parameters: {', '.join(allowed) or 'none'})"
+            )
     register()
     return pyspiel.load_game(name, params)
 

@@ -30,13 +30,21 @@ from polychess.rl.table import RENDER_MODES, Table, check_render_mode, start_gam
 
 __all__ = ["AECEnv", "ParallelEnv"]
 
+
 class _Environment:
     """What both environments share: the table, the agents, their spaces, rendering."""
 
     metadata: dict[str, Any]
 
-    def _start(self, variant: str, observation_dtype: str, max_plies: int | None, illegal_action: str,
-               render_mode: str | None, game_options: dict[str, Any]) -> None:
+    def _start(
+        self,
+        variant: str,
+        observation_dtype: str,
+        max_plies: int | None,
+        illegal_action: str,
+        render_mode: str | None,
+        game_options: dict[str, Any],
+    ) -> None:
         self.render_mode = check_render_mode(render_mode)
         self.table = Table(start_game(variant, game_options), observation_dtype, max_plies, illegal_action)
         self.possible_agents = list(self.table.agents)
@@ -73,9 +81,16 @@ class AECEnv(_Environment, pettingzoo.AECEnv):  # type: ignore[misc]
 
     metadata = {"name": "polychess_v0", "render_modes": list(RENDER_MODES), "is_parallelizable": False}
 
-    def __init__(self, variant: str = "three-player", *, observation_dtype: str = "float32",
-                 max_plies: int | None = None, illegal_action: str = "resign", render_mode: str | None = None,
-                 **game_options: Any) -> None:
+    def __init__(
+        self,
+        variant: str = "three-player",
+        *,
+        observation_dtype: str = "float32",
+        max_plies: int | None = None,
+        illegal_action: str = "resign",
+        render_mode: str | None = None,
+        **game_options: Any,
+    ) -> None:
         pettingzoo.AECEnv.__init__(self)
         self._start(variant, observation_dtype, max_plies, illegal_action, render_mode, game_options)
         self.reset()
@@ -131,21 +146,30 @@ class ParallelEnv(_Environment, pettingzoo.ParallelEnv):  # type: ignore[misc]
 
     metadata = {"name": "polychess_v0", "render_modes": list(RENDER_MODES)}
 
-    def __init__(self, variant: str = "three-player", *, observation_dtype: str = "float32",
-                 max_plies: int | None = None, illegal_action: str = "resign", render_mode: str | None = None,
-                 **game_options: Any) -> None:
+    def __init__(
+        self,
+        variant: str = "three-player",
+        *,
+        observation_dtype: str = "float32",
+        max_plies: int | None = None,
+        illegal_action: str = "resign",
+        render_mode: str | None = None,
+        **game_options: Any,
+    ) -> None:
         self._start(variant, observation_dtype, max_plies, illegal_action, render_mode, game_options)
         self.agents: list[str] = []
 
-    def reset(self, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
         self._seed_spaces(seed)
         self.table.reset()
         self.agents = list(self.possible_agents)
         return {a: self.table.observe(a) for a in self.agents}, {a: self._info() for a in self.agents}
 
-    def step(self, actions: dict[str, int]) -> tuple[dict[str, Any], dict[str, float], dict[str, bool],
-                                                    dict[str, bool], dict[str, dict[str, Any]]]:
+    def step(
+        self, actions: dict[str, int]
+    ) -> tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]]:
         mover = self.table.to_move
         if mover is None:
             raise ValueError("the game is over: reset the environment")

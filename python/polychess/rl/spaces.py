@@ -24,7 +24,7 @@ def observation_space(table: Table) -> gymnasium.spaces.Dict:
     else:
         high = numpy.ones(shape, dtype=numpy.float32)
         if table.game.rules.ranking == "points":
-            high[-len(table.game.colours):] = numpy.inf  # points over 100: not capped (docs/rl.md)
+            high[-len(table.game.colours) :] = numpy.inf  # points over 100: not capped (docs/rl.md)
         planes = gymnasium.spaces.Box(numpy.zeros(shape, dtype=numpy.float32), high, dtype=numpy.float32)
     mask = gymnasium.spaces.Box(0, 1, (table.space.size,), dtype=numpy.int8)
     return gymnasium.spaces.Dict({"observation": planes, "action_mask": mask})

@@ -46,8 +46,9 @@ def start_game(variant: str, options: Mapping[str, Any]) -> Game:
 
 def check_dtype(dtype: str) -> str:
     if dtype not in OBSERVATION_DTYPES:
-        raise OptionError("observation_dtype", f"{{observation_dtype}} must be one of {', '.join(OBSERVATION_DTYPES)}, "
-                                               f"got {dtype!r}")
+        raise OptionError(
+            "observation_dtype", f"{{observation_dtype}} must be one of {', '.join(OBSERVATION_DTYPES)}, got {dtype!r}"
+        )
     return dtype
 
 
@@ -59,8 +60,9 @@ def check_render_mode(render_mode: str | None) -> str | None:
 
 def check_illegal_action(illegal_action: str) -> str:
     if illegal_action not in ILLEGAL_ACTIONS:
-        raise OptionError("illegal_action", f"{{illegal_action}} must be one of {', '.join(ILLEGAL_ACTIONS)}, "
-                                            f"got {illegal_action!r}")
+        raise OptionError(
+            "illegal_action", f"{{illegal_action}} must be one of {', '.join(ILLEGAL_ACTIONS)}, got {illegal_action!r}"
+        )
     return illegal_action
 
 
@@ -105,8 +107,13 @@ class Table:
     an agent's action by the ``illegal_action`` policy (:data:`ILLEGAL_ACTIONS`).
     """
 
-    def __init__(self, start: Game, observation_dtype: str = "float32", max_plies: int | None = None,
-                 illegal_action: str = "raise") -> None:
+    def __init__(
+        self,
+        start: Game,
+        observation_dtype: str = "float32",
+        max_plies: int | None = None,
+        illegal_action: str = "raise",
+    ) -> None:
         self.start = start
         self.space = ActionSpace(start.variant, start.mode, start.setup)
         self.observation_dtype = check_dtype(observation_dtype)
@@ -183,8 +190,9 @@ class Table:
         """'ansi': the text board; 'human': the text board, printed; 'svg': the picture as SVG
         text; 'rgb_array': the picture as an (height, width, 3) uint8 array."""
         if render_mode is None:
-            warnings.warn(f"render() without a render_mode: pass render_mode= one of {', '.join(RENDER_MODES)}",
-                          stacklevel=3)
+            warnings.warn(
+                f"render() without a render_mode: pass render_mode= one of {', '.join(RENDER_MODES)}", stacklevel=3
+            )
             return None
         if render_mode in ("svg", "rgb_array"):
             from polychess import svg  # svg imports the game module

@@ -43,9 +43,18 @@ class VectorEnv:
     every game (seeded by ``seed`` and :meth:`reset`'s ``seed``).
     """
 
-    def __init__(self, variant: str = "three-player", num_envs: int = 8, *, observation_dtype: str = "float32",
-                 max_plies: int | None = None, threads: int = 1, seed: int | None = None, copy: bool = True,
-                 **game_options: Any) -> None:
+    def __init__(
+        self,
+        variant: str = "three-player",
+        num_envs: int = 8,
+        *,
+        observation_dtype: str = "float32",
+        max_plies: int | None = None,
+        threads: int = 1,
+        seed: int | None = None,
+        copy: bool = True,
+        **game_options: Any,
+    ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a whole number of at least 1, got {num_envs!r}")
         if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
@@ -56,8 +65,7 @@ class VectorEnv:
         self.observation_dtype = check_dtype(observation_dtype)
         self.copy = copy
         self.players: tuple[str, ...] = tuple(c.value for c in start.colours)
-        self._batch = _core.GameBatch(start.state, num_envs, check_max_plies(max_plies), threads,
-                                      _seed(seed))
+        self._batch = _core.GameBatch(start.state, num_envs, check_max_plies(max_plies), threads, _seed(seed))
         self.observation_shape: tuple[int, int, int] = tuple(self._batch.observation_shape)  # type: ignore[assignment]
         self.action_count: int = self._batch.action_count
         self._observations = numpy.zeros((num_envs, *self.observation_shape), dtype=observation_dtype)
@@ -69,8 +77,9 @@ class VectorEnv:
         self._actions = numpy.zeros(num_envs, dtype=numpy.int32)
         self._batch.reset(self._observations, self._masks, self._to_play)
 
-    def reset(self, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Every game back to the start."""
         if seed is not None:
             self._batch.reseed(_seed(seed))
@@ -83,13 +92,26 @@ class VectorEnv:
         naming the game, before any game moves; so do numbers that are no codes, and floats."""
         codes = numpy.asarray(actions)
         if codes.shape != (self.num_envs,):
-            raise ValueError(f"actions must be {self.num_envs} action codes (one per game), "
-                             f"got an array of shape {codes.shape}")
+            raise ValueError(
+                f"actions must be {self.num_envs} action codes (one per game), got an array of shape {codes.shape}"
+            )
         # The core checks each code in its own type, so that no wide number wraps onto a code.
-        self._batch.step(numpy.ascontiguousarray(codes), self._observations, self._masks, self._to_play,
-                         self._rewards, self._terminated, self._truncated)
-        return (self._observation(), self._out(self._rewards), self._out(self._terminated),
-                self._out(self._truncated), {"to_play": self._out(self._to_play)})
+        self._batch.step(
+            numpy.ascontiguousarray(codes),
+            self._observations,
+            self._masks,
+            self._to_play,
+            self._rewards,
+            self._terminated,
+            self._truncated,
+        )
+        return (
+            self._observation(),
+            self._out(self._rewards),
+            self._out(self._terminated),
+            self._out(self._truncated),
+            {"to_play": self._out(self._to_play)},
+        )
 
     def random_actions(self) -> Any:
         """A uniformly drawn legal action code per game (int32)."""
@@ -101,8 +123,13 @@ class VectorEnv:
         from polychess.board import Board
 
         start = self.start
-        return Board(start.variant, self._batch.position_text(index), neutrality=start.rules.neutrality,
-                     mode=start.mode, setup=start.setup)
+        return Board(
+            start.variant,
+            self._batch.position_text(index),
+            neutrality=start.rules.neutrality,
+            mode=start.mode,
+            setup=start.setup,
+        )
 
     def close(self) -> None:
         pass

@@ -71,6 +71,7 @@ def _predict(np: Any, x: Any, offsets: Any, weights: Any, k: float) -> Any:
 
 def _fit_k(np: Any, x: Any, offsets: Any, y: Any, weights: Any) -> float:
     """The scale that fits the results best with the given weights (golden-section search)."""
+
     def error(k: float) -> float:
         return float(np.mean((_predict(np, x, offsets, weights, k) - y) ** 2))
 
@@ -87,22 +88,29 @@ def _fit_k(np: Any, x: Any, offsets: Any, y: Any, weights: Any) -> float:
     return (lo + hi) / 2
 
 
-def fit_weights(samples: Sequence[Sample], start: Mapping[str, int], *, frozen: Sequence[str] = (),
-                steps: int = 3000, rate: float = 1.0, validation_share: float = 0.1,
-                progress: Callable[[int, float], None] | None = None) -> Fit:
+def fit_weights(
+    samples: Sequence[Sample],
+    start: Mapping[str, int],
+    *,
+    frozen: Sequence[str] = (),
+    steps: int = 3000,
+    rate: float = 1.0,
+    validation_share: float = 0.1,
+    progress: Callable[[int, float], None] | None = None,
+) -> Fit:
     """The weights, from ``start``, that minimise the error on ``samples``; ``frozen`` terms keep
-    their starting weight. ``rate`` is Adam's step in centipawns of score (a weight moves by
-``rate`` over its feature's standard deviation). The last ``validation_share``
-    of the samples (later games, as generate writes them) is held out: the weights kept are
-    those of the step that predicted it best, so a fit to few games stops before it learns
-    their noise."""
+        their starting weight. ``rate`` is Adam's step in centipawns of score (a weight moves by
+    ``rate`` over its feature's standard deviation). The last ``validation_share``
+        of the samples (later games, as generate writes them) is held out: the weights kept are
+        those of the step that predicted it best, so a fit to few games stops before it learns
+        their noise."""
     np = _numpy()
     unknown = sorted(set(frozen) - set(TERMS))
     if unknown:
         raise ValueError(f"unknown terms to freeze: {', '.join(unknown)}")
     held = int(len(samples) * validation_share) if len(samples) >= 10 else 0
-    x, offsets, y = design(samples[:len(samples) - held])
-    vx, voffsets, vy = design(samples[len(samples) - held:]) if held else (x, offsets, y)
+    x, offsets, y = design(samples[: len(samples) - held])
+    vx, voffsets, vy = design(samples[len(samples) - held :]) if held else (x, offsets, y)
     if not len(y) or not len(vy):
         raise ValueError("no sample has a player whose result could be fitted")
     w = np.array([float(start[t]) for t in TERMS])
@@ -125,8 +133,8 @@ def fit_weights(samples: Sequence[Sample], start: Mapping[str, int], *, frozen: 
         p = _predict(np, x, offsets, w, k)
         gradient = (x.T @ (2 * (p - y) * p * (1 - p) * scale)) / len(y) * free
         m = beta1 * m + (1 - beta1) * gradient
-        v = beta2 * v + (1 - beta2) * gradient ** 2
-        w -= rate / spread * (m / (1 - beta1 ** step)) / (np.sqrt(v / (1 - beta2 ** step)) + 1e-12)
+        v = beta2 * v + (1 - beta2) * gradient**2
+        w -= rate / spread * (m / (1 - beta1**step)) / (np.sqrt(v / (1 - beta2**step)) + 1e-12)
         if step % 10 == 0:
             error = validation_error(w)
             if error < best_error:
@@ -134,5 +142,6 @@ def fit_weights(samples: Sequence[Sample], start: Mapping[str, int], *, frozen: 
             if progress is not None and step % 100 == 0:
                 progress(step, error)
     rounded = np.round(best)
-    return Fit({t: int(value) for t, value in zip(TERMS, rounded, strict=True)}, k, before,
-               validation_error(rounded), len(y))
+    return Fit(
+        {t: int(value) for t, value in zip(TERMS, rounded, strict=True)}, k, before, validation_error(rounded), len(y)
+    )

@@ -37,8 +37,10 @@ class Sample:
         return Board(game.variant, self.position, mode=game.mode)
 
     def to_json(self) -> str:
-        return json.dumps({"game": self.game, "position": self.position, "points": self.points,
-                           "results": self.results}, separators=(",", ":"))
+        return json.dumps(
+            {"game": self.game, "position": self.position, "points": self.points, "results": self.results},
+            separators=(",", ":"),
+        )
 
 
 def result_share(places: Mapping[str, int], player: str) -> float:
@@ -100,4 +102,3 @@ def read_samples(path: Path) -> list[Sample]:
             except (ValueError, KeyError, TypeError) as error:
                 raise ValueError(f"{path} line {number}: not a sample ({error})") from None
     return samples
-

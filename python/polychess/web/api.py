@@ -33,8 +33,20 @@ from polychess.web.session import OFFER_KINDS, EnginePool, Session
 from polychess.web.store import Store
 from polychess.web.view import state
 
-__all__ = ["meta", "new_game", "load_record", "get_game", "move", "engine", "set_seats", "resign", "record",
-           "offer", "answer", "authorize"]
+__all__ = [
+    "meta",
+    "new_game",
+    "load_record",
+    "get_game",
+    "move",
+    "engine",
+    "set_seats",
+    "resign",
+    "record",
+    "offer",
+    "answer",
+    "authorize",
+]
 
 Json = dict[str, object]
 MAX_RECORD_CHARS = 500_000
@@ -48,8 +60,12 @@ def meta() -> Json:
     for variant in VARIANTS:
         variants[variant] = {"colours": [c.value for c in Board(variant).colours]}
     levels = [{"level": level.number, "elo": level.elo} for level in LEVELS]
-    return {"variants": variants, "max_engine_nodes": MAX_ENGINE_NODES, "max_engine_time": MAX_ENGINE_TIME,
-            "levels": levels}
+    return {
+        "variants": variants,
+        "max_engine_nodes": MAX_ENGINE_NODES,
+        "max_engine_time": MAX_ENGINE_TIME,
+        "levels": levels,
+    }
 
 
 def new_game(store: Store, data: Mapping[str, object], base_url: str = "/") -> tuple[int, Json]:
@@ -62,8 +78,14 @@ def new_game(store: Store, data: Mapping[str, object], base_url: str = "/") -> t
         game = Game(options.variant, **options.game_kwargs)  # type: ignore[arg-type]
     except ValueError as error:
         raise ApiError(400, str(error)) from None
-    return _start(store, game, options.seats, invite, base_url, lambda invitations: Session(
-        game, options.seats, invitations=invitations))
+    return _start(
+        store,
+        game,
+        options.seats,
+        invite,
+        base_url,
+        lambda invitations: Session(game, options.seats, invitations=invitations),
+    )
 
 
 def _invite(data: Mapping[str, object]) -> bool:
@@ -73,8 +95,14 @@ def _invite(data: Mapping[str, object]) -> bool:
     return invite
 
 
-def _start(store: Store, game: Game, seats: SeatOptions, invite: bool, base_url: str,
-           make: Callable[[Invitations | None], Session]) -> tuple[int, Json]:
+def _start(
+    store: Store,
+    game: Game,
+    seats: SeatOptions,
+    invite: bool,
+    base_url: str,
+    make: Callable[[Invitations | None], Session],
+) -> tuple[int, Json]:
     """Stores a new session (by invitation: with a secret per human seat and spectators) and
     answers its state, with the invitation links."""
     tokens: dict[str, str] = {}
@@ -120,7 +148,7 @@ def _read_any_record(text: str) -> Game:
         return read_record(text)
     except ValueError as error:
         first_error = error
-    if "StartFen4" in text or "[Variant \"FFA\"]" in text or "[Variant \"Teams\"]" in text:
+    if "StartFen4" in text or '[Variant "FFA"]' in text or '[Variant "Teams"]' in text:
         try:
             return read_pgn4(text)
         except ValueError as error:
@@ -135,8 +163,12 @@ def authorize(session: Session, token: str | None) -> str | None:
         return None
     role = session.invitations.role_of(token)
     if role is None:
-        raise ApiError(403, "this game is played by invitation: open it with your invitation link"
-                            if not token else "this secret is not one of this game's invitations")
+        raise ApiError(
+            403,
+            "this game is played by invitation: open it with your invitation link"
+            if not token
+            else "this secret is not one of this game's invitations",
+        )
     return role
 
 
@@ -156,8 +188,9 @@ def get_game(store: Store, game_id: str, query: Mapping[str, str], token: str | 
         return 200, state(session, _cell_param(query, "selected"), _orientation(query, role), role)
 
 
-def move(store: Store, game_id: str, data: Mapping[str, object], query: Mapping[str, str],
-         token: str | None = None) -> tuple[int, Json]:
+def move(
+    store: Store, game_id: str, data: Mapping[str, object], query: Mapping[str, str], token: str | None = None
+) -> tuple[int, Json]:
     """A human's move: {"move": "E2E4"} or {"from": "E2", "to": "E4", "promotion": "Q"}."""
     with store.using(game_id) as session:
         role = authorize(session, token)
@@ -170,8 +203,14 @@ def move(store: Store, game_id: str, data: Mapping[str, object], query: Mapping[
         return 200, state(session, orientation=_orientation(query, role), viewer=role)
 
 
-def engine(store: Store, engines: EnginePool, game_id: str, data: Mapping[str, object],
-           query: Mapping[str, str], token: str | None = None) -> tuple[int, Json]:
+def engine(
+    store: Store,
+    engines: EnginePool,
+    game_id: str,
+    data: Mapping[str, object],
+    query: Mapping[str, str],
+    token: str | None = None,
+) -> tuple[int, Json]:
     """An engine from the server's pool plays the seat to move (any seat's page may ask)."""
     with store.using(game_id) as session:
         role = authorize(session, token)
@@ -181,8 +220,9 @@ def engine(store: Store, engines: EnginePool, game_id: str, data: Mapping[str, o
         return 200, state(session, orientation=_orientation(query, role), viewer=role)
 
 
-def set_seats(store: Store, game_id: str, data: Mapping[str, object], query: Mapping[str, str],
-              token: str | None = None) -> tuple[int, Json]:
+def set_seats(
+    store: Store, game_id: str, data: Mapping[str, object], query: Mapping[str, str], token: str | None = None
+) -> tuple[int, Json]:
     """Changes who plays which seat: {"engines": ["red"], "engine_nodes": ..., "engine_time": ...,
     "engine_level": ...}; a field left out keeps its value. Not in a game played by invitation,
     whose seats are its players'."""
@@ -192,17 +232,21 @@ def set_seats(store: Store, game_id: str, data: Mapping[str, object], query: Map
         _refuse_unknown(data, SEAT_FIELDS)
         with session.lock:
             current = session.seats
-            merged: dict[str, object] = {"engines": sorted(c.value for c in current.engines),
-                                         "engine_nodes": current.engine_nodes, "engine_time": current.engine_time,
-                                         "engine_level": current.engine_level}
+            merged: dict[str, object] = {
+                "engines": sorted(c.value for c in current.engines),
+                "engine_nodes": current.engine_nodes,
+                "engine_time": current.engine_time,
+                "engine_level": current.engine_level,
+            }
             merged.update(data)
             session.seats = parse_seat_options(merged, session.game.seats)
             session.touch()
         return 200, state(session, orientation=_cell_param(query, "orientation"))
 
 
-def resign(store: Store, game_id: str, data: Mapping[str, object], query: Mapping[str, str],
-           token: str | None = None) -> tuple[int, Json]:
+def resign(
+    store: Store, game_id: str, data: Mapping[str, object], query: Mapping[str, str], token: str | None = None
+) -> tuple[int, Json]:
     """{"player": "red"} resigns (a human seat); without it, the player to move (in a game
     played by invitation: the seat of the request's secret, which may resign only itself)."""
     with store.using(game_id) as session:
@@ -222,8 +266,9 @@ def resign(store: Store, game_id: str, data: Mapping[str, object], query: Mappin
         return 200, state(session, orientation=_orientation(query, role), viewer=role)
 
 
-def offer(store: Store, game_id: str, data: Mapping[str, object], query: Mapping[str, str],
-          token: str | None = None) -> tuple[int, Json]:
+def offer(
+    store: Store, game_id: str, data: Mapping[str, object], query: Mapping[str, str], token: str | None = None
+) -> tuple[int, Json]:
     """{"kind": "draw"} offers a draw, {"kind": "takeback"} asks to take back one's last move
     (and every move after it); every other human still in the game must accept."""
     with store.using(game_id) as session:
@@ -239,8 +284,9 @@ def offer(store: Store, game_id: str, data: Mapping[str, object], query: Mapping
         return 200, state(session, orientation=_orientation(query, role), viewer=role)
 
 
-def answer(store: Store, game_id: str, data: Mapping[str, object], query: Mapping[str, str],
-           token: str | None = None) -> tuple[int, Json]:
+def answer(
+    store: Store, game_id: str, data: Mapping[str, object], query: Mapping[str, str], token: str | None = None
+) -> tuple[int, Json]:
     """{"accept": true} or {"accept": false}: the answer of the request's seat to the offer."""
     with store.using(game_id) as session:
         role = authorize(session, token)

@@ -52,8 +52,12 @@ class ListenerSlots:
     The seats' own slots make the number of listeners exceed ``total``; what bounds them in
     the end is the server's limit on connections."""
 
-    def __init__(self, total: int = MAX_LISTENERS, per_game: int = MAX_LISTENERS_PER_GAME,
-                 per_client: int = MAX_LISTENERS_PER_CLIENT) -> None:
+    def __init__(
+        self,
+        total: int = MAX_LISTENERS,
+        per_game: int = MAX_LISTENERS_PER_GAME,
+        per_client: int = MAX_LISTENERS_PER_CLIENT,
+    ) -> None:
         self.total = total
         self.per_game = per_game
         self.per_client = per_client
@@ -90,17 +94,17 @@ class ListenerSlots:
         """Takes a slot; whether it is the seat's own."""
         with self._lock:
             if self._by_game[game_id] >= self.per_game:
-                raise ApiError(503, f"this game has {self.per_game} live pages open, the most it may; "
-                                    "try again later")
+                raise ApiError(503, f"this game has {self.per_game} live pages open, the most it may; try again later")
             if self._by_client[client] >= self.per_client:
-                raise ApiError(503, f"{self.per_client} live pages are open from your address, the most one "
-                                    "address may; close some")
+                raise ApiError(
+                    503,
+                    f"{self.per_client} live pages are open from your address, the most one address may; close some",
+                )
             own = role not in (None, SPECTATOR) and (game_id, str(role)) not in self._seated
             if own:
                 self._seated.add((game_id, str(role)))
             elif self._shared >= self.total:
-                raise ApiError(503, f"the server has {self.total} live pages open, the most it takes; "
-                                    "try again later")
+                raise ApiError(503, f"the server has {self.total} live pages open, the most it takes; try again later")
             else:
                 self._shared += 1
             self._by_game[game_id] += 1
@@ -108,8 +112,14 @@ class ListenerSlots:
             return own
 
 
-def follow(session: Session, orientation: str | None, role: str | None, connection: socket.socket,
-           out: BufferedIOBase, closing: threading.Event) -> None:
+def follow(
+    session: Session,
+    orientation: str | None,
+    role: str | None,
+    connection: socket.socket,
+    out: BufferedIOBase,
+    closing: threading.Event,
+) -> None:
     """Writes the game's state to ``out`` now and at every change until the page closes its
     ``connection`` or the server is ``closing``. OSError: the page went away mid-write."""
     sent, quiet_since = -1, time.monotonic()

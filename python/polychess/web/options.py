@@ -30,8 +30,18 @@ MAX_MOVE_LIMIT = 100_000
 
 SEAT_FIELDS = ("engines", "engine_nodes", "engine_time", "engine_level")
 # The game options the form offers, by their names in polychess.options.
-_GAME_FIELDS = ("variant", "mode", "setup", "neutrality", "first_mate_wins", "players", "time_control",
-                "increment", "hourglass", "move_limit")
+_GAME_FIELDS = (
+    "variant",
+    "mode",
+    "setup",
+    "neutrality",
+    "first_mate_wins",
+    "players",
+    "time_control",
+    "increment",
+    "hourglass",
+    "move_limit",
+)
 _CAPS = {"time_control": (1.0, MAX_TIME_CONTROL), "increment": (0.0, MAX_INCREMENT), "move_limit": (1, MAX_MOVE_LIMIT)}
 
 
@@ -88,8 +98,9 @@ def _refuse_unknown(data: Mapping[str, object], known: tuple[str, ...]) -> None:
             raise ApiError(400, f"unknown field {key!r} (known: {', '.join(known)})")
 
 
-def _number(data: Mapping[str, object], key: str, default: float | None, low: float, high: float,
-            integer: bool = False) -> float | None:
+def _number(
+    data: Mapping[str, object], key: str, default: float | None, low: float, high: float, integer: bool = False
+) -> float | None:
     value = data.get(key)
     if value is None:
         return default

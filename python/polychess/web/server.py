@@ -101,8 +101,13 @@ class WebServer(ThreadingHTTPServer):
     # than the standard library's 5 are waiting. Linux caps it at net.core.somaxconn.
     request_queue_size = 1024
 
-    def __init__(self, address: tuple[str, int], capacity: int = MAX_GAMES, storage: GameStorage | None = None,
-                 public_host: str | None = None) -> None:
+    def __init__(
+        self,
+        address: tuple[str, int],
+        capacity: int = MAX_GAMES,
+        storage: GameStorage | None = None,
+        public_host: str | None = None,
+    ) -> None:
         super().__init__(address, RequestHandler)
         self.store = Store(capacity, storage)
         self.engines = EnginePool()
@@ -154,8 +159,10 @@ class WebServer(ThreadingHTTPServer):
                 return True
         body = json.dumps({"error": f"the server has {MAX_CONNECTIONS} connections open; try again shortly"})
         try:
-            request.sendall(f"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
-                            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n{body}".encode())
+            request.sendall(
+                f"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n{body}".encode()
+            )
         except OSError:
             pass
         return False
@@ -315,8 +322,9 @@ class RequestHandler(BaseHTTPRequestHandler):
         if self.headers.get_content_type() != "application/json":
             self.close_connection = True
             given = self.headers.get("Content-Type")
-            raise ApiError(415, "send the body with Content-Type: application/json"
-                                + (f", not {given[:60]!r}" if given else ""))
+            raise ApiError(
+                415, "send the body with Content-Type: application/json" + (f", not {given[:60]!r}" if given else "")
+            )
         body = self._read_body(length) if length else b""
         if not body.strip():
             return {}
@@ -358,8 +366,11 @@ class RequestHandler(BaseHTTPRequestHandler):
             self.connection.settimeout(self.timeout)
         if received < length:
             self.close_connection = True
-            raise ApiError(400, f"the body ended after {received} of the {length} bytes of its Content-Length "
-                                f"(waited {self.body_seconds:g} s)")
+            raise ApiError(
+                400,
+                f"the body ended after {received} of the {length} bytes of its Content-Length "
+                f"(waited {self.body_seconds:g} s)",
+            )
         return b"".join(chunks)
 
     # -- writing --------------------------------------------------------------------------
@@ -393,8 +404,8 @@ class RequestHandler(BaseHTTPRequestHandler):
         log.info("%s %s", self.address_string(), _TOKEN_IN_PATH.sub(r"\1…", format % args))
 
 
-
 # -- the routes ---------------------------------------------------------------------------
+
 
 def _page(handler: RequestHandler, params: dict[str, str]) -> None:
     _static(handler, {"name": "index.html"})
@@ -427,8 +438,11 @@ def _send_new(handler: RequestHandler, status: int, answer: dict[str, object]) -
     """The answer about a new game; its invitation links also go to the console, for the host."""
     if "invitations" in answer:
         links = cast(dict[str, str], answer["invitations"])
-        print(f"polychess: game {answer['id']}, invitation links:\n"
-              + "\n".join(f"  {role}: {link}" for role, link in links.items()), flush=True)
+        print(
+            f"polychess: game {answer['id']}, invitation links:\n"
+            + "\n".join(f"  {role}: {link}" for role, link in links.items()),
+            flush=True,
+        )
     handler.send_json(status, answer)
 
 
@@ -441,8 +455,9 @@ def _move(handler: RequestHandler, params: dict[str, str]) -> None:
 
 
 def _engine(handler: RequestHandler, params: dict[str, str]) -> None:
-    handler.send_json(*api.engine(handler.store, handler.engines, params["id"], handler.read_json(), handler.query,
-                                  handler.token))
+    handler.send_json(
+        *api.engine(handler.store, handler.engines, params["id"], handler.read_json(), handler.query, handler.token)
+    )
 
 
 def _resign(handler: RequestHandler, params: dict[str, str]) -> None:
@@ -486,8 +501,9 @@ def _events(handler: RequestHandler, params: dict[str, str]) -> None:
 
 def _record(handler: RequestHandler, params: dict[str, str]) -> None:
     text, filename = api.record(handler.store, params["id"], handler.token)
-    handler.send_body(200, text.encode(), "text/plain; charset=utf-8",
-                      {"Content-Disposition": f'attachment; filename="{filename}"'})
+    handler.send_body(
+        200, text.encode(), "text/plain; charset=utf-8", {"Content-Disposition": f'attachment; filename="{filename}"'}
+    )
 
 
 _ROUTES: list[tuple[re.Pattern[str], dict[str, Handler]]] = [
@@ -523,8 +539,10 @@ def _route(method: str, path: str) -> tuple[Handler, dict[str, str]]:
 
 def _refuse_method(method: str, allowed: list[str]) -> Handler:
     def refuse(handler: RequestHandler, params: dict[str, str]) -> None:
-        handler._error(405, f"{method} is not allowed here (allowed: {', '.join(allowed)})",
-                       {"Allow": ", ".join(allowed)})
+        handler._error(
+            405, f"{method} is not allowed here (allowed: {', '.join(allowed)})", {"Allow": ", ".join(allowed)}
+        )
+
     return refuse
 
 
@@ -589,8 +607,10 @@ def _public_host(requested: str, bound: str) -> str:
 
 # -- running ------------------------------------------------------------------------------
 
-def make_server(host: str = "127.0.0.1", port: int = 8000, capacity: int = MAX_GAMES,
-                database: str | Path | None = None) -> WebServer:
+
+def make_server(
+    host: str = "127.0.0.1", port: int = 8000, capacity: int = MAX_GAMES, database: str | Path | None = None
+) -> WebServer:
     """A server bound to host:port (port 0: any free port; see ``server.url``), not yet serving;
     with ``database`` (a file path) it keeps its games in that SQLite file."""
     from polychess.web.storage import SqliteStorage
@@ -613,9 +633,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000, database: str | Path | None
         print(f"polychess: games are kept in {database}", flush=True)
     bound = str(server.server_address[0])
     if not _is_loopback(bound):
-        print(f"polychess: WARNING: listening on {bound}, not only on this machine: anyone who can reach "
-              f"it can open the page (moving needs an invitation link). Links name {server.public_url}",
-              flush=True)
+        print(
+            f"polychess: WARNING: listening on {bound}, not only on this machine: anyone who can reach "
+            f"it can open the page (moving needs an invitation link). Links name {server.public_url}",
+            flush=True,
+        )
     try:
         server.serve_forever()
     except KeyboardInterrupt:

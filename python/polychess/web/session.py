@@ -142,8 +142,9 @@ class Offer:
 class Session:
     """A game in play; ``id`` names it in URLs."""
 
-    def __init__(self, game: Game, seats: SeatOptions, invitations: Invitations | None = None,
-                 game_id: str | None = None) -> None:
+    def __init__(
+        self, game: Game, seats: SeatOptions, invitations: Invitations | None = None, game_id: str | None = None
+    ) -> None:
         self.id = game_id or secrets.token_urlsafe(9)
         self.game = game
         self.seats = seats
@@ -159,16 +160,18 @@ class Session:
         self._engine_turn = threading.Lock()
 
     @classmethod
-    def from_game(cls, game: Game, seats: SeatOptions, invitations: Invitations | None = None,
-                  game_id: str | None = None) -> Session:
+    def from_game(
+        cls, game: Game, seats: SeatOptions, invitations: Invitations | None = None, game_id: str | None = None
+    ) -> Session:
         """A session for a game that was played elsewhere (a loaded record, a stored game)."""
         return cls(game, seats, invitations, game_id)
 
     @property
     def entries(self) -> list[Entry]:
         """The move list: the game's steps, each move with the player who made it."""
-        return [Entry(step.fullmove, step.player if step.move is not None else None, step.token)
-                for step in self.game.steps]
+        return [
+            Entry(step.fullmove, step.player if step.move is not None else None, step.token) for step in self.game.steps
+        ]
 
     def touch(self) -> None:
         """Marks a change: a new version for the waiting pages, and a save (which may raise,
@@ -217,8 +220,14 @@ class Session:
                     self.offer = None
                     self.touch()
 
-    def play(self, move_text: str | None, origin: str | None, target: str | None, promotion: str | None,
-             seat: Colour | None = None) -> Move:
+    def play(
+        self,
+        move_text: str | None,
+        origin: str | None,
+        target: str | None,
+        promotion: str | None,
+        seat: Colour | None = None,
+    ) -> Move:
         """Plays a human's move, given as move text or as cells (and a promotion letter); with
         ``seat`` (a game played by invitation) only if that seat is to move."""
         with self.lock:
@@ -299,8 +308,11 @@ class Session:
             if offer is None:
                 raise ApiError(409, "there is no offer to answer")
             if by not in offer.waiting_for:
-                raise ApiError(409, f"{by} is not asked: the offer waits for "
-                                    f"{', '.join(sorted(c.value for c in offer.waiting_for)) or 'nobody'}")
+                raise ApiError(
+                    409,
+                    f"{by} is not asked: the offer waits for "
+                    f"{', '.join(sorted(c.value for c in offer.waiting_for)) or 'nobody'}",
+                )
             if accept:
                 offer.waiting_for.discard(by)
                 self._settle_offer()
@@ -366,8 +378,11 @@ class Session:
         for label, cell in (("from", origin), ("to", target)):
             if cell.lower() not in names:
                 raise ApiError(400, f"{label}: no cell named {cell!r} in {board.variant}")
-        moves = [m for m in board.legal_moves
-                 if m.from_cell.lower() == origin.lower() and m.to_cell.lower() == target.lower()]
+        moves = [
+            m
+            for m in board.legal_moves
+            if m.from_cell.lower() == origin.lower() and m.to_cell.lower() == target.lower()
+        ]
         if not moves:
             raise ApiError(400, f"illegal move: {board.turn} cannot move from {origin} to {target}")
         if promotion is not None:

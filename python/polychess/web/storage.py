@@ -33,13 +33,13 @@ class StorageError(Exception):
 @dataclass(frozen=True)
 class StoredGame:
     id: str
-    record: str                      # polychess's game record: options and every move
-    seats: dict[str, object]         # the seat options, as the API takes them
+    record: str  # polychess's game record: options and every move
+    seats: dict[str, object]  # the seat options, as the API takes them
     invitations: dict[str, str] | None  # role -> secret digest; None for a hot-seat game
-    clock: dict[str, float] | None   # colour -> seconds left at saved_at; None without a clock
+    clock: dict[str, float] | None  # colour -> seconds left at saved_at; None without a clock
     finished: bool
-    version: int = 0                 # the session's version: pages never take a restored game for an older one
-    saved_at: float | None = None    # when the clock was read (time.time()); None: not known
+    version: int = 0  # the session's version: pages never take a restored game for an older one
+    saved_at: float | None = None  # when the clock was read (time.time()); None: not known
 
 
 class GameStorage(Protocol):
@@ -93,8 +93,9 @@ class SqliteStorage:
         try:
             if str(path) != ":memory:":
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._connection = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None,
-                                               timeout=timeout)
+            self._connection = sqlite3.connect(
+                str(path), check_same_thread=False, isolation_level=None, timeout=timeout
+            )
         except (sqlite3.Error, OSError) as error:
             raise StorageError(f"cannot keep the games in {path}: cannot open it ({error})") from None
         try:
@@ -122,30 +123,42 @@ class SqliteStorage:
             # write says so. This one is taken back at once.
             connection.execute("BEGIN IMMEDIATE")
             try:
-                connection.execute("INSERT INTO games (id, data, finished, saved) VALUES (?, '{}', 1, 0) "
-                                   "ON CONFLICT(id) DO NOTHING", (_WRITE_CHECK_ID,))
+                connection.execute(
+                    "INSERT INTO games (id, data, finished, saved) VALUES (?, '{}', 1, 0) ON CONFLICT(id) DO NOTHING",
+                    (_WRITE_CHECK_ID,),
+                )
             finally:
                 connection.execute("ROLLBACK")
         except sqlite3.Error as error:
             raise StorageError(f"it cannot be written ({error})") from None
 
     def save(self, game: StoredGame) -> None:
-        data = json.dumps({"record": game.record, "seats": game.seats, "invitations": game.invitations,
-                           "clock": game.clock, "version": game.version})
+        data = json.dumps(
+            {
+                "record": game.record,
+                "seats": game.seats,
+                "invitations": game.invitations,
+                "clock": game.clock,
+                "version": game.version,
+            }
+        )
         try:
             with self._lock:
                 self._connection.execute(
                     "INSERT INTO games (id, data, finished, saved) VALUES (?, ?, ?, ?) "
                     "ON CONFLICT(id) DO UPDATE SET data = excluded.data, finished = excluded.finished, "
-                    "saved = excluded.saved", (game.id, data, int(game.finished), game.saved_at or 0.0))
+                    "saved = excluded.saved",
+                    (game.id, data, int(game.finished), game.saved_at or 0.0),
+                )
         except sqlite3.Error as error:
             raise StorageError(f"the database refused to write ({error})") from None
 
     def load(self, game_id: str) -> StoredGame | None:
         try:
             with self._lock:
-                row = self._connection.execute("SELECT data, finished, saved FROM games WHERE id = ?",
-                                               (game_id,)).fetchone()
+                row = self._connection.execute(
+                    "SELECT data, finished, saved FROM games WHERE id = ?", (game_id,)
+                ).fetchone()
         except sqlite3.Error as error:
             raise StorageError(f"the database cannot be read ({error})") from None
         if row is None:
@@ -159,7 +172,8 @@ class SqliteStorage:
         """(games stored, of which unfinished)."""
         with self._lock:
             total, unfinished = self._connection.execute(
-                "SELECT COUNT(*), COALESCE(SUM(finished = 0), 0) FROM games").fetchone()
+                "SELECT COUNT(*), COALESCE(SUM(finished = 0), 0) FROM games"
+            ).fetchone()
         return int(total), int(unfinished)
 
     def close(self) -> None:
@@ -175,8 +189,13 @@ def _decode(game_id: str, data: object, finished: object, saved: object) -> Stor
     fields = json.loads(data)
     if not isinstance(fields, dict):
         raise TypeError("data is not a JSON object")
-    kinds: dict[str, tuple[type, ...]] = {"record": (str,), "seats": (dict,), "invitations": (dict, type(None)),
-                                          "clock": (dict, type(None)), "version": (int,)}
+    kinds: dict[str, tuple[type, ...]] = {
+        "record": (str,),
+        "seats": (dict,),
+        "invitations": (dict, type(None)),
+        "clock": (dict, type(None)),
+        "version": (int,),
+    }
     for name, kind in kinds.items():
         if not isinstance(fields.get(name), kind):
             raise TypeError(f"{name} is {type(fields.get(name)).__name__}")
@@ -185,5 +204,13 @@ def _decode(game_id: str, data: object, finished: object, saved: object) -> Stor
         raise TypeError("clock holds a time that is not a number")
     if not isinstance(saved, (int, float)):
         raise TypeError(f"saved is {type(saved).__name__}")
-    return StoredGame(game_id, fields["record"], fields["seats"], fields["invitations"], clock, bool(finished),
-                      fields["version"], float(saved) if saved else None)
+    return StoredGame(
+        game_id,
+        fields["record"],
+        fields["seats"],
+        fields["invitations"],
+        clock,
+        bool(finished),
+        fields["version"],
+        float(saved) if saved else None,
+    )

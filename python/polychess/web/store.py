@@ -43,8 +43,9 @@ class Store:
     """Sessions by id, least recently used first, saved to ``storage`` if given. ``wall_clock``
     (seconds since the epoch) dates the saves, so that a clock read back goes on right."""
 
-    def __init__(self, capacity: int = MAX_GAMES, storage: GameStorage | None = None,
-                 wall_clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, capacity: int = MAX_GAMES, storage: GameStorage | None = None, wall_clock: Callable[[], float] = time.time
+    ) -> None:
         if capacity < 1:
             raise ValueError(f"capacity must be at least 1, got {capacity}")
         self.capacity = capacity
@@ -185,8 +186,9 @@ class Store:
             self.storage.save(stored)
         except StorageError as error:
             log.error("game %s could not be saved: %s", stored.id, error)
-            raise ApiError(500, f"the server could not save game {stored.id!r}, so the request was not carried "
-                                f"out: {error}"[:400]) from None
+            raise ApiError(
+                500, f"the server could not save game {stored.id!r}, so the request was not carried out: {error}"[:400]
+            ) from None
 
 
 def _unreadable(game_id: str, reason: str) -> ApiError:
@@ -200,14 +202,20 @@ def stored_of(session: Session, now: float) -> StoredGame:
     game, seats = session.game, session.seats
     clock = None
     if game.clock is not None:
-        clock = {c.value: (game.clock.remaining_now(c) if c == game.turn and not game.is_over()
-                           else game.clock.remaining[c]) for c in game.seats}
-    seat_fields: dict[str, object] = {"engines": sorted(c.value for c in seats.engines),
-                                      "engine_nodes": seats.engine_nodes, "engine_time": seats.engine_time,
-                                      "engine_level": seats.engine_level}
+        clock = {
+            c.value: (game.clock.remaining_now(c) if c == game.turn and not game.is_over() else game.clock.remaining[c])
+            for c in game.seats
+        }
+    seat_fields: dict[str, object] = {
+        "engines": sorted(c.value for c in seats.engines),
+        "engine_nodes": seats.engine_nodes,
+        "engine_time": seats.engine_time,
+        "engine_level": seats.engine_level,
+    }
     invitations = dict(session.invitations.digests) if session.invitations is not None else None
-    return StoredGame(session.id, session.record(), seat_fields, invitations, clock, game.is_over(), session.version,
-                      now)
+    return StoredGame(
+        session.id, session.record(), seat_fields, invitations, clock, game.is_over(), session.version, now
+    )
 
 
 def restore(stored: StoredGame, now: float, started: float) -> Session:

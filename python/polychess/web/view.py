@@ -16,8 +16,9 @@ BOARD_SIZE = 640
 _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 
 
-def state(session: Session, selected: str | None = None, orientation: str | None = None,
-          viewer: str | None = None) -> dict[str, object]:
+def state(
+    session: Session, selected: str | None = None, orientation: str | None = None, viewer: str | None = None
+) -> dict[str, object]:
     """The whole page state; ``selected`` (a cell) adds dots on its piece's targets. In a game
     played by invitation ``viewer`` is the role of the page's secret (a seat, or "spectator"):
     only the page of the seat to move gets its legal moves."""
@@ -46,8 +47,9 @@ def state(session: Session, selected: str | None = None, orientation: str | None
             "check": board.is_check() and not game.is_over(),
             "seats": [_seat(session, board, player) for player in game.seats],
             "clock": _clock(game),
-            "moves": [{"number": e.number, "player": e.player and e.player.value, "text": e.text}
-                      for e in session.entries],
+            "moves": [
+                {"number": e.number, "player": e.player and e.player.value, "text": e.text} for e in session.entries
+            ],
             "log": _log(game),
             "legal": legal,
             "selected": selected,
@@ -56,16 +58,23 @@ def state(session: Session, selected: str | None = None, orientation: str | None
         }
 
 
-def render_board(session: Session, board: Board, selected: str | None, targets: list[dict[str, str | None]],
-                 orientation: str | None) -> str:
+def render_board(
+    session: Session, board: Board, selected: str | None, targets: list[dict[str, str | None]], orientation: str | None
+) -> str:
     from polychess import svg  # imported here: the page works out its own layout first
 
     game = session.game
     check: Literal[False] | None = False if game.is_over() else None  # None: the king to move, if in check
     lastmove = board.move_stack[-1] if board.move_stack else None
     dots = sorted({str(t["to"]) for t in targets}) if selected else None
-    return svg.board(board, size=BOARD_SIZE, orientation=_orientation(session, orientation), lastmove=lastmove,
-                     check=check, dots=dots)
+    return svg.board(
+        board,
+        size=BOARD_SIZE,
+        orientation=_orientation(session, orientation),
+        lastmove=lastmove,
+        check=check,
+        dots=dots,
+    )
 
 
 def _orientation(session: Session, requested: str | None) -> Colour:
@@ -84,7 +93,8 @@ def _legal_moves(board: Board) -> dict[str, list[dict[str, str | None]]]:
     moves: dict[str, list[dict[str, str | None]]] = {}
     for move in board.legal_moves:
         moves.setdefault(move.from_cell, []).append(
-            {"to": move.to_cell, "promotion": move.promotion, "move": str(move)})
+            {"to": move.to_cell, "promotion": move.promotion, "move": str(move)}
+        )
     return moves
 
 
@@ -128,15 +138,13 @@ def _clock(game: Game) -> dict[str, object] | None:
     if clock is None:
         return None
     running = None if game.is_over() else game.turn
-    remaining = {p.value: max(0.0, clock.remaining_now(p) if p == running else clock.remaining[p])
-                 for p in game.seats}
+    remaining = {p.value: max(0.0, clock.remaining_now(p) if p == running else clock.remaining[p]) for p in game.seats}
     return {"running": running and running.value, "remaining": remaining}
 
 
 def _log(game: Game) -> list[dict[str, object]]:
     """The eliminations, transfers and the end, in the order they happened."""
-    entries: list[dict[str, object]] = [{"ply": e.ply, "text": _elimination_text(game, e)}
-                                        for e in game.eliminations]
+    entries: list[dict[str, object]] = [{"ply": e.ply, "text": _elimination_text(game, e)} for e in game.eliminations]
     outcome = game.outcome()
     if outcome is not None:
         entries.append({"ply": game.ply, "text": _outcome_text(outcome)})
@@ -155,8 +163,10 @@ def _elimination_text(game: Game, e: Elimination) -> str:
     dead = rules.army == "dead"
     if e.reason is Reason.STALEMATE:
         if rules.stalemate == "out":
-            return (f"{who} is stalemated and out{_points(rules.points.stalemate, who)}; the pieces stay "
-                    f"{'as dead pieces' if dead else 'on the board, inert'}.")
+            return (
+                f"{who} is stalemated and out{_points(rules.points.stalemate, who)}; the pieces stay "
+                f"{'as dead pieces' if dead else 'on the board, inert'}."
+            )
         if rules.stalemate == "freeze" and len(game.seats) > 2:
             return f"{who} is stalemated and frozen: no moves until the game ends."
         return f"{who} is stalemated."
@@ -193,6 +203,7 @@ def _outcome_text(outcome: Outcome) -> str:
         by_place.setdefault(place, []).append(_name(player))
     if len(by_place) == 1:
         return f"Game over ({outcome.termination.value}): a draw."
-    ranking = ", ".join(f"{_ORDINALS.get(place, str(place))} {' & '.join(names)}"
-                        for place, names in sorted(by_place.items()))
+    ranking = ", ".join(
+        f"{_ORDINALS.get(place, str(place))} {' & '.join(names)}" for place, names in sorted(by_place.items())
+    )
     return f"Game over ({outcome.termination.value}): {ranking}."
