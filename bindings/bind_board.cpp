@@ -7,6 +7,7 @@
 #include "bindings.h"
 #include "core/checks.h"
 #include "core/errors.h"
+#include "core/events.h"
 #include "core/perft.h"
 
 namespace py = pybind11;
@@ -27,15 +28,13 @@ struct StopFlag {
 
 const std::atomic<bool>* raised_of(const StopFlag* stop) { return stop ? &stop->raised : nullptr; }
 
-// Player and colour indices: an IndexError when read, a ValueError when an event is given one.
-template <class Error = py::index_error>
+// Player and colour indices read (an IndexError for a wrong one).
 int checked_player(const PyBoard& b, int player) {
-  if (player < 0 || player >= b.variant().players) throw Error("no player " + std::to_string(player));
+  if (player < 0 || player >= b.variant().players) throw py::index_error("no player " + std::to_string(player));
   return player;
 }
-template <class Error = py::index_error>
 int checked_colour(const PyBoard& b, int colour) {
-  if (colour < 0 || colour >= b.variant().colours()) throw Error("no colour " + std::to_string(colour));
+  if (colour < 0 || colour >= b.variant().colours()) throw py::index_error("no colour " + std::to_string(colour));
   return colour;
 }
 int checked_cell(const PyBoard& b, int cell) {
@@ -263,40 +262,18 @@ void bind_board(py::module_& m) {
              if (p < 0) return std::nullopt;
              return p;
            })
-      // The game's events, for tools that build positions by hand; each checked here, as the
-      // position applies them as given.
+      // The game's events, for tools that build positions by hand (core/events.h checks them).
       .def("set_controller",
            [](PyBoard& b, int colour, std::optional<int> player) {
-             checked_colour<std::invalid_argument>(b, colour);
-             if (player) checked_player<std::invalid_argument>(b, *player);
-             b.visit([&](auto& pos) { pos.event_set_controller(colour, player ? *player : NOBODY); });
+             b.visit([&](auto& pos) { give_colour(pos, colour, player.value_or(NOBODY)); });
            })
-      .def("remove_king",
-           [](PyBoard& b, int colour) {
-             checked_colour<std::invalid_argument>(b, colour);
-             const bool on_board =
-                 b.visit([&](const auto& pos) { return bool(pos.colour_bb(colour) & pos.kind_bb(KING)); });
-             if (!on_board)
-               throw std::invalid_argument("the " + b.variant().colour_names[colour] + " king is not on the board");
-             b.visit([&](auto& pos) { pos.event_remove_king(colour); });
-           })
+      .def("remove_king", [](PyBoard& b, int colour) { b.visit([&](auto& pos) { remove_king(pos, colour); }); })
       .def("set_status",
-           [](PyBoard& b, int player, Status s) {
-             checked_player<std::invalid_argument>(b, player);
-             b.visit([&](auto& pos) { pos.event_set_status(player, s); });
-           })
+           [](PyBoard& b, int player, Status s) { b.visit([&](auto& pos) { set_status(pos, player, s); }); })
       .def(
           "eliminate",
           [](PyBoard& b, int player, std::optional<int> by, bool keep_king) {
-            checked_player<std::invalid_argument>(b, player);
-            if (by && (*by == player || *by < 0 || *by >= b.variant().players))
-              throw std::invalid_argument("player " + std::to_string(player) + " cannot be eliminated by " +
-                                          std::to_string(*by));
-            if (b.meta().status[player] == OUT)
-              throw std::invalid_argument("player " + b.variant().colour_names[player] + " is already out");
-            if (keep_king && by)
-              throw std::invalid_argument("a kept king stays among dead pieces, which nobody controls");
-            b.visit([&](auto& pos) { pos.event_eliminate(player, by ? *by : NOBODY, keep_king); });
+            b.visit([&](auto& pos) { eliminate(pos, player, by.value_or(NOBODY), keep_king); });
           },
           py::arg("player"), py::arg("by"), py::arg("keep_king") = false);
 }

@@ -56,16 +56,7 @@ py::object move_object(const Variant& v, uint32_t move) {
   return py::reinterpret_borrow<py::object>(cached_move(cache_of(v), v, move));
 }
 
-py::list move_list(const Variant& v, const Move* moves, int n) {
-  auto& cache = cache_of(v);
-  py::list out(n);
-  for (int i = 0; i < n; ++i) {
-    PyObject* move = cached_move(cache, v, moves[i]);
-    Py_INCREF(move);
-    PyList_SET_ITEM(out.ptr(), i, move);
-  }
-  return out;
-}
+py::list move_list(const Variant& v, const Move* moves, int n) { return py::list(move_tuple(v, moves, n)); }
 
 py::tuple move_tuple(const Variant& v, const Move* moves, int n) {
   auto& cache = cache_of(v);

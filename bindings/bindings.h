@@ -98,26 +98,16 @@ struct PyBoard {
     visit([](auto& pos) { pos.unmake(); });
   }
 
-  bool has_move() const {
-    for (const Undo& u : history())
-      if (u.move != MOVE_NONE) return true;
-    return false;
-  }
-
   // Takes back the events after the last move, then the move itself.
   pybind11::object pop() {
-    if (!has_move()) throw pybind11::index_error("pop from a board with no moves");
-    while (history().back().move == MOVE_NONE) unmake();
-    const Move last = history().back().move;
-    unmake();
+    const Move last = visit([](auto& pos) { return pos.take_back_move(); });
+    if (last == MOVE_NONE) throw pybind11::index_error("pop from a board with no moves");
     return move_object(variant(), last);
   }
 
   pybind11::list move_stack() const {
-    pybind11::list out;
-    for (const Undo& u : history())
-      if (u.move != MOVE_NONE) out.append(move_object(variant(), u.move));
-    return out;
+    const std::vector<Move> moves = visit([](const auto& pos) { return pos.moves_played(); });
+    return move_list(variant(), moves.data(), int(moves.size()));
   }
 };
 

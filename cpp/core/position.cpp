@@ -122,6 +122,24 @@ void Position<W>::event_eliminate(int player, int by, bool keep_king) {
   transfer_army(player, by);
 }
 
+template <int W>
+std::vector<Move> Position<W>::moves_played() const {
+  std::vector<Move> moves;
+  for (const Undo& u : history_)
+    if (u.move != MOVE_NONE) moves.push_back(u.move);
+  return moves;
+}
+
+template <int W>
+Move Position<W>::take_back_move() {
+  if (std::none_of(history_.begin(), history_.end(), [](const Undo& u) { return u.move != MOVE_NONE; }))
+    return MOVE_NONE;
+  while (history_.back().move == MOVE_NONE) unmake();
+  const Move last = history_.back().move;
+  unmake();
+  return last;
+}
+
 // The rule of neutrality weighs what one player's captures did to another against a third.
 template <int W>
 void Position<W>::check_rules() const {

@@ -94,6 +94,11 @@ class Position {
   void make(Move move);
   // Takes back the last move or event.
   void unmake();
+  // The moves played, in order (the events between them left out).
+  std::vector<Move> moves_played() const;
+  // Takes back the events after the last move, then the move, and returns it; MOVE_NONE (and
+  // nothing changed) if no move was played.
+  Move take_back_move();
   // Passes the turn without moving (the search's null move); unmake() takes it back.
   void make_null() {
     history_.push_back(Undo{meta_, MOVE_NONE, NO_PIECE, NO_CELL});
@@ -109,7 +114,7 @@ class Position {
   }
 
   // Events (recorded in the history; unmake() takes each back). Preconditions are checked by
-  // the caller (board.cpp), which reports bad arguments to the user.
+  // the caller (core/events.h checks what users give).
   void event_set_controller(int colour, int player);  // player may be NOBODY
   void event_remove_king(int colour);
   void event_set_status(int player, Status status);
