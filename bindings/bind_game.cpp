@@ -45,18 +45,9 @@ Move legal_move_of(const State& state, py::handle move) {
   py::detail::make_caster<MoveValue> caster;  // one lookup of the type: this is every push's path
   if (!caster.load(move, false))
     throw py::type_error(std::string("expected a Move or move text, got ") + Py_TYPE(move.ptr())->tp_name);
-  const MoveValue& m = py::detail::cast_op<const MoveValue&>(caster);
-  const MoveText wanted{m.from, m.to, m.promotion};
-  if (m.variant == &v) {
-    int n = 0;
-    const Move found = matching_move(state.judged_moves(n), n, wanted);
-    if (found != MOVE_NONE) return found;
-  }
-  const std::string text =
-      move_text(*m.variant, m.promotion ? make_promotion(m.from, m.to, m.promotion) : make_move(m.from, m.to));
-  if (m.variant->name != v.name)
-    throw IllegalMove("move " + text + " is a " + m.variant->name + " move, not a " + v.name + " move");
-  return state.legal_move(m.variant == &v ? wanted : parse_move_text(v, text), text);
+  int n = 0;
+  const Move* moves = state.judged_moves(n);
+  return find_move_value(v, moves, n, state.current_player(), py::detail::cast_op<const MoveValue&>(caster));
 }
 
 // A step of the log: (token, player or None, move or None, move number) — the player who moved,

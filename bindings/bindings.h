@@ -44,6 +44,22 @@ MoveValue move_value(const Variant& variant, uint32_t move);
 pybind11::list move_list(const Variant& variant, const Move* moves, int n);
 pybind11::tuple move_tuple(const Variant& variant, const Move* moves, int n);
 
+// The move among `moves` (the legal moves of a position of `variant`, `turn` to move) that a Move
+// value names. A move of another mode or setup of the same game is read by its text (the
+// promotion letter names the piece in this mode); one of another game is an IllegalMove.
+inline Move find_move_value(const Variant& variant, const Move* moves, int n, int turn, const MoveValue& m) {
+  const MoveText wanted{m.from, m.to, m.promotion};
+  if (m.variant == &variant) {
+    const Move found = matching_move(moves, n, wanted);
+    if (found != MOVE_NONE) return found;  // no text made on the way of every legal move
+  }
+  const std::string text =
+      move_text(*m.variant, m.promotion ? make_promotion(m.from, m.to, m.promotion) : make_move(m.from, m.to));
+  if (m.variant->name != variant.name)
+    throw IllegalMove("move " + text + " is a " + m.variant->name + " move, not a " + variant.name + " move");
+  return find_move(variant, moves, n, m.variant == &variant ? wanted : parse_move_text(variant, text), text, turn);
+}
+
 // The Python-facing board: a position of any width, on the heap (a game keeps a pointer to it).
 struct PyBoard {
   std::unique_ptr<AnyPosition> position;
@@ -78,17 +94,11 @@ struct PyBoard {
     return find_move(variant(), moves, n, parse_move_text(variant(), text), text, meta().turn);
   }
 
-  // The legal move a Move value stands for. A move of another mode or setup of the same game
-  // is read by its text (the promotion letter names the piece in this mode).
+  // The legal move a Move value stands for (find_move_value).
   Move resolve(const MoveValue& m) const {
-    const std::string text =
-        move_text(*m.variant, m.promotion ? make_promotion(m.from, m.to, m.promotion) : make_move(m.from, m.to));
-    if (m.variant->name != variant().name)
-      throw IllegalMove("move " + text + " is a " + m.variant->name + " move, not a " + variant().name + " move");
-    if (m.variant != &variant()) return parse_move(text);
     Move moves[MAX_MOVES];
     const int n = legal_moves(moves);
-    return find_move(variant(), moves, n, MoveText{m.from, m.to, m.promotion}, text, meta().turn);
+    return find_move_value(variant(), moves, n, meta().turn, m);
   }
 
   void make(Move move) {
