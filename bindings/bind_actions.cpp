@@ -80,18 +80,14 @@ void bind_actions(py::module_& m) {
       .def(
           "action",
           [](const PyActionSpace& s, py::handle value) {
-            const int code = action_code(*s.space, value);
-            const Kind k = Kind(s.space->promotion[code]);
-            const Move m = k == NO_KIND ? make_move(s.space->from[code], s.space->to[code])
-                                        : make_promotion(s.space->from[code], s.space->to[code], k);
-            return move_text(*s.variant, m);
+            return move_text(*s.variant, action_move(*s.space, action_code(*s.space, value)));
           },
           py::arg("code"), "The action as a move of seat 0 (the first seat's view of the board).")
       .def(
           "encode",
-          [](const PyActionSpace& s, const PyBoard& b, const MoveValue& move) {
+          [](const PyActionSpace& s, const PyBoard& b, py::handle move) {
             s.check_board(b);
-            return encode_action(*s.space, s.seat(b), b.resolve(move));
+            return encode_action(*s.space, s.seat(b), b.legal_move(move));
           },
           py::arg("board"), py::arg("move"), "The code of a legal move of the board.")
       .def(

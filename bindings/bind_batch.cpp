@@ -64,27 +64,20 @@ struct PyGameBatch {
     BatchOutputs out;
     const size_t n = games();
     if (!observations.is_none()) {
-      const py::buffer buffer = observations.cast<py::buffer>();
-      const size_t count = n * size_t(batch->shape().size());
-      if (buffer.request().format == "B")
-        out.observations_uint8 = static_cast<uint8_t*>(buffer_items(buffer, count, {"B"}, "uint8", "observations"));
-      else
-        out.observations = static_cast<float*>(buffer_items(buffer, count, {"f"}, "float32 or uint8", "observations"));
+      const ObservationBuffer items(observations.cast<py::buffer>(), n * size_t(batch->shape().size()), "observations");
+      out.observations = items.floats;
+      out.observations_uint8 = items.bytes;
     }
-    if (!masks.is_none())
-      out.masks = static_cast<int8_t*>(buffer_items(masks.cast<py::buffer>(), n * size_t(batch->actions().size),
-                                                    {"b", "B", "?"}, "one-byte", "action masks"));
-    if (!to_play.is_none())
-      out.to_play = static_cast<int32_t*>(buffer_items(to_play.cast<py::buffer>(), n, {"i"}, "int32", "to_play"));
-    if (!rewards.is_none())
-      out.rewards = static_cast<float*>(
-          buffer_items(rewards.cast<py::buffer>(), n * size_t(batch->players()), {"f"}, "float32", "rewards"));
-    if (!terminated.is_none())
-      out.terminated = static_cast<uint8_t*>(
-          buffer_items(terminated.cast<py::buffer>(), n, {"?", "B", "b"}, "one-byte", "terminated"));
-    if (!truncated.is_none())
-      out.truncated = static_cast<uint8_t*>(
-          buffer_items(truncated.cast<py::buffer>(), n, {"?", "B", "b"}, "one-byte", "truncated"));
+    auto items = [](const py::object& array, size_t count, std::initializer_list<const char*> formats,
+                    const char* item_name, const char* what) {
+      return array.is_none() ? nullptr : buffer_items(array.cast<py::buffer>(), count, formats, item_name, what);
+    };
+    const size_t actions = size_t(batch->actions().size), players = size_t(batch->players());
+    out.masks = static_cast<int8_t*>(items(masks, n * actions, {"b", "B", "?"}, "one-byte", "action masks"));
+    out.to_play = static_cast<int32_t*>(items(to_play, n, {"i"}, "int32", "to_play"));
+    out.rewards = static_cast<float*>(items(rewards, n * players, {"f"}, "float32", "rewards"));
+    out.terminated = static_cast<uint8_t*>(items(terminated, n, {"?", "B", "b"}, "one-byte", "terminated"));
+    out.truncated = static_cast<uint8_t*>(items(truncated, n, {"?", "B", "b"}, "one-byte", "truncated"));
     return out;
   }
 };
@@ -94,13 +87,7 @@ struct PyGameBatch {
 void bind_batch(py::module_& m) {
   py::class_<PyGameBatch>(m, "GameBatch", "Copies of a game stepped together (low-level; see polychess.rl.vector_env).")
       .def(py::init([](const PyGame& game, int games, uint32_t max_plies, int threads, uint64_t seed) {
-             if (games < 1) throw std::invalid_argument("num_envs must be at least 1, got " + std::to_string(games));
-             if (threads < 1) throw std::invalid_argument("threads must be at least 1, got " + std::to_string(threads));
-             BatchOptions options;
-             options.games = games;
-             options.max_plies = max_plies;
-             options.threads = threads;
-             options.seed = seed;
+             const BatchOptions options{games, max_plies, threads, seed};
              return PyGameBatch{game.visit([&](const auto& s) { return make_batch(s, options); }),
                                 std::vector<int32_t>(size_t(games))};
            }),
@@ -108,11 +95,7 @@ void bind_batch(py::module_& m) {
       .def_property_readonly("games", &PyGameBatch::games)
       .def_property_readonly("players", [](const PyGameBatch& b) { return b.batch->players(); })
       .def_property_readonly("action_count", [](const PyGameBatch& b) { return b.batch->actions().size; })
-      .def_property_readonly("observation_shape",
-                             [](const PyGameBatch& b) {
-                               const ObservationShape s = b.batch->shape();
-                               return std::vector<int>{s.planes, s.rows, s.cols};
-                             })
+      .def_property_readonly("observation_shape", [](const PyGameBatch& b) { return b.batch->shape().dims(); })
       .def(
           "reset",
           [](PyGameBatch& b, py::object observations, py::object masks, py::object to_play) {

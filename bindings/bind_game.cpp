@@ -32,22 +32,14 @@ py::list places_list(int players, const std::array<uint8_t, MAX_PLAYERS>& places
   return out;
 }
 
-// The legal move of the player to move that `move` names: a Move (one of another mode or setup
-// of the same game is read by its text) or move text. GameOver once the game is over.
+// The legal move of the player to move that `move` names (named_move); GameOver once the game
+// is over.
 template <class State>
 Move legal_move_of(const State& state, py::handle move) {
-  const Variant& v = state.position().variant();
   state.require_running();
-  if (PyUnicode_Check(move.ptr())) {
-    const std::string text = move.cast<MoveTextArg>();
-    return state.legal_move(parse_move_text(v, text), text);
-  }
-  py::detail::make_caster<MoveValue> caster;  // one lookup of the type: this is every push's path
-  if (!caster.load(move, false))
-    throw py::type_error(std::string("expected a Move or move text, got ") + Py_TYPE(move.ptr())->tp_name);
   int n = 0;
   const Move* moves = state.judged_moves(n);
-  return find_move_value(v, moves, n, state.current_player(), py::detail::cast_op<const MoveValue&>(caster));
+  return named_move(state.position().variant(), moves, n, state.current_player(), move);
 }
 
 // A step of the log: (token, player or None, move or None, move number) — the player who moved,
@@ -57,9 +49,16 @@ py::tuple step_tuple(const State& state, size_t i) {
   const GameStep& s = state.step(i);
   const Variant& v = state.position().variant();
   const bool is_move = s.kind == StepKind::MOVE;
-  return py::make_tuple(state.step_token(i),
-                        s.kind == StepKind::DRAW_AGREED ? py::object(py::none()) : py::object(py::int_(s.player)),
+  return py::make_tuple(state.step_token(i), optional_index(s.kind == StepKind::DRAW_AGREED ? -1 : s.player, -1),
                         is_move ? move_object(v, s.move) : py::object(py::none()), s.fullmove);
+}
+
+// A Python method: the player leaves the game for `reason` (resigns, loses on time).
+auto leave_for(Reason reason) {
+  return [reason](PyGame& g, int player) {
+    ++g.changes;
+    g.visit([&](auto& s) { s.leave(g.player_index(player), reason); });
+  };
 }
 
 }  // namespace
@@ -73,9 +72,8 @@ void bind_game(py::module_& m) {
            "A game from the board's position, by its rules; `points`: each player's points scored before it; "
            "`judge_start` false: the position's player to move moves from it as it stands (a bare board searched).")
       .def_property_readonly("board", [](const PyGame& g) { return g.board_object; })
-      .def_property_readonly("current_player",
-                             [](const PyGame& g) { return g.visit([](const auto& s) { return s.current_player(); }); })
-      .def("is_terminal", [](const PyGame& g) { return g.visit([](const auto& s) { return s.is_terminal(); }); })
+      .def_property_readonly("current_player", visiting<PyGame>([](const auto& s) { return s.current_player(); }))
+      .def("is_terminal", visiting<PyGame>([](const auto& s) { return s.is_terminal(); }))
       .def(
           "legal_moves",
           [](PyGame& g) {
@@ -110,16 +108,8 @@ void bind_game(py::module_& m) {
             return g.visit([&](const auto& s) { return move_object(s.position().variant(), legal_move_of(s, move)); });
           },
           py::arg("move"), "The legal move a Move or move text names (push()'s errors), not played.")
-      .def("resign",
-           [](PyGame& g, int p) {
-             ++g.changes;
-             g.visit([&](auto& s) { s.leave(g.player_index(p), Reason::RESIGNATION); });
-           })
-      .def("time_forfeit",
-           [](PyGame& g, int p) {
-             ++g.changes;
-             g.visit([&](auto& s) { s.leave(g.player_index(p), Reason::TIME_FORFEIT); });
-           })
+      .def("resign", leave_for(Reason::RESIGNATION))
+      .def("time_forfeit", leave_for(Reason::TIME_FORFEIT))
       .def("agree_draw",
            [](PyGame& g) {
              ++g.changes;
@@ -139,18 +129,6 @@ void bind_game(py::module_& m) {
           },
           "Takes back the last step (a move or an event) with everything it entailed; returns the move taken back, "
           "or None for an event.")
-      .def("step_count", [](const PyGame& g) { return g.visit([](const auto& s) { return s.step_count(); }); })
-      .def(
-          "history",
-          [](const PyGame& g) {
-            return g.visit([](const auto& s) {
-              py::list out(s.step_count());
-              for (size_t i = 0; i < s.step_count(); ++i)
-                PyList_SET_ITEM(out.ptr(), i, py::str(s.step_token(i)).release().ptr());
-              return out;
-            });
-          },
-          "Every step as game records write it: the move text, resign(colour), timeout(colour) or draw.")
       .def(
           "steps",
           [](const PyGame& g, size_t first) {
@@ -165,14 +143,11 @@ void bind_game(py::module_& m) {
           "lost on time (None for a draw agreed), the move if the step was one, the position's move number then.")
       .def("status", [](const PyGame& g,
                         int p) { return g.visit([&](const auto& s) { return s.status_of(g.player_index(p)); }); })
-      .def_property_readonly("ply",
-                             [](const PyGame& g) { return g.visit([](const auto& s) { return s.facts().ply; }); })
+      .def_property_readonly("ply", visiting<PyGame>([](const auto& s) { return s.facts().ply; }))
       .def_property_readonly("points",
                              [](const PyGame& g) {
-                               return g.visit([&](const auto& s) {
-                                 const auto& points = s.facts().points;
-                                 return std::vector<int>(points.begin(), points.begin() + g.variant().players);
-                               });
+                               return per_player(g.visit([](const auto& s) { return s.facts().points; }),
+                                                 g.variant().players);
                              })
       .def_property_readonly(
           "places",
@@ -181,21 +156,9 @@ void bind_game(py::module_& m) {
           },
           "Per player: his place (fixed for players out; every seat's once the game is over) or None.")
       .def_property_readonly("termination",
-                             [](const PyGame& g) {
-                               return g.visit([](const auto& s) { return termination_or_none(s.facts().termination); });
-                             })
-      .def_property_readonly("seats",
-                             [](const PyGame& g) {
-                               return g.visit([&](const auto& s) {
-                                 std::vector<int> seats;
-                                 for (int p = 0; p < g.variant().players; ++p)
-                                   if (s.is_seat(p)) seats.push_back(p);
-                                 return seats;
-                               });
-                             })
-      .def_property_readonly(
-          "elimination_count",
-          [](const PyGame& g) { return g.visit([](const auto& s) { return s.eliminations().size(); }); })
+                             visiting<PyGame>([](const auto& s) { return termination_or_none(s.facts().termination); }))
+      .def_property_readonly("seats", visiting<PyGame>([](const auto& s) { return s.seats(); }),
+                             "The players seated at the start, a bit each.")
       .def(
           "eliminations",
           [](const PyGame& g, size_t first) {
@@ -204,46 +167,29 @@ void bind_game(py::module_& m) {
               const auto& all = s.eliminations();
               for (size_t i = first; i < all.size(); ++i) {
                 const EliminationRecord& e = all[i];
-                out.append(py::make_tuple(int(e.player), reason_word(e.reason),
-                                          e.by < 0 ? py::object(py::none()) : py::int_(int(e.by)), e.ply));
+                out.append(py::make_tuple(int(e.player), reason_word(e.reason), optional_index(e.by, -1), e.ply));
               }
               return out;
             });
           },
           py::arg("first") = 0, "(player, reason, by or None, ply) of every elimination from `first` on.")
-      .def_property_readonly(
-          "observation_shape",
-          [](const PyGame& g) {
-            return g.visit([](const auto& s) {
-              const ObservationShape shape =
-                  observation_shape(s.position().variant(), s.rules().ranking == Ranking::POINTS);
-              return std::vector<int>{shape.planes, shape.rows, shape.cols};
-            });
-          },
-          "The shape of the observations (planes, rows, columns; docs/rl.md).")
+      .def_property_readonly("observation_shape",
+                             visiting<PyGame>([](const auto& s) { return observation_shape(s).dims(); }),
+                             "The shape of the observations (planes, rows, columns; docs/rl.md).")
       .def(
           "write_observation",
-          [](const PyGame& g, py::buffer out, int viewer) {
+          [](const PyGame& g, const py::buffer& out, int viewer) {
             g.visit([&](const auto& s) {
-              const ObservationShape shape =
-                  observation_shape(s.position().variant(), s.rules().ranking == Ranking::POINTS);
-              if (viewer < 0) viewer = s.current_player();
-              g.player_index(viewer);
-              if (out.request().format == "B")
-                write_observation(
-                    s, viewer,
-                    static_cast<uint8_t*>(buffer_items(out, size_t(shape.size()), {"B"}, "uint8", "the observation")));
-              else
-                write_observation(s, viewer,
-                                  static_cast<float*>(buffer_items(out, size_t(shape.size()), {"f"}, "float32 or uint8",
-                                                                   "the observation")));
+              const ObservationBuffer items(out, size_t(observation_shape(s).size()), "the observation");
+              viewer = g.player_index(viewer < 0 ? s.current_player() : viewer);
+              if (items.bytes) write_observation(s, viewer, items.bytes);
+              else write_observation(s, viewer, items.floats);
             });
           },
           py::arg("out"), py::arg("viewer") = -1,
           "Writes the observation of `viewer` (default: the player to move) into `out`, a float32 or uint8 array.")
-      .def_property_readonly(
-          "settled_players", [](const PyGame& g) { return g.visit([](const auto& s) { return s.settled_players(); }); },
-          "The players whose place is fixed, a bit each (out with a place, or the game over).")
+      .def_property_readonly("settled_players", visiting<PyGame>([](const auto& s) { return s.settled_players(); }),
+                             "The players whose place is fixed, a bit each (out with a place, or the game over).")
       .def(
           "return_of",
           [](const PyGame& g, int player) {
@@ -252,10 +198,7 @@ void bind_game(py::module_& m) {
           py::arg("player"), "A settled player's return (+1 sole first down to -1 sole last).")
       .def("returns",
            [](const PyGame& g) {
-             return g.visit([&](const auto& s) {
-               const auto r = s.returns();
-               return std::vector<double>(r.begin(), r.begin() + g.variant().players);
-             });
+             return per_player(g.visit([](const auto& s) { return s.returns(); }), g.variant().players);
            })
       .def("clone",
            [](const PyGame& g) {
@@ -263,21 +206,16 @@ void bind_game(py::module_& m) {
              PyBoard& b = board_copy.cast<PyBoard&>();
              return PyGame{board_copy, copy_game_state(*b.position, g.state)};
            })
-      .def("serialize", [](const PyGame& g) { return g.visit([](const auto& s) { return s.serialize(); }); })
+      .def("serialize", visiting<PyGame>([](const auto& s) { return s.serialize(); }))
       .def_static(
           "deserialize",
-          [](const NameText& variant, const PositionText& text, const RuleSet& rules, const NameText& mode,
+          [](const NameText& variant, const PositionText& text, const Rules& rules, const NameText& mode,
              const NameText& setup) {
-            const std::string& all = text.value;
-            const size_t line = all.find('\n');
-            if (line == std::string::npos)
-              throw InvalidPosition("a serialized game is its start position, a new line, then its steps");
+            const auto [start_text, steps] = split_serialized(text);
             const Variant& v = find_variant(variant, mode, setup);
-            const std::string start_text = all.substr(0, line);
-            py::object board_object =
-                py::cast(PyBoard{std::make_unique<AnyPosition>(make_position(v, &start_text, rules))});
-            PyGame g = start(board_object, {}, true);
-            g.visit([&](auto& s) { s.replay(all.substr(line + 1)); });
+            PyGame g =
+                start(py::cast(PyBoard{std::make_unique<AnyPosition>(make_position(v, &start_text, rules))}), {}, true);
+            g.visit([&](auto& s) { s.replay(steps); });
             return g;
           },
           py::arg("variant"), py::arg("text"), py::arg("rules"), py::kw_only(), py::arg("mode") = "",
@@ -287,32 +225,16 @@ void bind_game(py::module_& m) {
       "playouts",
       [](const PyBoard& b, int games, uint64_t seed, const NameText& policy, uint32_t max_plies, bool record_moves,
          int threads) {
-        if (games < 0) throw std::invalid_argument("games must be >= 0, got " + std::to_string(games));
-        if (threads < 1) throw std::invalid_argument("threads must be >= 1, got " + std::to_string(threads));
-        PlayoutOptions options;
-        options.games = games;
-        options.seed = seed;
-        if (policy.value == "random") options.policy = Policy::RANDOM;
-        else if (policy.value == "greedy") options.policy = Policy::GREEDY;
-        else throw std::invalid_argument("unknown policy " + quoted(policy.value) + " (random or greedy)");
-        options.max_plies = max_plies;
-        options.record_moves = record_moves;
-        options.threads = threads;
+        const PlayoutOptions options{games, seed, policy_named(policy), max_plies, record_moves, threads};
         std::vector<PlayoutResult> results;
         {
           py::gil_scoped_release release;
           results = b.visit([&](const auto& pos) { return run_playouts(pos, options); });
         }
         const Variant& v = b.variant();
-        const int n = v.players;
         py::list out(results.size());
         for (size_t i = 0; i < results.size(); ++i) {
           const PlayoutResult& r = results[i];
-          py::list points, returns;
-          for (int p = 0; p < n; ++p) {
-            points.append(r.points[p]);
-            returns.append(r.returns[p]);
-          }
           py::object moves = py::none();
           if (record_moves) {
             py::list texts;
@@ -320,8 +242,8 @@ void bind_game(py::module_& m) {
             moves = texts;
           }
           PyList_SET_ITEM(out.ptr(), i,
-                          py::make_tuple(termination_or_none(r.termination), r.plies, places_list(n, r.places), points,
-                                         returns, moves)
+                          py::make_tuple(termination_or_none(r.termination), r.plies, places_list(v.players, r.places),
+                                         per_player(r.points, v.players), per_player(r.returns, v.players), moves)
                               .release()
                               .ptr());
         }
@@ -330,8 +252,7 @@ void bind_game(py::module_& m) {
       py::arg("board"), py::arg("games"), py::arg("seed"), py::arg("policy"), py::arg("max_plies"),
       py::arg("record_moves"), py::arg("threads"),
       "Plays whole games from the board's position, by its rules, without the GIL: (termination or None, plies, "
-      "places, points, "
-      "returns, moves or None) per game.");
+      "places, points, returns, moves or None) per game.");
 }
 
 }  // namespace polychess

@@ -56,6 +56,18 @@ py::object move_object(const Variant& v, uint32_t move) {
   return py::reinterpret_borrow<py::object>(cached_move(cache_of(v), v, move));
 }
 
+Move named_move(const Variant& v, const Move* moves, int n, int turn, py::handle move) {
+  if (PyUnicode_Check(move.ptr())) {
+    const std::string text = move.cast<MoveTextArg>();
+    return find_move(v, moves, n, parse_move_text(v, text), text, turn);
+  }
+  py::detail::make_caster<MoveValue> caster;  // one lookup of the type: this is every push's path
+  if (!caster.load(move, false))
+    throw py::type_error(std::string("expected a Move or move text, got ") + Py_TYPE(move.ptr())->tp_name);
+  const MoveValue& m = py::detail::cast_op<const MoveValue&>(caster);
+  return find_move_of(v, moves, n, turn, *m.variant, {m.from, m.to, m.promotion});
+}
+
 py::list move_list(const Variant& v, const Move* moves, int n) { return py::list(move_tuple(v, moves, n)); }
 
 py::tuple move_tuple(const Variant& v, const Move* moves, int n) {
@@ -99,12 +111,12 @@ void bind_move(py::module_& m) {
                  m.variant->mode.empty() || m.variant->mode == "teams" ? "" : ", mode='" + m.variant->mode + "'";
              return "Move.from_text('" + text_of(m) + "', '" + m.variant->name + "'" + mode + ")";
            })
-      .def("__eq__",
-           [](const MoveValue& a, py::object other) {
-             if (!py::isinstance<MoveValue>(other)) return false;
-             const MoveValue& b = other.cast<const MoveValue&>();
-             return a.variant == b.variant && a.from == b.from && a.to == b.to && a.promotion == b.promotion;
-           })
+      .def(
+          "__eq__",  // an operator: against anything but a Move it answers NotImplemented, so == is False
+          [](const MoveValue& a, const MoveValue& b) {
+            return a.variant == b.variant && a.from == b.from && a.to == b.to && a.promotion == b.promotion;
+          },
+          py::is_operator())
       .def("__hash__",
            [](const MoveValue& m) {
              return std::hash<std::string>()(m.variant->name) ^ size_t((m.from * 256 + m.to) * 8 + m.promotion);

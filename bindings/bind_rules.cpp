@@ -1,5 +1,5 @@
-// A game's rules as the core takes them (core/rules.h): polychess._core.RuleSet and its enums.
-// Bound before the boards, which take a RuleSet.
+// A game's rules as the core takes them (core/rules.h): polychess._core.Rules and its enums.
+// Bound before the boards, which take a Rules.
 #include <pybind11/stl.h>
 
 #include "bindings.h"
@@ -8,25 +8,25 @@
 namespace py = pybind11;
 
 namespace polychess {
+namespace {
+
+// A core enum as a Python enum whose members are named `members`, in the enum's order.
+template <class E>
+void bind_enum(py::module_& m, const char* name, const char* doc, std::initializer_list<const char*> members) {
+  py::enum_<E> e(m, name, doc);
+  int value = 0;
+  for (const char* member : members) e.value(member, E(value++));
+}
+
+}  // namespace
 
 void bind_rules(py::module_& m) {
-  py::enum_<Army>(m, "Army", "Where the pieces of a player who goes out end up.")
-      .value("PASSES", Army::PASSES)
-      .value("DEAD", Army::DEAD);
-  py::enum_<MateJudged>(m, "MateJudged", "When a checkmate is established.")
-      .value("AT_TURN", MateJudged::AT_TURN)
-      .value("AFTER_MOVE", MateJudged::AFTER_MOVE);
-  py::enum_<StalemateEffect>(m, "StalemateEffect", "What a stalemate does to the stalemated player.")
-      .value("FREEZE", StalemateEffect::FREEZE)
-      .value("OUT", StalemateEffect::OUT)
-      .value("DRAW", StalemateEffect::DRAW);
-  py::enum_<Ranking>(m, "Ranking", "How players are ranked.")
-      .value("ORDER_OUT", Ranking::ORDER_OUT)
-      .value("POINTS", Ranking::POINTS);
-  py::enum_<Insufficient>(m, "Insufficient", "Which material draws.")
-      .value("NEVER", Insufficient::NEVER)
-      .value("BARE_KINGS", Insufficient::BARE_KINGS)
-      .value("FIDE", Insufficient::FIDE);
+  bind_enum<Army>(m, "Army", "Where the pieces of a player who goes out end up.", {"PASSES", "DEAD"});
+  bind_enum<MateJudged>(m, "MateJudged", "When a checkmate is established.", {"AT_TURN", "AFTER_MOVE"});
+  bind_enum<StalemateEffect>(m, "StalemateEffect", "What a stalemate does to the stalemated player.",
+                             {"FREEZE", "OUT", "DRAW"});
+  bind_enum<Ranking>(m, "Ranking", "How players are ranked.", {"ORDER_OUT", "POINTS"});
+  bind_enum<Insufficient>(m, "Insufficient", "Which material draws.", {"NEVER", "BARE_KINGS", "FIDE"});
 
   py::class_<PointsTable>(m, "PointsTable", "Points for captures, mates, stalemates, checks and draws.")
       .def(py::init<>())
@@ -38,20 +38,20 @@ void bind_rules(py::module_& m) {
       .def_readwrite("checks_by_queens", &PointsTable::checks_by_queens)
       .def_readwrite("lead", &PointsTable::lead);
 
-  py::class_<RuleSet>(m, "RuleSet", "A game's rules as the core executes them (built by polychess.rules).")
+  py::class_<Rules>(m, "Rules", "A game's rules as the core executes them (built by polychess.rules).")
       .def(py::init<>())
-      .def_readwrite("army", &RuleSet::army)
-      .def_readwrite("mate_judged", &RuleSet::mate_judged)
-      .def_readwrite("stalemate", &RuleSet::stalemate)
-      .def_readwrite("first_out_decides", &RuleSet::first_out_decides)
-      .def_readwrite("out_after_freeze_ends", &RuleSet::out_after_freeze_ends)
-      .def_readwrite("ranking", &RuleSet::ranking)
-      .def_readwrite("points", &RuleSet::points)
-      .def_readwrite("move_limit", &RuleSet::move_limit)
-      .def_readwrite("repetitions", &RuleSet::repetitions)
-      .def_readwrite("quiet_moves_per_player", &RuleSet::quiet_moves_per_player)
-      .def_readwrite("insufficient", &RuleSet::insufficient)
-      .def_readwrite("neutrality", &RuleSet::neutrality);
+      .def_readwrite("army", &Rules::army)
+      .def_readwrite("mate_judged", &Rules::mate_judged)
+      .def_readwrite("stalemate", &Rules::stalemate)
+      .def_readwrite("first_out_decides", &Rules::first_out_decides)
+      .def_readwrite("out_after_freeze_ends", &Rules::out_after_freeze_ends)
+      .def_readwrite("ranking", &Rules::ranking)
+      .def_readwrite("points", &Rules::points)
+      .def_readwrite("move_limit", &Rules::move_limit)
+      .def_readwrite("repetitions", &Rules::repetitions)
+      .def_readwrite("quiet_moves_per_player", &Rules::quiet_moves_per_player)
+      .def_readwrite("insufficient", &Rules::insufficient)
+      .def_readwrite("neutrality", &Rules::neutrality);
 }
 
 }  // namespace polychess

@@ -1,3 +1,5 @@
+// Board topology for Python: polychess._core.Layout, the cells of a board and every relation
+// between them, by cell index (an IndexError for a wrong cell or colour).
 #include <pybind11/stl.h>
 
 #include "bindings.h"
@@ -7,15 +9,24 @@ namespace py = pybind11;
 namespace polychess {
 namespace {
 
-const Layout& layout_of(const std::string& variant, const std::string& mode, const std::string& setup) {
-  return find_variant(variant, mode, setup).layout;
+// A Python method reading a layout's table by cell, or by colour, or by colour and cell.
+template <class T>
+auto by_cell(const std::vector<T> Layout::* table) {
+  return [table](const Layout& lay, int cell) { return (lay.*table)[checked_index(cell, lay.cell_count, "cell")]; };
 }
-
-void check_cell(const Layout& lay, int cell) {
-  if (cell < 0 || cell >= lay.cell_count) throw py::index_error("no cell " + std::to_string(cell));
+template <class T>
+auto by_colour(const std::vector<T> Layout::* table) {
+  return [table](const Layout& lay, int colour) {
+    return (lay.*table)[checked_index(colour, lay.colour_count, "colour")];
+  };
 }
-void check_colour(const Layout& lay, int colour) {
-  if (colour < 0 || colour >= lay.colour_count) throw py::index_error("no colour " + std::to_string(colour));
+// A cell of a [colour][cell] table of cells, None where the table has NO_CELL.
+auto cell_by_colour_and_cell(const std::vector<std::vector<int>> Layout::* table) {
+  return [table](const Layout& lay, int colour, int cell) {
+    return optional_index(
+        (lay.*table)[checked_index(colour, lay.colour_count, "colour")][checked_index(cell, lay.cell_count, "cell")],
+        NO_CELL);
+  };
 }
 
 }  // namespace
@@ -23,7 +34,7 @@ void check_colour(const Layout& lay, int colour) {
 void bind_topology(py::module_& m) {
   py::class_<Layout>(m, "Layout", "The cells of a board and every relation between them (by cell index).")
       .def(py::init([](const NameText& variant, const NameText& mode, const NameText& setup) {
-             return layout_of(variant, mode, setup);
+             return find_variant(variant, mode, setup).layout;
            }),
            py::arg("variant"), py::kw_only(), py::arg("mode") = "", py::arg("setup") = "")
       .def_readonly("cell_count", &Layout::cell_count)
@@ -36,63 +47,21 @@ void bind_topology(py::module_& m) {
              if (cell == NO_CELL) throw py::key_error("no cell named " + quoted(name));
              return cell;
            })
-      .def("is_dark",
-           [](const Layout& lay, int cell) {
-             check_cell(lay, cell);
-             return bool(lay.dark[cell]);
-           })
-      .def("rook_rays",
-           [](const Layout& lay, int cell) {
-             check_cell(lay, cell);
-             return lay.rook_rays[cell];
-           })
-      .def("bishop_rays",
-           [](const Layout& lay, int cell) {
-             check_cell(lay, cell);
-             return lay.bishop_rays[cell];
-           })
-      .def("king_targets",
-           [](const Layout& lay, int cell) {
-             check_cell(lay, cell);
-             return lay.king_targets[cell];
-           })
-      .def("knight_targets",
-           [](const Layout& lay, int cell) {
-             check_cell(lay, cell);
-             return lay.knight_targets[cell];
-           })
-      .def("pawn_push",
-           [](const Layout& lay, int colour, int cell) -> std::optional<int> {
-             check_colour(lay, colour);
-             check_cell(lay, cell);
-             const int c = lay.pawn_push[colour][cell];
-             if (c == NO_CELL) return std::nullopt;
-             return c;
-           })
-      .def("pawn_double_step",
-           [](const Layout& lay, int colour, int cell) -> std::optional<int> {
-             check_colour(lay, colour);
-             check_cell(lay, cell);
-             const int c = lay.pawn_double_step[colour][cell];
-             if (c == NO_CELL) return std::nullopt;
-             return c;
-           })
+      .def("is_dark", [](const Layout& lay, int cell) { return bool(by_cell(&Layout::dark)(lay, cell)); })
+      .def("rook_rays", by_cell(&Layout::rook_rays))
+      .def("bishop_rays", by_cell(&Layout::bishop_rays))
+      .def("king_targets", by_cell(&Layout::king_targets))
+      .def("knight_targets", by_cell(&Layout::knight_targets))
+      .def("pawn_push", cell_by_colour_and_cell(&Layout::pawn_push))
+      .def("pawn_double_step", cell_by_colour_and_cell(&Layout::pawn_double_step))
       .def("pawn_captures",
            [](const Layout& lay, int colour, int cell) {
-             check_colour(lay, colour);
-             check_cell(lay, cell);
-             return lay.pawn_captures[colour][cell];
+             return by_colour(&Layout::pawn_captures)(lay, colour)[checked_index(cell, lay.cell_count, "cell")];
            })
-      .def("promotion_cells",
-           [](const Layout& lay, int colour) {
-             check_colour(lay, colour);
-             return lay.promotion_cells[colour];
-           })
+      .def("promotion_cells", by_colour(&Layout::promotion_cells))
       .def("castling",
            [](const Layout& lay, int colour, int side) {
-             check_colour(lay, colour);
-             if (side != 0 && side != 1) throw py::index_error("side is 0 (short) or 1 (long)");
-             const auto& c = lay.castling[colour][side].cells;
+             const auto& c = by_colour(&Layout::castling)(lay, colour)[checked_index(side, 2, "side")].cells;
              return py::make_tuple(c.king_from, c.king_to, c.rook_from, c.rook_to);
            })
       .def("lines", [](const Layout& lay) {

@@ -5,11 +5,14 @@
 
 #include <pybind11/pybind11.h>
 
+#include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
 #include <variant>
+#include <vector>
 
 #include "board/variant.h"
 #include "core/any_width.h"
@@ -44,20 +47,28 @@ MoveValue move_value(const Variant& variant, uint32_t move);
 pybind11::list move_list(const Variant& variant, const Move* moves, int n);
 pybind11::tuple move_tuple(const Variant& variant, const Move* moves, int n);
 
-// The move among `moves` (the legal moves of a position of `variant`, `turn` to move) that a Move
-// value names. A move of another mode or setup of the same game is read by its text (the
-// promotion letter names the piece in this mode); one of another game is an IllegalMove.
-inline Move find_move_value(const Variant& variant, const Move* moves, int n, int turn, const MoveValue& m) {
-  const MoveText wanted{m.from, m.to, m.promotion};
-  if (m.variant == &variant) {
-    const Move found = matching_move(moves, n, wanted);
-    if (found != MOVE_NONE) return found;  // no text made on the way of every legal move
-  }
-  const std::string text =
-      move_text(*m.variant, m.promotion ? make_promotion(m.from, m.to, m.promotion) : make_move(m.from, m.to));
-  if (m.variant->name != variant.name)
-    throw IllegalMove("move " + text + " is a " + m.variant->name + " move, not a " + variant.name + " move");
-  return find_move(variant, moves, n, m.variant == &variant ? wanted : parse_move_text(variant, text), text, turn);
+// The move among `moves` (the legal moves of a position of `variant`, `turn` to move) that
+// `move` names: a Move (one of another mode or setup of the same game is read by its text) or
+// move text. InvalidMove or IllegalMove if it names none, TypeError for anything else.
+Move named_move(const Variant& variant, const Move* moves, int n, int turn, pybind11::handle move);
+
+// A core index that marks "none" with `none` (NO_CELL, NOBODY, -1): None in Python.
+inline std::optional<int> optional_index(int index, int none) {
+  if (index == none) return std::nullopt;
+  return index;
+}
+
+// A core per-player array's entries for the game's `players` players.
+template <class T, size_t N>
+std::vector<T> per_player(const std::array<T, N>& values, int players) {
+  return std::vector<T>(values.begin(), values.begin() + players);
+}
+
+// A Python method of a board (PyBoard) or a game (PyGame) that calls `f` on its position or game
+// state, of whichever width.
+template <class Self, class F>
+auto visiting(F f) {
+  return [f](const Self& self) { return self.visit(f); };
 }
 
 // The Python-facing board: a position of any width, on the heap (a game keeps a pointer to it).
@@ -87,37 +98,15 @@ struct PyBoard {
     return visit([&](const auto& pos) { return polychess::legal_moves(pos, out); });
   }
 
-  // The legal move that move text names; throws InvalidMove or IllegalMove.
-  Move parse_move(const std::string& text) const {
+  // The legal move that a Move or move text names (named_move).
+  Move legal_move(pybind11::handle move) const {
     Move moves[MAX_MOVES];
     const int n = legal_moves(moves);
-    return find_move(variant(), moves, n, parse_move_text(variant(), text), text, meta().turn);
-  }
-
-  // The legal move a Move value stands for (find_move_value).
-  Move resolve(const MoveValue& m) const {
-    Move moves[MAX_MOVES];
-    const int n = legal_moves(moves);
-    return find_move_value(variant(), moves, n, meta().turn, m);
+    return named_move(variant(), moves, n, meta().turn, move);
   }
 
   void make(Move move) {
     visit([&](auto& pos) { pos.make(move); });
-  }
-  void unmake() {
-    visit([](auto& pos) { pos.unmake(); });
-  }
-
-  // Takes back the events after the last move, then the move itself.
-  pybind11::object pop() {
-    const Move last = visit([](auto& pos) { return pos.take_back_move(); });
-    if (last == MOVE_NONE) throw pybind11::index_error("pop from a board with no moves");
-    return move_object(variant(), last);
-  }
-
-  pybind11::list move_stack() const {
-    const std::vector<Move> moves = visit([](const auto& pos) { return pos.moves_played(); });
-    return move_list(variant(), moves.data(), int(moves.size()));
   }
 };
 
@@ -142,10 +131,7 @@ struct PyGame {
   const Variant& variant() const {
     return visit([](const auto& g) -> const Variant& { return g.position().variant(); });
   }
-  int player_index(int player) const {
-    if (player < 0 || player >= variant().players) throw pybind11::index_error("no player " + std::to_string(player));
-    return player;
-  }
+  int player_index(int player) const { return checked_index(player, variant().players, "player"); }
 };
 
 // The memory of a buffer (a numpy array, say) that the core fills (`writable`) or reads:
@@ -173,6 +159,19 @@ inline void* buffer_items(const pybind11::buffer& buffer, size_t count, std::ini
                                 item_name + " array of " + std::to_string(count) + " items");
   return info.ptr;
 }
+
+// An observation array of `count` items for the core to write: float32, or uint8 (which holds
+// the counting planes' counts).
+struct ObservationBuffer {
+  float* floats = nullptr;
+  uint8_t* bytes = nullptr;
+
+  ObservationBuffer(const pybind11::buffer& buffer, size_t count, const std::string& what) {
+    if (buffer.request().format == "B")
+      bytes = static_cast<uint8_t*>(buffer_items(buffer, count, {"B"}, "uint8", what));
+    else floats = static_cast<float*>(buffer_items(buffer, count, {"f"}, "float32 or uint8", what));
+  }
+};
 
 // A text argument from Python, converted by the caster below: a str that is valid Unicode.
 // pybind11's own std::string conversion answers a lone surrogate ("\ud800") with a TypeError
@@ -205,17 +204,11 @@ struct type_caster<polychess::Text<Error>> {
     if (!PyUnicode_Check(src.ptr())) return false;
     Py_ssize_t size = 0;
     const char* utf8 = PyUnicode_AsUTF8AndSize(src.ptr(), &size);
-    if (!utf8) {
-      PyErr_Clear();
-      Py_ssize_t at = 0;
-      const Py_ssize_t length = PyUnicode_GetLength(src.ptr());
-      while (at < length) {
-        const Py_UCS4 ch = PyUnicode_ReadChar(src.ptr(), at);
-        if (ch >= 0xD800 && ch <= 0xDFFF) break;
-        ++at;
-      }
+    if (!utf8) {  // a lone surrogate, whose index the UnicodeEncodeError holds
+      const error_already_set error;
       throw Error(std::string(polychess::text_name<Error>()) +
-                  " holds a lone surrogate (not a Unicode character) at index " + std::to_string(at));
+                  " holds a lone surrogate (not a Unicode character) at index " +
+                  str(error.value().attr("start")).cast<std::string>());
     }
     value.value.assign(utf8, size_t(size));
     return true;

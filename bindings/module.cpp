@@ -14,7 +14,6 @@ PYBIND11_MODULE(_core, m) {
   py::register_exception<polychess::InvalidMove>(m, "InvalidMoveError", PyExc_ValueError);
   py::register_exception<polychess::IllegalMove>(m, "IllegalMoveError", PyExc_ValueError);
   py::register_exception<polychess::GameOver>(m, "GameOverError", PyExc_ValueError);
-  m.def("variant_names", &polychess::variant_names, "Names of the variants the core knows.");
   m.def(
       "variants",
       [] {

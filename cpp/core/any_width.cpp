@@ -4,7 +4,7 @@
 
 namespace polychess {
 
-AnyPosition make_position(const Variant& variant, const std::string* text, const RuleSet& rules) {
+AnyPosition make_position(const Variant& variant, const std::string* text, const Rules& rules) {
   switch (variant.words) {
     case 1:
       return text ? AnyPosition(std::in_place_type<Position<1>>, variant, *text, rules)

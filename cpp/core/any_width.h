@@ -17,7 +17,7 @@ using AnyGameState = std::variant<GameState<1>, GameState<2>, GameState<3>>;
 
 // The variant's start position (text null) or the position the text gives, played by `rules`
 // (Position's constructors: InvalidPosition for a bad text).
-AnyPosition make_position(const Variant& variant, const std::string* text, const RuleSet& rules);
+AnyPosition make_position(const Variant& variant, const std::string* text, const Rules& rules);
 
 // A game on `pos` from where it stands (GameState's constructor); `pos` must outlive it.
 AnyGameState make_game_state(AnyPosition& pos, const std::array<int, MAX_PLAYERS>& points, bool judge_start);

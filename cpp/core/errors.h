@@ -24,6 +24,13 @@ struct GameOver : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+// An index among `count` players, colours, cells...: a wrong one is std::out_of_range (an
+// IndexError in Python) naming it.
+inline int checked_index(int index, int count, const char* what) {
+  if (index < 0 || index >= count) throw std::out_of_range(std::string("no ") + what + " " + std::to_string(index));
+  return index;
+}
+
 // Input text as an error message shows it: in quotes, and cut (at a character boundary)
 // when it is long, so a megabyte of garbage does not come back as a megabyte of message.
 inline std::string quoted(const std::string& text, size_t limit = 60) {

@@ -14,6 +14,13 @@ const char* reason_word(Reason reason) {
   return words[int(reason)];
 }
 
+std::pair<std::string, std::string> split_serialized(const std::string& text) {
+  const size_t line = text.find('\n');
+  if (line == std::string::npos)
+    throw InvalidPosition("a serialized game is its start position, a new line, then its steps");
+  return {text.substr(0, line), text.substr(line + 1)};
+}
+
 const char* termination_word(Termination termination) {
   constexpr const char* words[] = {"",
                                    "checkmate",
@@ -50,7 +57,7 @@ Termination termination_of(Reason reason) {
 template <int W>
 GameState<W>::GameState(Position<W>& pos, const std::array<int, MAX_PLAYERS>& points, bool judge_start)
     : pos_(&pos), rules_(pos.rules()) {
-  const RuleSet& rules = rules_;
+  const Rules& rules = rules_;
   facts_.points = points;
   if (rules.move_limit < 0 || rules.repetitions < 0 || rules.quiet_moves_per_player < 0 || rules.points.lead < 0)
     throw std::invalid_argument("rule limits must be >= 0");

@@ -1,6 +1,6 @@
 // The game state: a position plus everything the rules keep beside it (points, places,
 // eliminations with who, how and when, repetition history, the outcome), and the resolver
-// that executes a RuleSet (rules.h) on it. Applying a move applies every event it causes (king
+// that executes a Rules (rules.h) on it. Applying a move applies every event it causes (king
 // capture, transfer, mate, freeze, dead army, points, places, the end) as one step that
 // undo() takes back whole. Game (Python), the playouts and the search share it.
 //
@@ -13,6 +13,7 @@
 
 #include <array>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/movegen.h"
@@ -53,6 +54,10 @@ struct GameFacts {
   uint8_t maybe_checked = 0xF;
 };
 
+// GameState::serialize()'s text as its start position and its steps; InvalidPosition if it is
+// not two lines.
+std::pair<std::string, std::string> split_serialized(const std::string& text);
+
 // The return of a place among `seats` players: +1 for a sole first place down to -1 for a sole
 // last place, linear in the place (a uniform score for learning agents; 0 with one seat).
 inline double place_return(int place, int seats) { return seats > 1 ? 1.0 - 2.0 * (place - 1) / (seats - 1) : 0.0; }
@@ -83,8 +88,9 @@ class GameState {
   }
 
   const Position<W>& position() const { return *pos_; }
-  const RuleSet& rules() const { return rules_; }
+  const Rules& rules() const { return rules_; }
   int players() const { return pos_->players(); }
+  uint32_t seats() const { return seats_; }  // a bit per player seated at the start
   bool is_seat(int player) const { return seats_ >> player & 1; }
   int seat_count() const { return __builtin_popcount(seats_); }
   int current_player() const { return pos_->turn(); }
@@ -106,7 +112,7 @@ class GameState {
   std::string step_token(size_t i) const;
   // The start position and every step's token, one line each: what replay() reads back.
   std::string serialize() const;
-  // Plays serialize()'s second line from here; throws InvalidMove, IllegalMove or
+  // Plays serialize()'s second line (split_serialized) from here; throws InvalidMove, IllegalMove or
   // std::invalid_argument naming the bad step.
   void replay(const std::string& steps);
   // Throws GameOver, naming how the game ended, once it has.
@@ -206,7 +212,7 @@ class GameState {
   bool in_check(int player) const;
 
   Position<W>* pos_;
-  RuleSet rules_;
+  Rules rules_;
   uint32_t seats_ = 0;  // bit per player seated at the start
   std::string start_text_;
   GameFacts facts_;

@@ -119,6 +119,18 @@ Move matching_move(const Move* moves, int n, const MoveText& m) {
   return MOVE_NONE;
 }
 
+Move find_move_of(const Variant& variant, const Move* moves, int n, int turn, const Variant& of, const MoveText& m) {
+  if (&of == &variant) {
+    const Move found = matching_move(moves, n, m);
+    if (found != MOVE_NONE) return found;  // no text made on the way of every legal move
+  }
+  const std::string text =
+      move_text(of, m.promotion ? make_promotion(m.from, m.to, m.promotion) : make_move(m.from, m.to));
+  if (of.name != variant.name)
+    throw IllegalMove("move " + text + " is a " + of.name + " move, not a " + variant.name + " move");
+  return find_move(variant, moves, n, &of == &variant ? m : parse_move_text(variant, text), text, turn);
+}
+
 Move find_move(const Variant& variant, const Move* moves, int n, const MoveText& m, const std::string& text, int turn) {
   const Move found = matching_move(moves, n, m);
   if (found != MOVE_NONE) return found;

@@ -29,5 +29,9 @@ Move matching_move(const Move* moves, int n, const MoveText& m);
 // The same, or IllegalMove naming `text` (the move as written) and the player to move `turn`: a
 // move that needs a promotion letter says so.
 Move find_move(const Variant& variant, const Move* moves, int n, const MoveText& m, const std::string& text, int turn);
+// The same for a move `m` of the game `of`, which may be another mode or setup of this game: that
+// is read by its text (its promotion letter names the piece in this mode). A move of another
+// game is an IllegalMove.
+Move find_move_of(const Variant& variant, const Move* moves, int n, int turn, const Variant& of, const MoveText& m);
 
 }  // namespace polychess

@@ -3,12 +3,25 @@
 #pragma once
 
 #include <atomic>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "core/movegen.h"
 
 namespace polychess {
+
+// A copy of `pos` to count on, so that the position itself stays usable meanwhile; depth 0 to
+// 64, or std::invalid_argument.
+template <int W>
+Position<W> counting_copy(const Position<W>& pos, int depth) {
+  if (depth < 0) throw std::invalid_argument("depth must be >= 0, got " + std::to_string(depth));
+  if (depth > 64) throw std::invalid_argument("depth " + std::to_string(depth) + " is too large");
+  Position<W> copy = pos;
+  copy.reserve_history(size_t(depth) + 1);
+  return copy;
+}
 
 // Counts leaves; stops early (returning a partial count) once *stop becomes true.
 template <int W>

@@ -4,6 +4,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace polychess {
@@ -168,6 +170,8 @@ const PlacementTable& placement_table(const Variant& variant) {
 }
 
 void set_evaluation_weights(const Variant& variant, const EvalWeights& weights) {
+  for (int w : weights)
+    if (w < -30000 || w > 30000) throw std::invalid_argument("evaluation weight out of range: " + std::to_string(w));
   Tables& t = tables();
   std::lock_guard<std::mutex> lock(t.mutex);
   const PlacementTable*& slot = t.current[&variant];

@@ -34,7 +34,8 @@ void placement_features(const Layout& layout, int colour, Kind kind, int cell, i
 
 // The table for the game, with its current weights (thread-safe).
 const PlacementTable& placement_table(const Variant& variant);
-// Makes `weights` the game's weights for positions made from now on.
+// Makes `weights` the game's weights for positions made from now on; std::invalid_argument for
+// a weight beyond +-30000.
 void set_evaluation_weights(const Variant& variant, const EvalWeights& weights);
 
 }  // namespace polychess

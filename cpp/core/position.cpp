@@ -26,7 +26,7 @@ void Position<W>::clear() {
 }
 
 template <int W>
-Position<W>::Position(const Variant& variant, const RuleSet& rules)
+Position<W>::Position(const Variant& variant, const Rules& rules)
     : variant_(&variant), topo_(&topology_of<W>(variant)), placement_table_(&placement_table(variant)), rules_(rules) {
   check_rules();
   clear();
@@ -36,7 +36,7 @@ Position<W>::Position(const Variant& variant, const RuleSet& rules)
 }
 
 template <int W>
-Position<W>::Position(const Variant& variant, const std::string& text, const RuleSet& rules)
+Position<W>::Position(const Variant& variant, const std::string& text, const Rules& rules)
     : variant_(&variant), topo_(&topology_of<W>(variant)), placement_table_(&placement_table(variant)), rules_(rules) {
   check_rules();
   clear();

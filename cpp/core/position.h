@@ -49,21 +49,23 @@ class Position {
   // The start position of the variant, played by `rules` (fixed for the life of the position:
   // neutrality decides which captures are legal, the army rule what a king capture does).
   // Throws std::invalid_argument for rules the board cannot play (neutrality without three players).
-  explicit Position(const Variant& variant, const RuleSet& rules = {});
+  explicit Position(const Variant& variant, const Rules& rules = {});
   // Parses a position string; throws InvalidPosition naming the problem.
-  Position(const Variant& variant, const std::string& text, const RuleSet& rules = {});
+  Position(const Variant& variant, const std::string& text, const Rules& rules = {});
 
   std::string text() const;  // the position string (FEN for standard chess)
 
   const Variant& variant() const { return *variant_; }
   const Topology<W>& topo() const { return *topo_; }
   int players() const { return variant_->players; }
-  const RuleSet& rules() const { return rules_; }
+  const Rules& rules() const { return rules_; }
   // Under the neutrality option: may `player` capture pieces of `victim` now?
   bool neutrality_allows(int player, int victim) const;
   int colours() const { return variant_->colours(); }
 
   Piece piece_at(int cell) const { return board_[cell]; }
+  // Whether a move of this position takes a piece (castling moves the king to an empty cell).
+  bool is_capture(Move m) const { return board_[move_to(m)] != NO_PIECE || move_type(m) == EN_PASSANT; }
   BB occupied() const { return occupied_; }
   BB colour_bb(int colour) const { return by_colour_[colour]; }
   BB kind_bb(Kind k) const { return by_kind_[k]; }
@@ -148,7 +150,7 @@ class Position {
   const Variant* variant_;
   const Topology<W>* topo_;
   const PlacementTable* placement_table_;
-  RuleSet rules_;
+  Rules rules_;
   Piece board_[MAX_CELLS];
   BB by_colour_[MAX_COLOURS];
   BB by_kind_[KIND_NB];

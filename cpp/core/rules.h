@@ -2,7 +2,7 @@
 // checkmate, a stalemate and a king capture do, how the players are ranked, the points table
 // and the end and draw conditions. The Python layer declares each game's rules
 // (python/polychess/rules.py, in the words of docs/rules.md) and hands them to the core as a
-// RuleSet, which a position carries from its making (position.h: the moves and a king capture
+// Rules, which a position carries from its making (position.h: the moves and a king capture
 // follow it) and the resolver (game_state.h) executes for Game, the playouts and the search
 // alike. Nothing here names a variant.
 #pragma once
@@ -74,7 +74,7 @@ struct PointsTable {
   bool scores_checks() const { return checks[0] || checks[1] || checks_by_queens[0] || checks_by_queens[1]; }
 };
 
-struct RuleSet {
+struct Rules {
   // The rule of neutrality (docs/rules.md §1.11): no capture of a player who captured none of
   // the mover's pieces on his last move, while a third player is in; for three players.
   bool neutrality = false;

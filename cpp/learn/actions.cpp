@@ -124,6 +124,11 @@ void write_action_mask(const ActionSpace& s, int seat, const Move* moves, int co
   for (int i = 0; i < count; ++i) mask[encode_action(s, seat, moves[i])] = 1;
 }
 
+Move action_move(const ActionSpace& s, int code) {
+  const Kind k = Kind(s.promotion[code]);
+  return k == NO_KIND ? make_move(s.from[code], s.to[code]) : make_promotion(s.from[code], s.to[code], k);
+}
+
 Move decode_action(const ActionSpace& s, int seat, int code, const Move* moves, int count) {
   if (!is_action_code(s, code)) return MOVE_NONE;
   const int from = s.board[seat][s.from[code]], to = s.board[seat][s.to[code]];

@@ -60,6 +60,9 @@ int encode_action(const ActionSpace& space, int seat, Move m);
 // (space.size bytes): 1 at their codes, 0 elsewhere.
 void write_action_mask(const ActionSpace& space, int seat, const Move* moves, int count, int8_t* mask);
 
+// The move a code stands for in seat 0's frame (a plain code written without its promotion).
+Move action_move(const ActionSpace& space, int code);
+
 // The move among `moves` (a position's legal moves, its mover at `seat`) that has `code`;
 // MOVE_NONE if none has it (also for a number that is no code).
 Move decode_action(const ActionSpace& space, int seat, int code, const Move* moves, int count);

@@ -29,7 +29,7 @@ class GameBatchOf final : public GameBatch {
         start_pos_(prototype.position()),
         start_(start_pos_, prototype),
         space_(action_space(start_pos_.variant())),
-        shape_(observation_shape(start_pos_.variant(), prototype.rules().ranking == Ranking::POINTS)),
+        shape_(observation_shape(prototype)),
         random_{options.seed} {
     if (start_.is_terminal()) throw std::invalid_argument("the game is over before the first step");
     slots_.reserve(size_t(options.games));
@@ -161,6 +161,9 @@ class GameBatchOf final : public GameBatch {
 
 template <int W>
 std::unique_ptr<GameBatch> make_batch(const GameState<W>& prototype, const BatchOptions& options) {
+  if (options.games < 1) throw std::invalid_argument("games must be at least 1, got " + std::to_string(options.games));
+  if (options.threads < 1)
+    throw std::invalid_argument("threads must be at least 1, got " + std::to_string(options.threads));
   return std::make_unique<GameBatchOf<W>>(prototype, options);
 }
 

@@ -21,6 +21,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -32,6 +33,7 @@ namespace polychess {
 struct ObservationShape {
   int planes, rows, cols;
   int size() const { return planes * rows * cols; }
+  std::array<int, 3> dims() const { return {planes, rows, cols}; }
 };
 
 inline int observation_kinds(const Variant& v) {
@@ -43,6 +45,12 @@ inline ObservationShape observation_shape(const Variant& v, bool points) {
   const int c = v.colours(), p = v.players;
   return {1 + c * observation_kinds(v) + c * p + 3 * p + 2 * c + 3 + (points ? p : 0), v.layout.grid_rows,
           v.layout.grid_cols};
+}
+
+// The shape of a game's observations (with points planes where its players rank by points).
+template <int W>
+ObservationShape observation_shape(const GameState<W>& state) {
+  return observation_shape(state.position().variant(), state.rules().ranking == Ranking::POINTS);
 }
 
 // A plane that counts: as float32 the count over its scale (at most 1 unless `capped` is false),
@@ -66,7 +74,7 @@ void write_observation(const GameState<W>& state, int viewer, T* out) {
   const Variant& v = pos.variant();
   const Layout& lay = v.layout;
   const bool points = state.rules().ranking == Ranking::POINTS;
-  const ObservationShape shape = observation_shape(v, points);
+  const ObservationShape shape = observation_shape(state);
   const int area = shape.rows * shape.cols, colours = v.colours(), players = v.players, kinds = observation_kinds(v);
   std::memset(out, 0, sizeof(T) * size_t(shape.size()));
   const std::vector<int>& frame = lay.turned[viewer];

@@ -2,6 +2,7 @@
 
 #include <thread>
 
+#include "core/errors.h"
 #include "core/game_state.h"
 #include "core/placement.h"
 #include "core/random.h"
@@ -57,8 +58,16 @@ void play_range(const Position<W>& start, const GameState<W>& prototype, const P
 
 }  // namespace
 
+Policy policy_named(const std::string& name) {
+  if (name == "random") return Policy::RANDOM;
+  if (name == "greedy") return Policy::GREEDY;
+  throw std::invalid_argument("unknown policy " + quoted(name) + " (random or greedy)");
+}
+
 template <int W>
 std::vector<PlayoutResult> run_playouts(const Position<W>& start, const PlayoutOptions& options) {
+  if (options.games < 0) throw std::invalid_argument("games must be >= 0, got " + std::to_string(options.games));
+  if (options.threads < 1) throw std::invalid_argument("threads must be >= 1, got " + std::to_string(options.threads));
   Position<W> start_pos = start;
   const GameState<W> prototype(start_pos);  // judges the start once, throws for bad rules
   std::vector<PlayoutResult> results(size_t(options.games));

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/rules.h"
@@ -14,6 +15,9 @@ enum class Policy : uint8_t {
   RANDOM,  // a legal move drawn uniformly
   GREEDY,  // the capture of the most valuable piece (ties drawn at random), else a random move
 };
+
+// The policy a name ("random", "greedy") stands for; std::invalid_argument otherwise.
+Policy policy_named(const std::string& name);
 
 struct PlayoutOptions {
   int games = 1;
@@ -36,7 +40,8 @@ struct PlayoutResult {
 template <int W>
 class Position;
 
-// Plays options.games games from `start`, by its rules.
+// Plays options.games games from `start`, by its rules; std::invalid_argument for options it
+// cannot honour (fewer than 0 games, fewer than 1 thread).
 template <int W>
 std::vector<PlayoutResult> run_playouts(const Position<W>& start, const PlayoutOptions& options);
 

@@ -30,10 +30,7 @@ class MoveOrder {
     counter_->fill(MOVE_NONE);
   }
 
-  static bool is_capture(const Position<W>& pos, Move m) {
-    return pos.piece_at(move_to(m)) != NO_PIECE || move_type(m) == EN_PASSANT;
-  }
-  static bool is_quiet(const Position<W>& pos, Move m) { return !is_capture(pos, m) && !move_promotion(m); }
+  static bool is_quiet(const Position<W>& pos, Move m) { return !pos.is_capture(m) && !move_promotion(m); }
 
   // `previous` is the move played just before (MOVE_NONE at the root or after a pass).
   void sort(const Position<W>& pos, Move* moves, int n, Move tt_move, int ply, Move previous = MOVE_NONE) const {

@@ -24,6 +24,7 @@
 #include <array>
 #include <atomic>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "core/position.h"
@@ -38,7 +39,6 @@ constexpr int MAX_PLY = 96;
 constexpr int MAX_DEPTH = MAX_PLY - 8;
 constexpr uint64_t MAX_NODES = uint64_t(1) << 62;
 constexpr double MAX_SECONDS = 1e9;  // about 31 years: "no limit" is 0, not a huge number
-constexpr size_t MAX_HASH_MB = 1 << 20;
 
 enum class Algorithm : uint8_t { PARANOID, MAXN, BRS };
 
@@ -53,6 +53,9 @@ struct SearchLimits {
   int noise = 0;
   uint64_t noise_seed = 0;
 };
+
+// The algorithm a name ("paranoid", "maxn", "brs") stands for; std::invalid_argument otherwise.
+Algorithm algorithm_named(const std::string& name);
 
 struct SearchReport {
   Move best = MOVE_NONE;
@@ -71,7 +74,8 @@ using IterationCallback = std::function<void(const SearchReport&)>;
 template <int W>
 class GameState;
 
-// Searches the state's position for the player to move.
+// Searches the state's position for the player to move; std::invalid_argument for limits it
+// cannot honour.
 template <int W>
 SearchReport search(const GameState<W>& root, TranspositionTable& tt, const SearchLimits& limits,
                     const std::atomic<bool>& stop, const IterationCallback& on_iteration);

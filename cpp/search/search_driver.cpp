@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "core/errors.h"
 #include "search/searcher.h"
 
 namespace polychess {
@@ -161,9 +162,22 @@ int Searcher<W>::opposing_sides(const Position<W>& pos) {
   return std::max(1, __builtin_popcount(teams));
 }
 
+Algorithm algorithm_named(const std::string& name) {
+  if (name == "paranoid") return Algorithm::PARANOID;
+  if (name == "maxn") return Algorithm::MAXN;
+  if (name == "brs") return Algorithm::BRS;
+  throw std::invalid_argument("unknown algorithm " + quoted(name) + " (paranoid, maxn, brs)");
+}
+
 template <int W>
 SearchReport search(const GameState<W>& root, TranspositionTable& tt, const SearchLimits& limits,
                     const std::atomic<bool>& stop, const IterationCallback& on_iteration) {
+  if (limits.depth < 0 || limits.depth > MAX_DEPTH || limits.nodes > MAX_NODES ||
+      !(limits.seconds >= 0 && limits.seconds <= MAX_SECONDS))
+    throw std::invalid_argument("search limits out of range (depth 0 to " + std::to_string(MAX_DEPTH) +
+                                ", seconds 0 to " + std::to_string(int(MAX_SECONDS)) + ")");
+  if (limits.threads < 1 || limits.threads > 256) throw std::invalid_argument("threads must be between 1 and 256");
+  if (limits.noise < 0 || limits.noise > 10000) throw std::invalid_argument("noise must be between 0 and 10000");
   // Lazy SMP: helper threads search the same root with their own histories, sharing only the
   // table, which they fill with results the main thread then finds; the main thread's result
   // is the answer. Half the helpers start one iteration deeper, so the threads spread over

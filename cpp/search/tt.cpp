@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 #include <new>
+#include <stdexcept>
+#include <string>
 #ifdef __linux__
 #include <sys/mman.h>
 #endif
@@ -30,6 +32,7 @@ TranspositionTable::Slot* TranspositionTable::allocate(size_t count) {
 void TranspositionTable::Free::operator()(Slot* p) const { std::free(p); }
 
 void TranspositionTable::resize(size_t megabytes) {
+  if (megabytes > MAX_HASH_MB) throw std::invalid_argument("hash_mb must be at most " + std::to_string(MAX_HASH_MB));
   slots_.reset();
   count_ = 0;
   mask_ = 0;

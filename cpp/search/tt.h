@@ -18,6 +18,8 @@
 
 namespace polychess {
 
+constexpr size_t MAX_HASH_MB = 1 << 20;  // the largest table resize() makes
+
 enum Bound : uint8_t { BOUND_NONE = 0, BOUND_UPPER = 1, BOUND_LOWER = 2, BOUND_EXACT = 3 };
 
 struct TTEntry {
@@ -31,7 +33,7 @@ struct TTEntry {
 class TranspositionTable {
  public:
   explicit TranspositionTable(size_t megabytes = 16) { resize(megabytes); }
-  void resize(size_t megabytes);
+  void resize(size_t megabytes);  // std::invalid_argument beyond MAX_HASH_MB
   void clear();
   void new_search() { generation_ = uint8_t(generation_ + 1); }
   size_t size() const { return count_; }

@@ -41,13 +41,7 @@ class LegalMoves:
         return self._board._core.count_legal_moves() > 0
 
     def __contains__(self, move: object) -> bool:
-        if isinstance(move, str):
-            try:
-                self._board._core.parse_move(move)
-            except ValueError:
-                return False
-            return True
-        return isinstance(move, Move) and self._board._core.is_legal(move)
+        return isinstance(move, (str, Move)) and self._board._core.is_legal(move)
 
     def __repr__(self) -> str:
         return f"<LegalMoves ({', '.join(map(str, self))})>"
@@ -211,17 +205,14 @@ class Board:
         Raises :class:`~polychess.InvalidMoveError` if the text cannot be read and
         :class:`~polychess.IllegalMoveError` if it names no legal move.
         """
-        return self._core.parse_move(text)
+        if not isinstance(text, str):
+            raise TypeError(f"expected move text, got {type(text).__name__}")
+        return self._core.legal_move(text)
 
     def push(self, move: Move | str) -> Move:
         """Plays a legal move (or its text) and returns it. An illegal move raises
         :class:`~polychess.IllegalMoveError` and leaves the board unchanged."""
-        if isinstance(move, str):
-            return self._core.push_text(move)
-        if not isinstance(move, Move):
-            raise TypeError(f"expected a Move or move text, got {type(move).__name__}")
-        self._core.push(move)
-        return move
+        return self._core.push(move)
 
     # -- the notation of each variant's records ---------------------------------------------
 
@@ -467,13 +458,7 @@ class Board:
 
     def _legal(self, move: Move | str) -> Move:
         """The legal move given as a Move or as move text; IllegalMoveError otherwise."""
-        if isinstance(move, str):
-            return self._core.parse_move(move)
-        if not isinstance(move, Move):
-            raise TypeError(f"expected a Move or move text, got {type(move).__name__}")
-        if not self._core.is_legal(move):
-            self._core.push(move)  # raises IllegalMoveError with the core's message, leaving the board as it was
-        return move
+        return self._core.legal_move(move)
 
     def _index(self, colour: Colour | str) -> int:
         try:

@@ -238,7 +238,7 @@ class Game:
         colours = self._board.colours
         self._state = _core.GameState(self._board._core, [self.start_points.get(c, 0) for c in colours])
         # Seats with a player at the start (players=2 leaves Black's seat empty).
-        self.seats: tuple[Colour, ...] = tuple(colours[p] for p in self._state.seats)
+        self.seats: tuple[Colour, ...] = tuple(c for p, c in enumerate(colours) if self._state.seats >> p & 1)
         self.players = options.players or len(colours)
         self.clock: Clock | None = None
         if options.time_control is not None:
@@ -283,7 +283,7 @@ class Game:
     @property
     def history(self) -> list[str]:
         """Moves and events in order, as they are written in game records."""
-        return self._state.history()
+        return [token for token, _, _, _ in self._state.steps()]
 
     @property
     def steps(self) -> tuple[Step, ...]:

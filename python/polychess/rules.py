@@ -105,26 +105,17 @@ class Rules:
         """This declaration with some rules changed (an option of the game, or a test's)."""
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
-    def to_core(self) -> _core.RuleSet:
-        """The declaration as the core executes it."""
-        core = _core.RuleSet()
-        core.army = _core.Army.DEAD if self.army == "dead" else _core.Army.PASSES
-        core.mate_judged = {"at turn": _core.MateJudged.AT_TURN, "after move": _core.MateJudged.AFTER_MOVE}[
-            self.mate_judged
-        ]
-        core.stalemate = {
-            "freeze": _core.StalemateEffect.FREEZE,
-            "out": _core.StalemateEffect.OUT,
-            "draw": _core.StalemateEffect.DRAW,
-        }[self.stalemate]
+    def to_core(self) -> _core.Rules:
+        """The declaration as the core executes it (its enums name the words in capitals)."""
+        core = _core.Rules()
+        core.army = _member(_core.Army, self.army)
+        core.mate_judged = _member(_core.MateJudged, self.mate_judged)
+        core.stalemate = _member(_core.StalemateEffect, self.stalemate)
         core.first_out_decides = self.first_out_decides
         core.out_after_freeze_ends = self.out_after_freeze_ends
-        core.ranking = _core.Ranking.POINTS if self.ranking == "points" else _core.Ranking.ORDER_OUT
+        core.ranking = _member(_core.Ranking, self.ranking)
         table = _core.PointsTable()
-        capture = [0] * 8
-        for kind, value in self.points.capture.items():
-            capture[int(kind)] = value
-        table.capture = capture
+        table.capture = [0, *(self.points.capture.get(kind, 0) for kind in Kind)]  # by kind index, 0 unused
         table.mate = self.points.mate
         table.stalemate = self.points.stalemate
         table.draw = self.points.draw
@@ -135,13 +126,17 @@ class Rules:
         core.move_limit = self.move_limit or 0
         core.repetitions = self.repetitions or 0
         core.quiet_moves_per_player = self.quiet_moves_per_player or 0
-        core.insufficient = {
-            "never": _core.Insufficient.NEVER,
-            "bare kings": _core.Insufficient.BARE_KINGS,
-            "fide": _core.Insufficient.FIDE,
-        }[self.insufficient_material]
+        core.insufficient = _member(_core.Insufficient, self.insufficient_material)
         core.neutrality = self.neutrality
         return core
+
+
+_Enum = TypeVar("_Enum")
+
+
+def _member(enum: type[_Enum], word: str) -> _Enum:
+    """The core's member for a declaration's word: "at turn" is MateJudged.AT_TURN."""
+    return enum.__members__[word.upper().replace(" ", "_")]  # type: ignore[attr-defined,no-any-return]
 
 
 # docs/rules.md §1.6-1.12: a mated army passes to the mater; a stalemated player is frozen, and
