@@ -42,15 +42,18 @@ Move legal_move_of(const State& state, py::handle move) {
   return named_move(state.position().variant(), moves, n, state.current_player(), move);
 }
 
-// A step of the log: (token, player or None, move or None, move number) — the player who moved,
-// resigned or lost on time (None for a draw agreed), the move if it was one.
+// A step of the log: (token, player or None, move or None, move number, reason or None) — the
+// player who moved, resigned or lost on time (None for a draw agreed), the move if it was one,
+// why the player left if he did.
 template <class State>
 py::tuple step_tuple(const State& state, size_t i) {
   const GameStep& s = state.step(i);
-  const Variant& v = state.position().variant();
-  const bool is_move = s.kind == StepKind::MOVE;
+  const py::object none = py::none();
+  const bool left = s.kind == StepKind::RESIGNATION || s.kind == StepKind::TIME_FORFEIT;
+  const Reason reason = s.kind == StepKind::RESIGNATION ? Reason::RESIGNATION : Reason::TIME_FORFEIT;
   return py::make_tuple(state.step_token(i), optional_index(s.kind == StepKind::DRAW_AGREED ? -1 : s.player, -1),
-                        is_move ? move_object(v, s.move) : py::object(py::none()), s.fullmove);
+                        s.kind == StepKind::MOVE ? move_object(state.position().variant(), s.move) : none, s.fullmove,
+                        left ? py::str(reason_word(reason)) : none);
 }
 
 // A Python method: the player leaves the game for `reason` (resigns, loses on time).
@@ -139,8 +142,9 @@ void bind_game(py::module_& m) {
             });
           },
           py::arg("first") = 0,
-          "(token, player or None, move or None, move number) of every step from `first` on: who moved, resigned or "
-          "lost on time (None for a draw agreed), the move if the step was one, the position's move number then.")
+          "(token, player or None, move or None, move number, reason or None) of every step from `first` on: who "
+          "moved, resigned or lost on time (None for a draw agreed), the move if the step was one, the position's "
+          "move number then, why the player left (resignation, time forfeit) if he did.")
       .def("status", [](const PyGame& g,
                         int p) { return g.visit([&](const auto& s) { return s.status_of(g.player_index(p)); }); })
       .def_property_readonly("ply", visiting<PyGame>([](const auto& s) { return s.facts().ply; }))

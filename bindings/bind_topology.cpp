@@ -9,14 +9,17 @@ namespace py = pybind11;
 namespace polychess {
 namespace {
 
-// A Python method reading a layout's table by cell, or by colour, or by colour and cell.
+// A Python method reading a layout's table by cell, or by colour, or by colour and cell (the
+// entry itself, not a copy, which Python then converts).
 template <class T>
 auto by_cell(const std::vector<T> Layout::* table) {
-  return [table](const Layout& lay, int cell) { return (lay.*table)[checked_index(cell, lay.cell_count, "cell")]; };
+  return [table](const Layout& lay, int cell) -> decltype(auto) {
+    return (lay.*table)[checked_index(cell, lay.cell_count, "cell")];
+  };
 }
 template <class T>
 auto by_colour(const std::vector<T> Layout::* table) {
-  return [table](const Layout& lay, int colour) {
+  return [table](const Layout& lay, int colour) -> decltype(auto) {
     return (lay.*table)[checked_index(colour, lay.colour_count, "colour")];
   };
 }

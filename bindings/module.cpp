@@ -19,11 +19,12 @@ PYBIND11_MODULE(_core, m) {
       [] {
         std::vector<py::tuple> out;
         for (const polychess::Variant* v : polychess::variants())
-          out.push_back(py::make_tuple(v->name, v->mode, v->setup, v->colour_names, v->teams));
+          out.push_back(
+              py::make_tuple(v->name, v->mode, v->setup, v->layout.geometry->name(), v->colour_names, v->teams));
         return out;
       },
-      "Every game the core knows, as (variant, mode, setup, colour names, whether players p and p + 2 are "
-      "partners), in its listed order (the catalogue).");
+      "Every game the core knows, as (variant, mode, setup, board shape, colour names, whether players p and p + 2 "
+      "are partners), in its listed order (the catalogue).");
   m.def(
       "resolve_variant",
       [](const polychess::NameText& name, const polychess::NameText& mode, const polychess::NameText& setup) {

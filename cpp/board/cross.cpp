@@ -57,6 +57,7 @@ class Cross final : public Geometry {
  public:
   Cross(Mode mode, Setup setup) : mode_(mode), setup_(setup) {}
 
+  const char* name() const override { return "cross"; }
   int cell_count() const override { return 160; }
   int colour_count() const override { return 4; }
 

@@ -32,6 +32,9 @@ class Geometry {
  public:
   virtual ~Geometry() = default;
 
+  // The board's shape: "hexagon" (three-player), "square" (standard) or "cross" (four-player),
+  // what a drawing of it goes by.
+  virtual const char* name() const = 0;
   virtual int cell_count() const = 0;
   virtual int colour_count() const = 0;
   // Cell names in the notation of the variant (upper case on the hexagon).

@@ -25,6 +25,7 @@ int rank_number(int cell) {
 
 class Hexagon final : public Geometry {
  public:
+  const char* name() const override { return "hexagon"; }
   int cell_count() const override { return SECTORS * 32; }
   int colour_count() const override { return SECTORS; }
 

@@ -7,6 +7,7 @@ namespace {
 
 class Square final : public Geometry {
  public:
+  const char* name() const override { return "square"; }
   int cell_count() const override { return 64; }
   int colour_count() const override { return 2; }
 

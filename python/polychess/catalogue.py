@@ -30,13 +30,14 @@ __all__ = ["GameKind", "KINDS", "RecordFormat", "VARIANTS", "kind_of"]
 
 @dataclass(frozen=True)
 class GameKind:
-    """One game: the variant, and for four-player chess the mode and the setup; its colours in
-    turn order (which are also its seats), its sides (a player alone, or partners) and its
-    declared rules."""
+    """One game: the variant, and for four-player chess the mode and the setup; the shape of its
+    board (``hexagon``, ``square`` or ``cross``), its colours in turn order (which are also its
+    seats), its sides (a player alone, or partners) and its declared rules."""
 
     variant: str
     mode: str | None
     setup: str | None
+    board: str = field(compare=False)
     colours: tuple[Colour, ...] = field(compare=False)  # what the three above name
     sides: tuple[tuple[Colour, ...], ...] = field(compare=False)
     rules: Rules = field(compare=False)
@@ -77,11 +78,11 @@ class GameKind:
         return Game(self.variant, start=start, **options)
 
 
-def _listed(variant: str, mode: str, setup: str, names: list[str], teams: bool) -> GameKind:
+def _listed(variant: str, mode: str, setup: str, board: str, names: list[str], teams: bool) -> GameKind:
     colours = tuple(Colour(name) for name in names)
     # Partners sit opposite each other: players p and p + 2 (docs/rules.md §2.3).
     sides = tuple(colours[p::2] for p in range(2)) if teams else tuple((c,) for c in colours)
-    return GameKind(variant, mode or None, setup or None, colours, sides, DECLARED[(variant, mode or None)])
+    return GameKind(variant, mode or None, setup or None, board, colours, sides, DECLARED[(variant, mode or None)])
 
 
 @dataclass(frozen=True)

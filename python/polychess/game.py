@@ -111,13 +111,15 @@ class Outcome:
 class Step:
     """A step of a game, as :attr:`Game.steps` lists them: its token as records write it (the
     move text, ``resign(red)``, ``timeout(red)``, ``draw``), the player who moved, resigned or
-    lost on time (None for a draw agreed), the move if the step was one, and the position's move
-    number when it was taken."""
+    lost on time (None for a draw agreed), the move if the step was one, the position's move
+    number when it was taken, and why the player left if he did (a resignation or a time
+    forfeit; None for a move or a draw)."""
 
     token: str
     player: Colour | None
     move: Move | None
     fullmove: int
+    reason: Reason | None = None
 
 
 class _GameLegalMoves(LegalMoves):
@@ -255,6 +257,12 @@ class Game:
         return self._board.copy()
 
     @property
+    def kind(self) -> GameKind:
+        """The game's entry in the catalogue (:mod:`polychess.catalogue`): its board, colours,
+        sides, declared rules and record format."""
+        return self._board.kind
+
+    @property
     def position(self) -> Board:
         """The game's own board, live (not a copy, unlike :attr:`board`): to read without
         copying. Play through the game, never on this board."""
@@ -283,15 +291,21 @@ class Game:
     @property
     def history(self) -> list[str]:
         """Moves and events in order, as they are written in game records."""
-        return [token for token, _, _, _ in self._state.steps()]
+        return [step[0] for step in self._state.steps()]
 
     @property
     def steps(self) -> tuple[Step, ...]:
         """Every step with who took it and the move number then (:class:`Step`)."""
         colours = self.colours
         return tuple(
-            Step(token, None if player is None else colours[player], move, fullmove)
-            for token, player, move, fullmove in self._state.steps()
+            Step(
+                token,
+                None if player is None else colours[player],
+                move,
+                fullmove,
+                None if reason is None else Reason(reason),
+            )
+            for token, player, move, fullmove, reason in self._state.steps()
         )
 
     @property

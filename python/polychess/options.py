@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from polychess.catalogue import VARIANTS, kind_of
 from polychess.pieces import Colour
 
-__all__ = ["OPTIONS", "Option", "OptionError", "Options", "option", "validate_options"]
+__all__ = ["CLOCK_OPTIONS", "OPTIONS", "Option", "OptionError", "Options", "option", "validate_options"]
 
 _THREE_PLAYER = ("three-player",)
 # More plies than any game is played for; it keeps a move limit a number that records can hold.
@@ -279,6 +279,9 @@ OPTIONS: tuple[Option, ...] = (
 )
 
 _BY_NAME = {o.name: o for o in OPTIONS}
+
+# The options of a game's clock: the time control and the options that need it.
+CLOCK_OPTIONS: tuple[str, ...] = tuple(o.name for o in OPTIONS if "time_control" in (o.name, o.needs))
 
 
 def option(name: str) -> Option:

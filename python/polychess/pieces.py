@@ -33,6 +33,12 @@ class Kind(enum.IntEnum):
     KING = 6
     ONE_POINT_QUEEN = 7  # four-player free-for-all's promoted queen (moves as a queen)
 
+    @property
+    def letter(self) -> str:
+        """The kind's letter as boards and position strings write it: P, N, B, R, Q, K, and D
+        for the one-point queen (FEN4's letter; the core's ``kind_letter``)."""
+        return "PNBRQKD"[self - 1]
+
 
 class Piece(NamedTuple):
     colour: Colour

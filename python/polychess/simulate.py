@@ -20,13 +20,15 @@ from polychess import _core
 from polychess.board import Colour
 from polychess.engine import whole_number
 from polychess.game import Game, Termination
+from polychess.options import CLOCK_OPTIONS
 
 __all__ = ["POLICIES", "Playout", "playouts"]
 
 POLICIES = ("random", "greedy")  # greedy: the capture of the most valuable piece, else a random move
 _MAX_GAMES = 100_000_000
 _MAX_THREADS = 256
-_CLOCK_OPTIONS = ("time_control", "increment", "hourglass", "time_source", "rotate_first_player")
+# What a playout has no use for: a clock, and a next game to rotate the first player for.
+_REFUSED = (*CLOCK_OPTIONS, "time_source", "rotate_first_player")
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,7 @@ def playouts(
     game early; ``record_moves`` keeps every game's moves; ``threads`` shares the games out.
     Bad arguments raise ``ValueError`` naming them.
     """
-    for name in _CLOCK_OPTIONS:
+    for name in _REFUSED:
         if name in options:
             raise ValueError(f"playouts take no {name} option (playouts have no clocks)")
     count = whole_number("games", games, 0, _MAX_GAMES)

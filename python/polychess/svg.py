@@ -173,11 +173,11 @@ def _squares(names: Sequence[str], side: float) -> _Model:
 
 @cache
 def _model(variant: str) -> _Model:
-    names = _layout(kind_of(variant)).names
-    if variant == "three-player":
+    kind = kind_of(variant)
+    if kind.board == "hexagon":
         model = _hexagon()
     else:
-        model = _squares(names, 30.0 if variant == "four-player" else 50.0)
+        model = _squares(_layout(kind).names, 30.0 if kind.board == "cross" else 50.0)
     _check_topology(variant, model)
     return model
 
@@ -578,7 +578,7 @@ def _cells_layer(position: Board, drawing: _Drawing) -> list[str]:
     layout = position.layout
     # A hairline in the cell's own shade hides anti-aliasing seams; the hexagon's cells get a
     # darker line, as on printed boards, because its cells are not aligned in rows.
-    hexagon = position.variant == "three-player"
+    hexagon = position.kind.board == "hexagon"
     out = ['<g class="cells">']
     for index, name in enumerate(layout.names):
         shade = "dark" if layout.is_dark(index) else "light"

@@ -18,19 +18,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from polychess.board import Board, Colour, Kind, Move, Piece
+from polychess.board import Board, Colour, Move, Piece
 
 __all__ = ["piece_text", "render"]
-
-_PIECE_LETTERS = {
-    Kind.PAWN: "P",
-    Kind.KNIGHT: "N",
-    Kind.BISHOP: "B",
-    Kind.ROOK: "R",
-    Kind.QUEEN: "Q",
-    Kind.KING: "K",
-    Kind.ONE_POINT_QUEEN: "D",
-}  # D: FEN4's letter for the 1-point queen
 
 # ANSI styles: bold foreground per colour. Black pieces are drawn grey so that they stay
 # visible on the dark background most terminals have.
@@ -49,7 +39,7 @@ _CHECK = "41"  # red background behind a king in check
 
 def piece_text(piece: Piece) -> str:
     """``wK``, ``rQ``, ``bN``...: the colour's letter and the piece's letter."""
-    return piece.colour.value[0] + _PIECE_LETTERS[piece.kind]
+    return piece.colour.value[0] + piece.kind.letter
 
 
 class _Canvas:
@@ -134,7 +124,7 @@ def render(
     if side not in board.colours:
         raise ValueError(f"no colour {side.value!r} in {board.variant}")
     marks = _marks(board, lastmove)
-    if board.variant == "three-player":
+    if board.kind.board == "hexagon":
         canvas = _hexagon(board, side, marks, compact)
     else:
         canvas = _grid(board, side, marks)
@@ -238,7 +228,7 @@ _FILES = "abcdefghijklmn"
 def _grid(board: Board, side: Colour, marks: _Marks) -> _Canvas:
     """A grid seen from ``side``: the square boards rotate in quarter turns (four-player) or
     half turns (standard) so that the viewer's pawns move up the screen."""
-    size = 8 if board.variant == "standard" else 14
+    size = len(board.layout.rows)
     quarter = _quarter_turns(board, side)
     names = set(board.layout.names)
     canvas = _Canvas()
@@ -256,9 +246,8 @@ def _grid(board: Board, side: Colour, marks: _Marks) -> _Canvas:
 
 
 def _quarter_turns(board: Board, side: Colour) -> int:
-    if board.variant == "standard":
-        return 0 if side == Colour.WHITE else 2
-    return board.colours.index(side)  # Red, Blue, Yellow, Green sit clockwise
+    # Seats sit clockwise round the board: a quarter turn apart with four, a half turn with two.
+    return board.colours.index(side) * 4 // len(board.colours)
 
 
 def _unrotate(x: int, y: int, size: int, quarter: int) -> tuple[int, int]:

@@ -194,15 +194,12 @@ def material(board: Board) -> dict[Colour, int]:
 
 def engine_accepts_draw(game: Game, colour: Colour) -> bool:
     """The engines' rule for a draw offer: accept unless ahead in material of every opponent
-    (in teams mode, unless the own team is ahead of the other team)."""
-    board = game.board
-    totals = material(board)
-    if game.mode == "teams":
-        seats = list(board.colours)
-        partner = seats[(seats.index(colour) + 2) % 4]
-        own = totals[colour] + totals[partner]
-        others = sum(totals.values()) - own
-        return own <= others
+    (with partners, unless the own team is ahead of the other team)."""
+    totals = material(game.position)
+    team = next(side for side in game.kind.sides if colour in side)
+    if len(team) > 1:
+        own = sum(totals[c] for c in team)
+        return own <= sum(totals.values()) - own
     opponents = [totals[c] for c in game.seats if c != colour and game.status(c) != Status.OUT]
     return not opponents or totals[colour] <= max(opponents)
 
@@ -432,7 +429,7 @@ class Session:
         }
         try:
             if path.lower().endswith(".pgn4"):
-                if self.game.variant != "four-player":
+                if self.game.kind.record_format.name != "pgn4":
                     self._say("PGN4 is for four-player chess; save to another name for a game record.")
                     return
                 text = write_pgn4(self.game, tags)
@@ -517,8 +514,9 @@ class Session:
         controller = board.controller(e.player)
         if e.reason is not Reason.STALEMATE and controller is not None and controller != e.player:
             text += f" {who}'s army now plays for {controller.value.capitalize()}."
-        if self.game.mode == "ffa" and e.reason in (Reason.CHECKMATE, Reason.KING_CAPTURE) and by:
-            text += f" {by} scores 20 points."
+        mate_points = self.game.rules.points.mate
+        if mate_points and e.reason in (Reason.CHECKMATE, Reason.KING_CAPTURE) and by:
+            text += f" {by} scores {mate_points} points."
         return text
 
     def _name(self, colour: Colour) -> str:

@@ -21,15 +21,7 @@ __all__ = ["START_FEN4", "Fen4", "Fen4Error", "read_fen4", "write_fen4"]
 
 COLOURS: tuple[Colour, ...] = (Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.GREEN)
 _FILES = "abcdefghijklmn"
-_KIND_LETTERS: dict[Kind, str] = {
-    Kind.PAWN: "P",
-    Kind.KNIGHT: "N",
-    Kind.BISHOP: "B",
-    Kind.ROOK: "R",
-    Kind.QUEEN: "Q",
-    Kind.KING: "K",
-    Kind.ONE_POINT_QUEEN: "D",
-}
+_KIND_LETTERS: dict[Kind, str] = {kind: kind.letter for kind in Kind}
 _LETTER_KINDS = {letter: kind for kind, letter in _KIND_LETTERS.items()}
 _COLOUR_LETTERS = {colour: colour.value[0] for colour in COLOURS}  # r b y g
 _LETTER_COLOURS = {letter: colour for colour, letter in _COLOUR_LETTERS.items()}

@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from polychess.board import Board, Colour, Kind, Move, Piece
 from polychess.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from polychess.formats.tags import PGN_RESULT, TagPairError, Token, read_tag_pair_text, wrap, write_tag_pair_text
-from polychess.game import Game, Termination
+from polychess.game import Game, Reason, Termination
 from polychess.options import option
 
 __all__ = ["PgnError", "read_pgn", "write_pgn", "san", "parse_san"]
@@ -50,16 +50,9 @@ _ROSTER: tuple[tuple[str, str], ...] = (
     ("White", "?"),
     ("Black", "?"),
 )
-_LETTERS: dict[Kind, str] = {
-    Kind.PAWN: "",
-    Kind.KNIGHT: "N",
-    Kind.BISHOP: "B",
-    Kind.ROOK: "R",
-    Kind.QUEEN: "Q",
-    Kind.KING: "K",
-}
+# SAN's piece letters: none for a pawn.
+_LETTERS: dict[Kind, str] = {kind: "" if kind == Kind.PAWN else kind.letter for kind in Kind}
 _KINDS: dict[str, Kind] = {letter: kind for kind, letter in _LETTERS.items() if letter}
-_EVENT = re.compile(r"^(?:(resign|timeout)\((white|black)\)|draw)$")
 _ANNOTATION = re.compile(r"[!?]+$")
 _GLYPHS = {"!", "?", "!!", "??", "!?", "?!", "e.p."}  # words of the movetext that annotate the move before
 _CASTLE = re.compile(r"^[O0o]-[O0o](-[O0o])?$")
@@ -71,7 +64,12 @@ _LOOSE = re.compile(
 # Terminations that the moves themselves bring about; a Termination tag naming one is checked.
 _EVENTS = (Termination.RESIGNATION, Termination.TIME_FORFEIT, Termination.AGREEMENT)
 _AUTOMATIC: dict[str, Termination] = {t.value: t for t in Termination if t not in _EVENTS}
-_EVENT_COMMENTS = {"resign": "{side} resigns.", "timeout": "{side} forfeits on time.", "draw": "Draw agreed."}
+# The comments that write the steps that are no moves (None: a draw agreed).
+_EVENT_COMMENTS = {
+    Reason.RESIGNATION: "{side} resigns.",
+    Reason.TIME_FORFEIT: "{side} forfeits on time.",
+    None: "Draw agreed.",
+}
 
 
 class PgnError(TagPairError):
@@ -176,15 +174,13 @@ def _movetext(game: Game) -> list[str]:
     board = Board(_VARIANT, game.start_position)
     tokens: list[str] = []
     after_comment = True  # a Black move opening the movetext or following a comment takes "N..."
-    for token in game.history:
-        event = _EVENT.match(token)
-        if event:
-            what = event.group(1) or "draw"
-            side = (event.group(2) or "").capitalize()
-            tokens.append("{" + _EVENT_COMMENTS[what].format(side=side) + "}")
+    for step in game.steps:
+        move = step.move
+        if move is None:  # a resignation, a time forfeit or a draw agreed
+            side = "" if step.player is None else step.player.value.capitalize()
+            tokens.append("{" + _EVENT_COMMENTS[step.reason].format(side=side) + "}")
             after_comment = True
             continue
-        move = board.parse_move(token)
         number = ""  # kept on the line of its move
         if board.turn is Colour.WHITE:
             number = f"{board.fullmove_number}. "

@@ -40,15 +40,9 @@ _MOVE = re.compile(
 _CASTLE = re.compile(r"^(?P<castle>[O0]-[O0](?:-[O0])?)(?P<marks>[+#]*)(?P<leave>[RTS]?)$")
 _LEAVE = re.compile(r"^(?P<leave>[RT])(?P<marks>#*)$")
 _EVENT = re.compile(r"^(?:(resign|timeout)\((red|blue|yellow|green)\)|draw)$")
-_LETTERS: dict[Kind, str] = {
-    Kind.PAWN: "",
-    Kind.KNIGHT: "N",
-    Kind.BISHOP: "B",
-    Kind.ROOK: "R",
-    Kind.QUEEN: "Q",
-    Kind.KING: "K",
-    Kind.ONE_POINT_QUEEN: "Q",
-}
+# PGN4's piece letters: none for a pawn, and a one-point queen is written as a queen.
+_LETTERS: dict[Kind, str] = {kind: "" if kind == Kind.PAWN else kind.letter for kind in Kind}
+_LETTERS[Kind.ONE_POINT_QUEEN] = "Q"
 _KNOWN_RULES = {"EnPassant", "DeadKingWalking", "Anonymous", "SemiAnonymous"}
 _MODES = {"teams": "teams", "ffa": "ffa", "solo": "ffa"}
 _TERMINATIONS = {
@@ -644,25 +638,24 @@ def _movetext(game: Game) -> list[str]:
                 items.append((e.player, mark))
 
     slot_tokens(replay.eliminations, after_move=False)
-    for token in game.history:
+    for step in game.steps:
         count = len(replay.eliminations)
-        event = _EVENT.match(token)
-        if event:
-            if token == "draw":
+        player, move = step.player, step.move
+        if move is None:  # a resignation, a time forfeit or a draw agreed
+            resigned = step.reason == Reason.RESIGNATION
+            if player is None:
                 items.append((None, "{draw}"))
                 replay.agree_draw()
             else:
-                player = Colour(event.group(2))
-                if player == replay.turn:
-                    items.append((player, "R" if event.group(1) == "resign" else "T"))
-                else:
-                    items.append((None, "{" + token + "}"))
-                (replay.resign if event.group(1) == "resign" else replay.time_forfeit)(player)
+                # in the player's own slot a letter, out of turn a comment in polychess's words
+                items.append(
+                    (player, "R" if resigned else "T") if player == replay.turn else (None, f"{{{step.token}}}")
+                )
+                (replay.resign if resigned else replay.time_forfeit)(player)
             slot_tokens(replay.eliminations[count:], after_move=False)
             continue
         before = replay.board
         mover = replay.turn
-        move = before.parse_move(token)
         text, castle = _move_text(before, move, mode)
         checked = before.checks(move)
         replay.push(move)

@@ -14,7 +14,7 @@ from polychess.board import Colour
 from polychess.errors import IllegalMoveError, InvalidMoveError
 from polychess.formats.tags import TagPairError, Token, read_tag_pair_text, wrap, write_tag_pair_text
 from polychess.game import Game, Reason
-from polychess.options import OPTIONS, Option, OptionError, option
+from polychess.options import CLOCK_OPTIONS, OPTIONS, Option, OptionError, option
 
 __all__ = ["RecordError", "read_record", "write_record"]
 
@@ -28,7 +28,6 @@ _TAG_OF_OPTION = {
     "time_control": "TimeControl",
     "increment": "TimeControl",
 }
-_CLOCK_OPTIONS = ("time_control", "increment", "hourglass")
 
 _AUTOMATIC = {Reason.CHECKMATE: "mate", Reason.KING_CAPTURE: "capture", Reason.STALEMATE: "stalemate"}
 
@@ -97,21 +96,18 @@ def _movetext(game: Game) -> list[str]:
         if e.reason in _AUTOMATIC:
             automatic.setdefault(e.ply, []).append(_event_token(e.reason, e.player, e.by))
     # the replay has no clock: the game's own clock readings decided its time forfeits
-    arguments = {name: value for name, value in game.options.arguments().items() if name not in _CLOCK_OPTIONS}
+    arguments = {name: value for name, value in game.options.arguments().items() if name not in CLOCK_OPTIONS}
     replay = Game(game.variant, **arguments)  # type: ignore[arg-type]
     tokens: list[str] = list(automatic.get(0, []))
     last_number = 0
-    for token in game.history:
-        if token == "draw" or _EVENT.match(token):
-            tokens.append(token)
-            _apply(replay, token)
-            continue
-        if replay.fullmove_number != last_number:
+    for step in game.steps:
+        if step.move is not None and replay.fullmove_number != last_number:
             last_number = replay.fullmove_number
             tokens.append(f"{last_number}.")
-        _apply(replay, token)
-        tokens.append(token)
-        tokens.extend(automatic.get(replay.ply, []))
+        _apply(replay, step.token)
+        tokens.append(step.token)
+        if step.move is not None:
+            tokens.extend(automatic.get(replay.ply, []))
     tokens.append(_result(game))
     return wrap(tokens)
 

@@ -18,7 +18,7 @@ with needs_extra("rl"):
     import numpy
 
 from polychess.game import Game
-from polychess.options import OptionError
+from polychess.options import CLOCK_OPTIONS, OptionError
 from polychess.rl.actions import ActionSpace
 
 __all__ = ["ILLEGAL_ACTIONS", "OBSERVATION_DTYPES", "RENDER_MODES", "Table", "start_game"]
@@ -30,7 +30,7 @@ RENDER_MODES = ("ansi", "human", "svg", "rgb_array")
 # IllegalMoveError, nothing changed.
 ILLEGAL_ACTIONS = ("resign", "raise")
 # Game options that make no sense without a clock on the wall.
-_CLOCK_OPTIONS = ("time_control", "increment", "hourglass", "time_source")
+_CLOCK_OPTIONS = (*CLOCK_OPTIONS, "time_source")
 
 
 def start_game(variant: str, options: Mapping[str, Any]) -> Game:

@@ -49,14 +49,14 @@ def design(samples: Sequence[Sample]) -> tuple[Any, Any, Any]:
         board = sample.board()
         features = np.array(features_of(board), dtype=np.float64)
         colours = [c.value for c in board.colours]
-        teams = board.mode == "teams"
+        side = [next(i for i, s in enumerate(board.kind.sides) if c in s) for c in board.colours]
         players_in = [i for i, c in enumerate(colours) if c in sample.results]
         for p in players_in:
-            friends = [q for q in players_in if q == p or (teams and q % 2 == p % 2)]
+            friends = [q for q in players_in if side[q] == side[p]]
             enemies = [q for q in players_in if q not in friends]
             if not enemies:
                 continue
-            sides = 1 if teams else len(enemies)
+            sides = len({side[q] for q in enemies})
             rows.append(features[friends].sum(axis=0) - features[enemies].sum(axis=0) / sides)
             points = [sample.points.get(colours[q], 0) for q in range(len(colours))]
             offsets.append(POINT_VALUE * (sum(points[q] for q in friends) - sum(points[q] for q in enemies) / sides))

@@ -72,7 +72,7 @@ def game_samples(result: GameResult, kind: GameKind, skip_plies: int) -> list[Sa
         pieces = len(board.pieces())
         sample = None
         if not board.is_check():
-            points = {c.value: n for c, n in game.points.items()} if kind.mode == "ffa" else {}
+            points = {c.value: n for c, n in game.points.items()} if kind.rules.ranking == "points" else {}
             players_in = {c.value: results[c.value] for c in board.colours if game.status(c) != Status.OUT}
             sample = Sample(name, board.fen(), points, players_in)
         game.pop()

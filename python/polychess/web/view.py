@@ -128,7 +128,7 @@ def _seat(session: Session, board: Board, player: Colour) -> dict[str, object]:
         "status": {Status.ACTIVE: "active", Status.FROZEN: "frozen", Status.OUT: "out"}.get(status, "out"),
         # the armies this player moves: his own, and any passed to him by a mate
         "controls": [c.value for c in board.colours if board.controller(c) == player],
-        "points": game.points.get(player) if game.mode == "ffa" else None,
+        "points": game.points.get(player) if game.rules.ranking == "points" else None,
         "place": None if outcome is None else outcome.places.get(player),
     }
 
