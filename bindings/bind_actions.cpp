@@ -2,7 +2,6 @@
 // legal moves, as lists or written into a caller's buffer (no numpy needed by the core).
 #include <pybind11/stl.h>
 
-#include <algorithm>
 #include <climits>
 
 #include "bindings.h"
@@ -56,14 +55,16 @@ struct PyActionSpace {
       throw std::invalid_argument("this action space is " + variant->name + "'s, not the board's (" + b.variant().name +
                                   ")");
   }
-  int seat(const PyBoard& b) const { return b.meta().turn; }
+  // The board's legal moves, into `moves` (room for MAX_MOVES).
+  int legal_moves(const PyBoard& b, Move* moves) const {
+    check_board(b);
+    return b.legal_moves(moves);
+  }
   // The board's legal move with this code, MOVE_NONE if none has it (also for a number that is no code).
   Move find(const PyBoard& b, long long code) const {
-    check_board(b);
-    if (!is_action_code(*space, code)) return MOVE_NONE;
     Move moves[MAX_MOVES];
-    const int n = b.legal_moves(moves);
-    return decode_action(*space, seat(b), int(code), moves, n);
+    const int n = legal_moves(b, moves);
+    return is_action_code(*space, code) ? decode_action(*space, b.meta().turn, int(code), moves, n) : MOVE_NONE;
   }
 };
 
@@ -87,7 +88,7 @@ void bind_actions(py::module_& m) {
           "encode",
           [](const PyActionSpace& s, const PyBoard& b, py::handle move) {
             s.check_board(b);
-            return encode_action(*s.space, s.seat(b), b.legal_move(move));
+            return encode_action(*s.space, b.meta().turn, b.legal_move(move));
           },
           py::arg("board"), py::arg("move"), "The code of a legal move of the board.")
       .def(
@@ -110,24 +111,18 @@ void bind_actions(py::module_& m) {
       .def(
           "legal_actions",
           [](const PyActionSpace& s, const PyBoard& b) {
-            s.check_board(b);
             Move moves[MAX_MOVES];
-            const int n = b.legal_moves(moves);
-            std::vector<int> codes(n);
-            for (int i = 0; i < n; ++i) codes[i] = encode_action(*s.space, s.seat(b), moves[i]);
-            std::sort(codes.begin(), codes.end());
-            return codes;
+            return action_codes(*s.space, b.meta().turn, moves, s.legal_moves(b, moves));
           },
           py::arg("board"), "The codes of the board's legal moves, in increasing order.")
       .def(
           "write_mask",
-          [](const PyActionSpace& s, const PyBoard& b, py::buffer out) {
-            s.check_board(b);
+          [](const PyActionSpace& s, const PyBoard& b, const py::buffer& out) {
+            Move moves[MAX_MOVES];
+            const int n = s.legal_moves(b, moves);
             auto* mask =
                 static_cast<int8_t*>(buffer_items(out, size_t(s.space->size), {"B", "b", "?"}, "one-byte", "the mask"));
-            Move moves[MAX_MOVES];
-            const int n = b.legal_moves(moves);
-            write_action_mask(*s.space, s.seat(b), moves, n, mask);
+            write_action_mask(*s.space, b.meta().turn, moves, n, mask);
           },
           py::arg("board"), py::arg("out"), "Sets out[code] to 1 for every legal move, 0 elsewhere.");
 }

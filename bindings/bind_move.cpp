@@ -40,17 +40,13 @@ std::vector<PyObject*>& cache_of(const Variant& v) {
 
 // The Move object of `move`, borrowed from the cache.
 PyObject* cached_move(std::vector<PyObject*>& cache, const Variant& v, uint32_t move) {
-  const MoveValue value = move_value(v, move);
+  const MoveValue value{&v, move_from(move), move_to(move), move_promotion(move)};
   PyObject*& slot = cache[(size_t(value.from) * v.layout.cell_count + value.to) * 8 + value.promotion];
   if (!slot) slot = py::cast(value).release().ptr();
   return slot;
 }
 
 }  // namespace
-
-MoveValue move_value(const Variant& v, uint32_t move) {
-  return {&v, move_from(move), move_to(move), move_promotion(move)};
-}
 
 py::object move_object(const Variant& v, uint32_t move) {
   return py::reinterpret_borrow<py::object>(cached_move(cache_of(v), v, move));

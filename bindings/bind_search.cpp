@@ -1,25 +1,17 @@
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
 
-#include <atomic>
 #include <exception>
 
 #include "bindings.h"
 #include "core/evaluate.h"
-#include "search/search.h"
+#include "search/engine.h"
 
 namespace py = pybind11;
 using namespace pybind11::literals;
 
 namespace polychess {
 namespace {
-
-// One engine: its transposition table and the flag another thread sets to stop a search.
-struct PyEngine {
-  TranspositionTable tt;
-  std::atomic<bool> stop{false};
-  std::atomic<bool> busy{false};
-};
 
 py::dict report_dict(const Variant& v, const SearchReport& r) {
   py::list pv;
@@ -38,25 +30,14 @@ void bind_search(py::module_& m) {
   m.attr("MAX_NODES") = MAX_NODES;
   m.attr("MAX_SECONDS") = MAX_SECONDS;
   m.attr("MAX_HASH_MB") = MAX_HASH_MB;
-  py::class_<PyEngine>(m, "Engine", "A searcher with its own transposition table (low-level; see polychess.Engine).")
-      .def(py::init([](size_t hash_mb) {
-             auto e = std::make_unique<PyEngine>();
-             e->tt.resize(hash_mb);  // polychess.Engine bounds the size by the machine's memory too
-             return e;
-           }),
-           py::arg("hash_mb") = 16)
+  py::class_<Engine>(m, "Engine", "A searcher with its own transposition table (low-level; see polychess.Engine).")
+      .def(py::init<size_t>(), py::arg("hash_mb") = 16)  // polychess.Engine bounds it by the machine's memory too
       .def(
           "search",
-          [](PyEngine& e, const PyGame& g, int depth, uint64_t nodes, double seconds,
+          [](Engine& e, const PyGame& g, int depth, uint64_t nodes, double seconds,
              std::optional<std::function<void(py::dict)>> info, const NameText& algorithm, int threads, int noise,
              uint64_t noise_seed) {
             const SearchLimits limits{depth, nodes, seconds, algorithm_named(algorithm), threads, noise, noise_seed};
-            if (e.busy.exchange(true)) throw std::invalid_argument("this engine is already searching");
-            const struct Idle {
-              std::atomic<bool>& busy;
-              ~Idle() { busy = false; }
-            } idle{e.busy};
-            e.stop = false;
             const Variant& v = g.variant();
             // An exception raised by the Python callback is kept, the search is stopped and
             // ends normally (its threads joined), and the exception is raised afterwards.
@@ -70,14 +51,14 @@ void bind_search(py::module_& m) {
                   (*info)(report_dict(v, r));
                 } catch (...) {
                   callback_error = std::current_exception();
-                  e.stop = true;
+                  e.stop();
                 }
               };
             }
             SearchReport report;
             {
               py::gil_scoped_release release;
-              report = g.visit([&](const auto& s) { return polychess::search(s, e.tt, limits, e.stop, callback); });
+              report = g.visit([&](const auto& s) { return e.search(s, limits, callback); });
             }
             if (callback_error) std::rethrow_exception(callback_error);
             return report_dict(v, report);
@@ -85,9 +66,8 @@ void bind_search(py::module_& m) {
           py::arg("game"), py::arg("depth") = 0, py::arg("nodes") = 0, py::arg("seconds") = 0.0,
           py::arg("info") = py::none(), py::arg("algorithm") = "paranoid", py::arg("threads") = 1, py::arg("noise") = 0,
           py::arg("noise_seed") = 0)
-      .def(
-          "stop", [](PyEngine& e) { e.stop = true; }, "Stops a running search (from another thread).")
-      .def("clear", [](PyEngine& e) { e.tt.clear(); }, "Empties the transposition table.");
+      .def("stop", &Engine::stop, "Stops a running search (from another thread).")
+      .def("clear", &Engine::clear, "Empties the transposition table.");
   m.def(
       "evaluate",
       [](const PyBoard& b) {

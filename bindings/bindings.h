@@ -19,6 +19,7 @@
 #include "core/errors.h"
 #include "core/movegen.h"
 #include "core/notation.h"
+#include "core/rules.h"
 
 namespace polychess {
 
@@ -31,7 +32,6 @@ struct MoveValue {
 };
 
 void bind_move(pybind11::module_& m);
-void bind_rules(pybind11::module_& m);
 void bind_board(pybind11::module_& m);
 void bind_topology(pybind11::module_& m);
 void bind_search(pybind11::module_& m);
@@ -42,7 +42,6 @@ void bind_batch(pybind11::module_& m);
 // The one shared Move object for (variant, from, to, promotion): legal-move lists hand out
 // these cached objects instead of building new ones, which keeps iteration cheap.
 pybind11::object move_object(const Variant& variant, uint32_t move);
-MoveValue move_value(const Variant& variant, uint32_t move);
 // Moves as a Python list, or tuple, of those objects.
 pybind11::list move_list(const Variant& variant, const Move* moves, int n);
 pybind11::tuple move_tuple(const Variant& variant, const Move* moves, int n);
@@ -195,6 +194,21 @@ using NameText = Text<std::invalid_argument>;  // names of variants, modes, setu
 }  // namespace polychess
 
 namespace pybind11::detail {
+
+// A game's rules cross as their text (core/rules.h: parse_rules, rules_text).
+template <>
+struct type_caster<polychess::Rules> {
+  PYBIND11_TYPE_CASTER(polychess::Rules, const_name("str"));
+
+  bool load(handle src, bool) {
+    if (!PyUnicode_Check(src.ptr())) return false;
+    value = polychess::parse_rules(src.cast<std::string>());
+    return true;
+  }
+  static handle cast(const polychess::Rules& rules, return_value_policy, handle) {
+    return str(polychess::rules_text(rules)).release();
+  }
+};
 
 template <class Error>
 struct type_caster<polychess::Text<Error>> {

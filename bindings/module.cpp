@@ -34,7 +34,6 @@ PYBIND11_MODULE(_core, m) {
       py::arg("name"), py::arg("mode") = "", py::arg("setup") = "",
       "(variant, mode, setup) of the game these name, the defaults filled in; ValueError for an unknown one.");
   polychess::bind_move(m);
-  polychess::bind_rules(m);
   polychess::bind_board(m);
   polychess::bind_topology(m);
   polychess::bind_search(m);

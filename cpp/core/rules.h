@@ -1,14 +1,15 @@
 // The rules of a game as data, whole: which captures the rule of neutrality forbids, what a
 // checkmate, a stalemate and a king capture do, how the players are ranked, the points table
 // and the end and draw conditions. The Python layer declares each game's rules
-// (python/polychess/rules.py, in the words of docs/rules.md) and hands them to the core as a
-// Rules, which a position carries from its making (position.h: the moves and a king capture
-// follow it) and the resolver (game_state.h) executes for Game, the playouts and the search
-// alike. Nothing here names a variant.
+// (python/polychess/rules.py, in the words of docs/rules.md) and hands them to the core as text
+// (parse_rules below) read into a Rules, which a position carries from its making (position.h: the moves and a king
+// capture follow it) and the resolver (game_state.h) executes for Game, the playouts and the search alike. Nothing here
+// names a variant.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <string>
 
 #include "core/types.h"
 
@@ -94,5 +95,14 @@ struct Rules {
   int quiet_moves_per_player = 50;  // moves without capture or pawn move, per active player; 0: never
   Insufficient insufficient = Insufficient::BARE_KINGS;
 };
+
+// Rules as text, the way they cross from a declaration to the core: a "name=value" word per rule,
+// in polychess.rules' names and words ("-" for a space), e.g. "army=dead mate_judged=after-move
+// points.capture=0,1,3,5,5,9,0,1 points.checks=5,20 neutrality=no" (lists by kind index, 0
+// unused, and by number of kings checked, two then three). A rule left out keeps Rules{}'s
+// value; std::invalid_argument names an unknown rule or a bad value.
+Rules parse_rules(const std::string& text);
+// Every rule, as parse_rules() reads it back.
+std::string rules_text(const Rules& rules);
 
 }  // namespace polychess

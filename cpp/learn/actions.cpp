@@ -124,6 +124,13 @@ void write_action_mask(const ActionSpace& s, int seat, const Move* moves, int co
   for (int i = 0; i < count; ++i) mask[encode_action(s, seat, moves[i])] = 1;
 }
 
+std::vector<int> action_codes(const ActionSpace& space, int seat, const Move* moves, int count) {
+  std::vector<int> codes(static_cast<size_t>(count));
+  for (int i = 0; i < count; ++i) codes[i] = encode_action(space, seat, moves[i]);
+  std::sort(codes.begin(), codes.end());
+  return codes;
+}
+
 Move action_move(const ActionSpace& s, int code) {
   const Kind k = Kind(s.promotion[code]);
   return k == NO_KIND ? make_move(s.from[code], s.to[code]) : make_promotion(s.from[code], s.to[code], k);

@@ -56,6 +56,9 @@ std::string not_an_action(const ActionSpace& space, const std::string& value);
 // has no code for (none is legal).
 int encode_action(const ActionSpace& space, int seat, Move m);
 
+// The codes of `moves` (a position's legal moves, its mover at `seat`), in increasing order.
+std::vector<int> action_codes(const ActionSpace& space, int seat, const Move* moves, int count);
+
 // Writes the mask of `moves` (a position's legal moves, its mover at `seat`) into `mask`
 // (space.size bytes): 1 at their codes, 0 elsewhere.
 void write_action_mask(const ActionSpace& space, int seat, const Move* moves, int count, int8_t* mask);

@@ -52,12 +52,12 @@ class StopFlag:
 
 class Board:
     def __init__(
-        self, variant: str, fen: str | None = None, *, rules: Rules = ..., mode: str = "", setup: str = ""
+        self, variant: str, fen: str | None = None, *, rules: str = ..., mode: str = "", setup: str = ""
     ) -> None: ...
     @property
     def variant(self) -> str: ...
     @property
-    def rules(self) -> Rules: ...
+    def rules(self) -> str: ...
     @property
     def mode(self) -> str: ...
     @property
@@ -171,69 +171,6 @@ def evaluation_terms() -> list[str]: ...
 def evaluation_weights(variant: str, mode: str = "", setup: str = "") -> list[int]: ...
 def set_evaluation_weights(variant: str, mode: str, setup: str, weights: Sequence[int]) -> None: ...
 
-class _CoreEnum:
-    @property
-    def name(self) -> str: ...
-    @property
-    def value(self) -> int: ...
-    def __init__(self, value: int) -> None: ...
-    def __int__(self) -> int: ...
-    def __index__(self) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
-    def __hash__(self) -> int: ...
-
-class Army(_CoreEnum):
-    PASSES: ClassVar[Army]
-    DEAD: ClassVar[Army]
-    __members__: ClassVar[dict[str, Army]]
-
-class MateJudged(_CoreEnum):
-    AT_TURN: ClassVar[MateJudged]
-    AFTER_MOVE: ClassVar[MateJudged]
-    __members__: ClassVar[dict[str, MateJudged]]
-
-class StalemateEffect(_CoreEnum):
-    FREEZE: ClassVar[StalemateEffect]
-    OUT: ClassVar[StalemateEffect]
-    DRAW: ClassVar[StalemateEffect]
-    __members__: ClassVar[dict[str, StalemateEffect]]
-
-class Ranking(_CoreEnum):
-    ORDER_OUT: ClassVar[Ranking]
-    POINTS: ClassVar[Ranking]
-    __members__: ClassVar[dict[str, Ranking]]
-
-class Insufficient(_CoreEnum):
-    NEVER: ClassVar[Insufficient]
-    BARE_KINGS: ClassVar[Insufficient]
-    FIDE: ClassVar[Insufficient]
-    __members__: ClassVar[dict[str, Insufficient]]
-
-class PointsTable:
-    capture: list[int]
-    mate: int
-    stalemate: int
-    draw: int
-    checks: list[int]
-    checks_by_queens: list[int]
-    lead: int
-    def __init__(self) -> None: ...
-
-class Rules:
-    army: Army
-    mate_judged: MateJudged
-    stalemate: StalemateEffect
-    first_out_decides: bool
-    out_after_freeze_ends: bool
-    ranking: Ranking
-    points: PointsTable
-    move_limit: int
-    repetitions: int
-    quiet_moves_per_player: int
-    insufficient: Insufficient
-    neutrality: bool
-    def __init__(self) -> None: ...
-
 class GameState:
     def __init__(self, board: Board, points: list[int] = ..., judge_start: bool = ...) -> None: ...
     @property
@@ -273,7 +210,7 @@ class GameState:
     def clone(self) -> GameState: ...
     def serialize(self) -> str: ...
     @staticmethod
-    def deserialize(variant: str, text: str, rules: Rules, *, mode: str = "", setup: str = "") -> GameState: ...
+    def deserialize(variant: str, text: str, rules: str, *, mode: str = "", setup: str = "") -> GameState: ...
 
 def place_return(place: int, seats: int) -> float: ...
 

@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal, TypeVar
 
-from polychess import _core
 from polychess.pieces import Kind
 
 if TYPE_CHECKING:
@@ -105,38 +104,31 @@ class Rules:
         """This declaration with some rules changed (an option of the game, or a test's)."""
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
-    def to_core(self) -> _core.Rules:
-        """The declaration as the core executes it (its enums name the words in capitals)."""
-        core = _core.Rules()
-        core.army = _member(_core.Army, self.army)
-        core.mate_judged = _member(_core.MateJudged, self.mate_judged)
-        core.stalemate = _member(_core.StalemateEffect, self.stalemate)
-        core.first_out_decides = self.first_out_decides
-        core.out_after_freeze_ends = self.out_after_freeze_ends
-        core.ranking = _member(_core.Ranking, self.ranking)
-        table = _core.PointsTable()
-        table.capture = [0, *(self.points.capture.get(kind, 0) for kind in Kind)]  # by kind index, 0 unused
-        table.mate = self.points.mate
-        table.stalemate = self.points.stalemate
-        table.draw = self.points.draw
-        table.checks = [self.points.checks.get(2, 0), self.points.checks.get(3, 0)]
-        table.checks_by_queens = [self.points.checks_by_queens.get(2, 0), self.points.checks_by_queens.get(3, 0)]
-        table.lead = self.points.lead or 0
-        core.points = table
-        core.move_limit = self.move_limit or 0
-        core.repetitions = self.repetitions or 0
-        core.quiet_moves_per_player = self.quiet_moves_per_player or 0
-        core.insufficient = _member(_core.Insufficient, self.insufficient_material)
-        core.neutrality = self.neutrality
-        return core
+    def to_core(self) -> str:
+        """The declaration as the core reads it (``parse_rules`` in ``cpp/core/rules.h``): a
+        ``name=value`` word per rule, in these names and words (``-`` for a space)."""
+        points = self.points
+        values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "points"}
+        values |= {
+            "points.capture": [0, *(points.capture.get(kind, 0) for kind in Kind)],  # by kind index, 0 unused
+            "points.mate": points.mate,
+            "points.stalemate": points.stalemate,
+            "points.draw": points.draw,
+            "points.checks": [points.checks.get(2, 0), points.checks.get(3, 0)],  # two kings, three kings
+            "points.checks_by_queens": [points.checks_by_queens.get(2, 0), points.checks_by_queens.get(3, 0)],
+            "points.lead": points.lead,
+        }
+        return " ".join(f"{name}={_core_word(value)}" for name, value in values.items())
 
 
-_Enum = TypeVar("_Enum")
-
-
-def _member(enum: type[_Enum], word: str) -> _Enum:
-    """The core's member for a declaration's word: "at turn" is MateJudged.AT_TURN."""
-    return enum.__members__[word.upper().replace(" ", "_")]  # type: ignore[attr-defined,no-any-return]
+def _core_word(value: object) -> str:
+    """A rule's value as the core's text writes it: yes or no, a number (0 for none), numbers
+    separated by commas, or a word."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ",".join(map(str, value))
+    return str(0 if value is None else value).replace(" ", "-")
 
 
 # docs/rules.md §1.6-1.12: a mated army passes to the mater; a stalemated player is frozen, and

@@ -243,10 +243,32 @@ def test_a_board_carries_its_rules_whole():
     # One rule struct: a board is made with its game's rules, dead armies and neutrality included,
     # and a game on it plays by them (they cannot disagree).
     board = Board("four-player", mode="ffa")
-    assert board._core.rules.army == _core.Army.DEAD and board.rules is FOUR_PLAYER_FFA
-    assert Board("three-player", neutrality=True)._core.rules.neutrality
+    assert "army=dead" in board._core.rules.split() and board.rules is FOUR_PLAYER_FFA
+    assert "neutrality=yes" in Board("three-player", neutrality=True)._core.rules.split()
     with pytest.raises(ValueError, match="three players"):
         _core.Board("standard", rules=THREE_PLAYER.replace(neutrality=True).to_core())
+
+
+def test_every_rule_crosses_to_the_core_as_text():
+    # The core reads a declaration's text (core/rules.h: parse_rules) and writes back the same
+    # words, every rule included, also for values no declaration uses.
+    changed = FOUR_PLAYER_FFA.replace(move_limit=7, repetitions=None, quiet_moves_per_player=None, stalemate="freeze")
+    for (variant, mode), rules in [*DECLARED.items(), (("four-player", "ffa"), changed)]:
+        board = _core.Board(variant, rules=rules.to_core(), mode=mode or "")
+        assert sorted(board.rules.split()) == sorted(rules.to_core().split())
+    assert "repetitions=0" in _core.Board("four-player", rules=changed.to_core()).rules.split()
+    assert _core.Board("standard").rules == _core.Board("standard", rules="").rules  # Rules{} for what is left out
+    for text, message in [
+        ("army=alive", "rule army is one of passes, dead, not 'alive'"),
+        ("points.checks=1", "rule points.checks is 2 numbers"),
+        ("points.capture=0,1,3,5,5,9,0,1,4", "rule points.capture is 8 numbers"),
+        ("move_limit=ten", "rule move_limit: 'ten' is no number"),
+        ("neutrality=maybe", "rule neutrality is yes or no"),
+        ("colour=red", "unknown rule 'colour'"),
+        ("neutrality", "rule neutrality has no value"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            _core.Board("three-player", rules=text)
 
 
 # ---- declarations changed in a test change what happens ------------------------------------
