@@ -11,26 +11,11 @@ namespace polychess {
 namespace {
 
 // The words of each choice, in the enum's order: polychess.rules' words, "-" for a space.
-const std::vector<std::string>& words_of(Army) {
-  static const std::vector<std::string> words{"passes", "dead"};
-  return words;
-}
-const std::vector<std::string>& words_of(MateJudged) {
-  static const std::vector<std::string> words{"at-turn", "after-move"};
-  return words;
-}
-const std::vector<std::string>& words_of(StalemateEffect) {
-  static const std::vector<std::string> words{"freeze", "out", "draw"};
-  return words;
-}
-const std::vector<std::string>& words_of(Ranking) {
-  static const std::vector<std::string> words{"order-out", "points"};
-  return words;
-}
-const std::vector<std::string>& words_of(Insufficient) {
-  static const std::vector<std::string> words{"never", "bare-kings", "fide"};
-  return words;
-}
+std::vector<std::string> words_of(Army) { return {"passes", "dead"}; }
+std::vector<std::string> words_of(MateJudged) { return {"at-turn", "after-move"}; }
+std::vector<std::string> words_of(StalemateEffect) { return {"freeze", "out", "draw"}; }
+std::vector<std::string> words_of(Ranking) { return {"order-out", "points"}; }
+std::vector<std::string> words_of(Insufficient) { return {"never", "bare-kings", "fide"}; }
 
 // Calls visit(name, rule) for every rule, in the order rules_text() writes them.
 template <class AnyRules, class Visit>
@@ -85,7 +70,7 @@ void read_rule(const std::string& name, const std::string& text, std::array<int,
 }
 template <class Choice>
 void read_rule(const std::string& name, const std::string& text, Choice& rule) {
-  const std::vector<std::string>& words = words_of(rule);
+  const std::vector<std::string> words = words_of(rule);
   for (size_t i = 0; i < words.size(); ++i)
     if (words[i] == text) return void(rule = Choice(i));
   std::string known;

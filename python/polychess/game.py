@@ -541,13 +541,14 @@ def _eliminations_of(state: _core.GameState, colours: tuple[Colour, ...], first:
 
 
 def result_token(variant: str, outcome: Outcome | None) -> str:
-    """An outcome as records write it: PGN's ``1-0``, ``0-1`` and ``1/2-1/2`` in standard chess,
-    each seat's place in seat order (``2-3-1``) in the other games, ``*`` for none yet."""
+    """An outcome as records write it: PGN's ``1-0``, ``0-1`` and ``1/2-1/2`` in the game PGN
+    records (standard chess), each seat's place in seat order (``2-3-1``) in the other games,
+    ``*`` for none yet."""
     if outcome is None:
         return "*"
-    if variant == "standard":
-        white, black = outcome.places[Colour.WHITE], outcome.places[Colour.BLACK]
-        return "1/2-1/2" if white == black else ("1-0" if white < black else "0-1")
+    if kind_of(variant).record_format.name == "pgn":
+        first, second = outcome.places.values()
+        return "1/2-1/2" if first == second else ("1-0" if first < second else "0-1")
     return "-".join(str(place) for place in outcome.places.values())
 
 

@@ -14,6 +14,7 @@ from collections import Counter
 from polychess.game import Termination
 from polychess.match.runner import PLY_CAP, MatchResult, opening_samples
 from polychess.match.stats import Estimate, elo_interval, format_elo, score_interval
+from polychess.options import option
 
 __all__ = ["format_report", "progress_text"]
 
@@ -128,7 +129,7 @@ def format_report(match: MatchResult) -> str:
     capped = terminations.get(PLY_CAP, 0) + terminations.get(Termination.MOVE_LIMIT.value, 0)
     how = (
         "end at the move limit (teams draw, free-for-all ranks by points)"
-        if config.kind.variant == "four-player"
+        if config.kind.variant in option("move_limit").variants
         else "count as a draw among the players still in"
     )
     lines.append(f"ply cap: {capped} of {n} games reached {config.max_plies} plies and {how}")

@@ -30,6 +30,7 @@ from polychess.game import Game, TimeForfeitError
 from polychess.match.players import Player, PlayerSpec
 from polychess.match.scoring import capped_places, head_to_head, place_scores, seat_assignments
 from polychess.match.stats import Sprt
+from polychess.options import option
 from polychess.protocol.games import GameKind, Position
 
 __all__ = [
@@ -160,7 +161,7 @@ class GameResult:
 
 def _new_game(config: MatchConfig, opening: Position) -> Game:
     options: dict[str, object] = {}
-    if config.kind.variant == "four-player":
+    if config.kind.variant in option("move_limit").variants:  # the game's own limit, where it has one
         options["move_limit"] = config.max_plies
     if config.time_control is not None:
         options.update(time_control=config.time_control, increment=config.increment)
