@@ -49,6 +49,14 @@ class GameKind:
         return self.variant if self.mode is None else f"{self.variant}-{self.mode}"
 
     @property
+    def options(self) -> tuple[str, ...]:
+        """The names of the options of :class:`~polychess.Game` that apply to this game, in
+        the order :mod:`polychess.options` declares them."""
+        from polychess.options import OPTIONS  # the options module depends on this one
+
+        return tuple(o.name for o in OPTIONS if self.variant in o.variants)
+
+    @property
     def record_format(self) -> RecordFormat:
         """The text format of the game's records (:mod:`polychess.formats`)."""
         return _RECORD_FORMATS[self.variant]
