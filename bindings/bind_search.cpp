@@ -19,7 +19,8 @@ py::dict report_dict(const Variant& v, const SearchReport& r) {
   return py::dict("best"_a = r.best == MOVE_NONE ? py::object(py::none()) : move_object(v, r.best), "score"_a = r.score,
                   "depth"_a = r.depth, "seldepth"_a = r.seldepth, "nodes"_a = r.nodes, "seconds"_a = r.seconds,
                   "pv"_a = pv, "player_values"_a = per_player(r.player_values, v.players),
-                  "mate_moves"_a = r.mate_moves);
+                  "mate_moves"_a = r.mate_moves, "cutoffs"_a = r.cutoffs,
+                  "first_move_cutoffs"_a = r.first_move_cutoffs);
 }
 
 }  // namespace

@@ -182,6 +182,8 @@ int Searcher<W>::alphabeta(int depth, int alpha, int beta, int ply) {
     if (maximizing) alpha = std::max(alpha, best);
     else beta = std::min(beta, best);
     if (alpha >= beta) {
+      ++cutoffs_;
+      first_move_cutoffs_ += searched == 1;
       order_.reward(pos_, m, depth, ply, previous, quiets_tried, quiet_count);
       break;
     }

@@ -92,6 +92,8 @@ int Searcher<W>::aspiration(int depth, int previous) {
 template <int W>
 SearchReport& Searcher<W>::finish(SearchReport& report) {
   report.nodes = nodes_;
+  report.cutoffs = cutoffs_;
+  report.first_move_cutoffs = first_move_cutoffs_;
   report.seconds = std::chrono::duration<double>(SearchClock::now() - start_).count();
   Position<W> end = pos_;
   GameState<W> game(end, state_);

@@ -277,6 +277,7 @@ class Searcher {
   int in_at_root_ = 0;
   SearchClock::time_point start_;
   uint64_t nodes_ = 0;
+  uint64_t cutoffs_ = 0, first_move_cutoffs_ = 0;  // SearchReport's
   // The limits are checked every check_mask_ + 1 nodes: 1024, or fewer under a small node
   // limit (a weak strength level's), which would otherwise be overshot many times over.
   uint64_t check_mask_ = 1023;

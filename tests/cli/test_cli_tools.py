@@ -134,10 +134,19 @@ def test_selfplay_rejects_bad_options(capsys):
 
 
 def test_bench_prints_a_table(capsys):
-    code = main(["bench", "--variant", "standard", "--variant", "three-player", "--time", "0.1", "--hash", "1"])
+    arguments = ["--variant", "standard", "--variant", "three-player", "--time", "0.1", "--hash", "1"]
+    code = main(["bench", *arguments, "--tree-time", "0.01", "--tree-depth", "2"])
     captured = capsys.readouterr()
     assert code == 0
-    header, *rows = captured.out.strip().splitlines()
+    speed, tree = captured.out.strip().split("\n\n")
+    tree_header, *tree_rows = tree.splitlines()
+    assert tree_header.split()[:2] == ["game", "positions"]
+    assert [row.split()[0] for row in tree_rows] == ["three-player", "standard"]  # the catalogue's order
+    for row in tree_rows:
+        _, positions, depth_in_time, depth, nodes, rate = row.split()
+        assert int(positions) >= 4 and float(depth_in_time) >= 1 and depth == "2" and int(nodes.replace(",", "")) > 0
+        assert 0 <= float(rate.rstrip("%")) <= 100
+    header, *rows = speed.splitlines()
     assert header.split()[:3] == ["variant", "perft", "depth"]
     assert [row.split()[0] for row in rows] == ["standard", "three-player"]
     for row in rows:

@@ -6,14 +6,16 @@ OpenBench read the last two lines.
 
 from __future__ import annotations
 
+import statistics
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from polychess.catalogue import GameKind, kind_of
 from polychess.engine import Engine
 
-__all__ = ["BENCH_DEPTHS", "BENCH_POSITIONS", "Bench", "run_bench"]
+__all__ = ["BENCH_DEPTHS", "BENCH_POSITIONS", "Bench", "TreeMeasurement", "measure_tree", "run_bench"]
 
 # The start and positions of engine games, 15 to 45 plies in (inputs, not results).
 BENCH_POSITIONS: dict[str, tuple[str | None, ...]] = {
@@ -104,3 +106,41 @@ class Bench:
 def run_bench(kind: GameKind, depth: int | None = None, hash_mb: int = 16) -> Iterator[str]:
     """The lines of :meth:`Bench.lines`."""
     return Bench(kind, depth, hash_mb).lines()
+
+
+@dataclass(frozen=True)
+class TreeMeasurement:
+    """How narrow the search's tree is on a game's bench positions: the depth each search
+    reached in a fixed time, the nodes all took to a fixed depth, and the share of the cutoffs
+    that the first move searched gave (over the fixed-depth searches)."""
+
+    depths: tuple[int, ...]
+    depth: int
+    nodes: int
+    cutoffs: int
+    first_move_cutoffs: int
+
+    @property
+    def median_depth(self) -> float:
+        return statistics.median(self.depths)
+
+    @property
+    def first_move_cutoff_rate(self) -> float:
+        return self.first_move_cutoffs / self.cutoffs if self.cutoffs else 0.0
+
+
+def measure_tree(kind: GameKind, seconds: float, depth: int | None = None, hash_mb: int = 16) -> TreeMeasurement:
+    """Searches each bench position of the kind's game for ``seconds``, then to ``depth`` (the
+    bench's depth if None), each search single-threaded with a fresh table."""
+    family = kind.name.removesuffix("-classic")
+    depth = depth or BENCH_DEPTHS[family]
+    games = [kind_of(kind.variant, kind.mode).new_game(position) for position in BENCH_POSITIONS[family]]
+    depths = tuple(Engine(hash_mb=hash_mb).search(game, time=seconds).depth for game in games)
+    fixed = [Engine(hash_mb=hash_mb).search(game, depth=depth) for game in games]
+    return TreeMeasurement(
+        depths,
+        depth,
+        sum(r.nodes for r in fixed),
+        sum(r.cutoffs for r in fixed),
+        sum(r.first_move_cutoffs for r in fixed),
+    )
