@@ -35,6 +35,11 @@ const ReductionTable REDUCTIONS;
 
 // How many moves a node at `depth` searches before it drops the remaining quiet ones.
 int late_move_limit(int depth, bool improving) { return improving ? 3 + depth * depth : (3 + depth * depth) / 2; }
+// The same in four-player teams, counted in quiet moves searched: Titan's limits (player.cc),
+// wider at PV nodes.
+int team_late_move_limit(int depth, bool pv_node, bool improving) {
+  return pv_node ? (5 + depth * depth) * (improving ? 2 : 1) : 1 + depth * depth / 5;
+}
 
 }  // namespace
 
@@ -134,6 +139,13 @@ int Searcher<W>::alphabeta(int depth, int alpha, int beta, int ply) {
     const int mover = pos_.turn();
     play(m);
     const bool gives_check = duel ? in_check() : enemy_in_check(mover);
+    // Four-player teams drop the quiet moves beyond their limit (the evaluation's margins of the
+    // duel's futility do not hold there: bench/README.md).
+    if (!duel && two_sides_ && ply > 0 && !checked && quiet && !gives_check && sign * best > -WIN_BAND &&
+        quiet_count >= team_late_move_limit(depth, pv_node, improving)) {
+      take_back();
+      continue;
+    }
     if (may_prune_move && quiet && !gives_check) {
       const int reduced_depth = std::max(0, depth - 1 - reduction);
       const bool late = !pv_node && depth <= LATE_MOVE_DEPTH && i >= late_move_limit(depth, improving);
