@@ -137,15 +137,18 @@ int Searcher<W>::alphabeta(int depth, int alpha, int beta, int ply) {
         static_exchange(pos_, m) < -SEE_PRUNING_MARGIN * depth)
       continue;
     const int mover = pos_.turn();
+    // Four-player teams drop the quiet moves beyond their limit that give no check (the
+    // evaluation's margins of the duel's futility do not hold there: bench/README.md). Whether
+    // a quiet move checks is seen on the position alone, without the game's rules.
+    if (!duel && two_sides_ && ply > 0 && !checked && quiet && sign * best > -WIN_BAND &&
+        quiet_count >= team_late_move_limit(depth, pv_node, improving)) {
+      pos_.make(m);
+      const bool checks = enemy_in_check(mover);
+      pos_.unmake();
+      if (!checks) continue;
+    }
     play(m);
     const bool gives_check = duel ? in_check() : enemy_in_check(mover);
-    // Four-player teams drop the quiet moves beyond their limit (the evaluation's margins of the
-    // duel's futility do not hold there: bench/README.md).
-    if (!duel && two_sides_ && ply > 0 && !checked && quiet && !gives_check && sign * best > -WIN_BAND &&
-        quiet_count >= team_late_move_limit(depth, pv_node, improving)) {
-      take_back();
-      continue;
-    }
     if (may_prune_move && quiet && !gives_check) {
       const int reduced_depth = std::max(0, depth - 1 - reduction);
       const bool late = !pv_node && depth <= LATE_MOVE_DEPTH && i >= late_move_limit(depth, improving);
