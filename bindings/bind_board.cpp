@@ -122,7 +122,7 @@ void bind_board(py::module_& m) {
           "push",
           [](PyBoard& b, py::handle move) {
             const Move found = b.legal_move(move);
-            b.make(found);
+            b.visit([&](auto& pos) { pos.make(found); });
             return move_object(b.variant(), found);
           },
           py::arg("move"), "Plays a legal move (a Move or move text) and returns it; an illegal one changes nothing.")

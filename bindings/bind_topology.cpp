@@ -50,7 +50,7 @@ void bind_topology(py::module_& m) {
              if (cell == NO_CELL) throw py::key_error("no cell named " + quoted(name));
              return cell;
            })
-      .def("is_dark", [](const Layout& lay, int cell) { return bool(by_cell(&Layout::dark)(lay, cell)); })
+      .def("is_dark", by_cell(&Layout::dark))
       .def("rook_rays", by_cell(&Layout::rook_rays))
       .def("bishop_rays", by_cell(&Layout::bishop_rays))
       .def("king_targets", by_cell(&Layout::king_targets))

@@ -103,10 +103,6 @@ struct PyBoard {
     const int n = legal_moves(moves);
     return named_move(variant(), moves, n, meta().turn, move);
   }
-
-  void make(Move move) {
-    visit([&](auto& pos) { pos.make(move); });
-  }
 };
 
 // A game and the board (a polychess._core.Board object) whose position it plays on.
