@@ -14,6 +14,7 @@ namespace {
 constexpr int REVERSE_FUTILITY_DEPTH = 6;
 constexpr int REVERSE_FUTILITY_MARGIN = 120;  // per ply of depth left
 constexpr int NULL_MOVE_DEPTH = 3;
+constexpr int TEAM_NULL_MOVE_MARGIN = 50;
 constexpr int FUTILITY_DEPTH = 6;
 constexpr int FUTILITY_BASE = 100;
 constexpr int FUTILITY_MARGIN = 120;  // per ply of (reduced) depth left
@@ -100,9 +101,12 @@ int Searcher<W>::alphabeta(int depth, int alpha, int beta, int ply) {
 
   // Null move, where the sides alternate: if passing still fails high for this side, a real
   // move will too. Not twice in a row, and not without pieces (zugzwang).
-  if (two_sides_ && may_prune_node && depth >= (duel ? NULL_MOVE_DEPTH : 4) && eval >= mover_beta &&
-      !frames_[ply - 1].null_move && has_pieces(pos_.turn())) {
-    const int reduction = duel ? 3 + depth / 4 + std::min(3, (eval - mover_beta) / 200) : 3;
+  // In four-player teams as Titan does (player.cc): at every depth, once the evaluation
+  // passes the bound by a margin, reduced by a third of the depth and two.
+  if (two_sides_ && may_prune_node && depth >= (duel ? NULL_MOVE_DEPTH : 1) &&
+      eval >= mover_beta + (duel ? 0 : TEAM_NULL_MOVE_MARGIN) && !frames_[ply - 1].null_move &&
+      has_pieces(pos_.turn())) {
+    const int reduction = duel ? 3 + depth / 4 + std::min(3, (eval - mover_beta) / 200) : depth / 3 + 2;
     frames_[ply].null_move = true;
     pos_.make_null();
     const int reduced = std::max(0, depth - reduction);
