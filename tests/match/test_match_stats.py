@@ -190,14 +190,29 @@ def test_all_wins_decide_h1_soon() -> None:
     assert first == 6
     for n in range(2, 10):
         assert sprt.llr([1.0] * n) == pytest.approx(by_hand(n))
-        assert sprt.decision([1.0] * n) == ("H1" if n >= first else None)
+    # the LLR is past the bound from 6 samples, but no decision comes before min_samples
+    assert all(sprt.decision([1.0] * n) is None for n in range(sprt.min_samples))
+    assert sprt.decision([1.0] * sprt.min_samples) == "H1"
+    assert Sprt(0, 100, min_samples=first).decision([1.0] * first) == "H1"
+    assert Sprt(0, 100, min_samples=first).decision([1.0] * (first - 1)) is None
+
+
+def test_a_handful_of_steady_samples_decides_nothing() -> None:
+    # Four openings of six games, each scored near 0.56: the variance of four such means is tiny, and
+    # the LLR alone would accept H1 (as a three-player match once did).
+    sprt = Sprt(0, 20)
+    samples = [7 / 12, 7 / 12, 0.5, 7 / 12]
+    assert sprt.llr(samples) > sprt.upper_bound
+    assert sprt.decision(samples) is None
+    with pytest.raises(ValueError, match="min_samples"):
+        Sprt(0, 20, min_samples=1)
 
 
 def test_all_losses_decide_h0_soon() -> None:
     sprt = Sprt(0, 100)
     decided = next(n for n in range(2, 100) if sprt.decision([0.0] * n) is not None)
     assert sprt.decision([0.0] * decided) == "H0"
-    assert decided <= 6
+    assert decided == sprt.min_samples
 
 
 def test_even_match_decides_h0() -> None:
