@@ -4,6 +4,9 @@
 
 namespace polychess {
 
+// After this many of an opponent's moves, his quiet ones are reduced.
+constexpr int BRS_REDUCTION_MOVES = 4;
+
 // Every opponent in turn order offers his moves (the others passing), and the one worst for the
 // root player is taken; then the root player moves again. `moves` holds the first opponent's
 // moves. An opponent after the first who is already mated is eliminated first, as he would be
@@ -27,14 +30,23 @@ int Searcher<W>::best_reply(int depth, int alpha, int beta, int ply, Move* moves
     order_.sort(pos_, moves, n, tt_move, ply);
     for (int i = 0; i < n && !cut; ++i) {
       const Move m = moves[i];
+      const int mover = pos_.turn();
+      const bool quiet = MoveOrder<W>::is_quiet(pos_, m);
       play(m);
       frames_[ply].move = m;
+      // Late quiet moves that give no check are searched a ply or two shallower first, as
+      // late moves are where two sides alternate: of the many moves of both opponents few
+      // threaten anything.
+      const int reduction =
+          i >= BRS_REDUCTION_MOVES && quiet && depth >= 3 && !enemy_in_check(mover) ? 1 + (i >= 3 * BRS_REDUCTION_MOVES)
+                                                                                    : 0;
       // The other opponents pass, except one left in check: he must answer it (passing would
       // let the root player take his king), and answers as the next opponents' layer.
       int skipped = 0;
       for (; pos_.turn() != root_ && status(root_) == ACTIVE && !state_.is_terminal() && !in_check(); ++skipped)
         pos_.make_null();
-      int score = alphabeta(depth - 1, i == 0 ? alpha : beta - 1, beta, ply + 1);
+      int score = alphabeta(depth - 1 - reduction, i == 0 ? alpha : beta - 1, beta, ply + 1);
+      if (reduction && score < beta) score = alphabeta(depth - 1, beta - 1, beta, ply + 1);
       if (i > 0 && score < beta && score > alpha) score = alphabeta(depth - 1, alpha, beta, ply + 1);
       for (; skipped; --skipped) pos_.unmake();
       take_back();
