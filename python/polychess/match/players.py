@@ -25,7 +25,7 @@ from polychess.board import Board, Kind, Move
 from polychess.engine import ALGORITHMS, Engine, SearchResult
 from polychess.game import Game
 from polychess.protocol.client import DIALECTS, UciEngine
-from polychess.protocol.timeman import NEW_ITERATION_SHARE, think_time
+from polychess.protocol.timeman import IterationStop, think_time
 from polychess.strength import level_for_elo, level_of
 
 __all__ = [
@@ -160,18 +160,18 @@ class EnginePlayer(Player):
         self.searches = 0
 
     def __call__(self, game: Game) -> Move:
-        seconds, soft = self.time, None
+        seconds, iteration_stop = self.time, None
         if seconds is None and game.clock is not None:
             budget = think_time(max(0.0, game.clock.remaining_now(game.turn)), game.clock.increment)
-            seconds, soft = budget.hard, budget.soft
+            seconds, iteration_stop = budget.hard, IterationStop(budget)
         if seconds is None and self.nodes is None and self.depth is None:
             raise ValueError("an engine player needs a budget (nodes, depth or time) or a clock")
 
-        def stop_after_soft(result: SearchResult) -> None:
-            if soft is not None and result.seconds >= NEW_ITERATION_SHARE * soft:
+        def stop_after_iteration(result: SearchResult) -> None:
+            if iteration_stop is not None and iteration_stop(result.seconds, result.best_move, result.score):
                 self.engine.stop()
 
-        result = self.engine.search(game, depth=self.depth, nodes=self.nodes, time=seconds, info=stop_after_soft)
+        result = self.engine.search(game, depth=self.depth, nodes=self.nodes, time=seconds, info=stop_after_iteration)
         self.nodes_searched += result.nodes
         self.searches += 1
         if result.best_move is None:

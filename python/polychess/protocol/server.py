@@ -15,6 +15,7 @@ length; nothing on stdin ends the session but ``quit`` and the end of the input.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -28,7 +29,7 @@ from polychess.formats.fen4 import write_fen4
 from polychess.game import Game
 from polychess.protocol.bench import Bench
 from polychess.protocol.games import GAME_KINDS, GameKind, PositionError, read_position
-from polychess.protocol.timeman import NEW_ITERATION_SHARE, TimeBudget, think_time
+from polychess.protocol.timeman import IterationStop, TimeBudget, think_time
 from polychess.strength import LEVELS, MAX_LEVEL, level_for_elo
 
 __all__ = ["UciServer", "game_result", "serve"]
@@ -227,6 +228,7 @@ class _Search(_Job):
         self.released = threading.Event()
         self.done = threading.Event()
         self.budget = None if go.infinite else server.budget(game, go)
+        self.iteration_stop = IterationStop(self.budget) if self.budget is not None else None
         self.watchdog = threading.Thread(target=self.watch, name="polychess watchdog", daemon=True)
 
     def start(self) -> None:
@@ -254,8 +256,8 @@ class _Search(_Job):
 
     def report(self, result: SearchResult) -> None:
         self.server.write(info_line(result, self.game))
-        if self.budget is not None and not self.pondering:
-            if self.server.time_source() - self.started >= NEW_ITERATION_SHARE * self.budget.soft:
+        if self.iteration_stop is not None and not self.pondering:
+            if self.iteration_stop(self.server.time_source() - self.started, result.best_move, result.score):
                 self.server.engine.stop()
 
     def watch(self) -> None:
@@ -583,7 +585,7 @@ class UciServer:
         """How long this ``go`` may think: ``movetime`` exactly, else from the mover's clock."""
         if "movetime" in go.limits:
             seconds = max(0.001, go.limits["movetime"] / 1000.0)
-            return TimeBudget(soft=seconds / NEW_ITERATION_SHARE, hard=seconds)
+            return TimeBudget(soft=math.inf, hard=seconds)  # all of it: no iteration stops it early
         clock = mover_clock(self.kind, game.turn, go)
         if clock is None:
             return None

@@ -2,16 +2,18 @@
 
 A search gets two limits: it stops at ``hard`` whatever it is doing, and after an iteration
 it does not start another once ``soft`` is spent (the next iteration would take several times
-as long as the last one, so starting it late would only be cut off at ``hard``). The player's
-own clock is all that counts: every player's clock runs only on his own moves, whatever the
-number of players.
+as long as the last one, so starting it late would only be cut off at ``hard``). The soft
+limit stretches while the search is unsure (its best move changes between iterations, or its
+score falls) and shrinks while it is sure (the same best move for several iterations):
+:class:`IterationStop`. The player's own clock is all that counts: every player's clock runs
+only on his own moves, whatever the number of players.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["DEFAULT_MOVES_TO_GO", "NEW_ITERATION_SHARE", "TimeBudget", "think_time"]
+__all__ = ["DEFAULT_MOVES_TO_GO", "NEW_ITERATION_SHARE", "IterationStop", "TimeBudget", "think_time"]
 
 # After an iteration, a new one is not started once this share of the soft limit is spent:
 # the next iteration usually takes longer than all before it together.
@@ -26,6 +28,17 @@ _HARD_OVER_SOFT = 4.0
 _HARD_SHARE_OF_CLOCK = 0.5
 # The search always gets at least this much, however little is on the clock.
 _LEAST_SECONDS = 0.005
+# How far the soft limit stretches or shrinks (its product stays within these bounds, under
+# the hard limit: _HARD_OVER_SOFT * NEW_ITERATION_SHARE is well above the largest stretch).
+_LEAST_STRETCH, _MOST_STRETCH = 0.6, 2.0
+# Each change of the best move adds this much stretch, halved at every later iteration.
+_CHANGE_STRETCH = 0.8
+# A score this many centipawns below the best of the earlier iterations doubles the time
+# (a fall of half as much adds half; a rise adds nothing).
+_FALL_CENTIPAWNS = 200
+_MOST_FALL_STRETCH = 1.5
+# The same best move for this many iterations in a row shrinks the time to this share.
+_STABLE_ITERATIONS, _STABLE_SHARE = 4, 0.7
 
 
 @dataclass(frozen=True)
@@ -56,3 +69,41 @@ def think_time(
     hard = min(_HARD_OVER_SOFT * soft, _HARD_SHARE_OF_CLOCK * usable + increment * _INCREMENT_SHARE)
     hard = max(_LEAST_SECONDS, min(hard, usable))
     return TimeBudget(soft=max(_LEAST_SECONDS, min(soft, hard)), hard=hard)
+
+
+class IterationStop:
+    """Whether a clocked search should start no new iteration, asked after each one with the
+    time spent and the iteration's best move and score (for the mover).
+
+    The soft limit is stretched while the best move changes and while the score falls below
+    that of the earlier iterations, and shrunk once the best move has held for several
+    iterations, within [0.6, 2] times its length."""
+
+    def __init__(self, budget: TimeBudget) -> None:
+        self.budget = budget
+        self.best_move: object = None
+        self.best_score: int | None = None
+        self.changes = 0.0
+        self.stable_iterations = 0
+        self._stretch = 1.0
+
+    def stretch(self) -> float:
+        """How many times the soft limit the search may now spend."""
+        return min(_MOST_STRETCH, max(_LEAST_STRETCH, self._stretch))
+
+    def __call__(self, elapsed: float, best_move: object, score: int) -> bool:
+        self.changes /= 2
+        if self.best_move is not None and best_move != self.best_move:
+            self.changes += 1
+            self.stable_iterations = 0
+        else:
+            self.stable_iterations += 1
+        self.best_move = best_move
+        fall = 0 if self.best_score is None else max(0, self.best_score - score)
+        self.best_score = score if self.best_score is None else max(self.best_score, score)
+        stretch = 1 + _CHANGE_STRETCH * self.changes
+        stretch *= min(_MOST_FALL_STRETCH, 1 + fall / _FALL_CENTIPAWNS)
+        if self.stable_iterations >= _STABLE_ITERATIONS:
+            stretch *= _STABLE_SHARE
+        self._stretch = stretch
+        return elapsed >= NEW_ITERATION_SHARE * self.budget.soft * self.stretch()
