@@ -168,7 +168,9 @@ def _sprt(text: str | None) -> Sprt | None:
         numbers = [float(part) for part in text.split(",")]
         if len(numbers) not in (2, 4):
             raise ValueError("expected ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA")
-        return Sprt(*numbers)
+        if len(numbers) == 2:
+            return Sprt(numbers[0], numbers[1])
+        return Sprt(numbers[0], numbers[1], alpha=numbers[2], beta=numbers[3])
     except ValueError as error:
         raise UsageError(f"--sprt {text!r}: {error}") from None
 
