@@ -37,9 +37,9 @@ int Searcher<W>::best_reply(int depth, int alpha, int beta, int ply, Move* moves
       // Late quiet moves that give no check are searched a ply or two shallower first, as
       // late moves are where two sides alternate: of the many moves of both opponents few
       // threaten anything.
-      const int reduction =
-          i >= BRS_REDUCTION_MOVES && quiet && depth >= 3 && !enemy_in_check(mover) ? 1 + (i >= 3 * BRS_REDUCTION_MOVES)
-                                                                                    : 0;
+      const int reduction = i >= BRS_REDUCTION_MOVES && quiet && depth >= 3 && !enemy_in_check(mover)
+                                ? 1 + (i >= 3 * BRS_REDUCTION_MOVES)
+                                : 0;
       // The other opponents pass, except one left in check: he must answer it (passing would
       // let the root player take his king), and answers as the next opponents' layer.
       int skipped = 0;
