@@ -22,22 +22,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
 from compare import Engine as UciEngine
 from compare import find_stockfish
 from polychess import Engine
-from polychess.catalogue import kind_of
+from polychess.catalogue import KINDS
 from polychess.protocol.bench import BENCH_DEPTHS, BENCH_POSITIONS
 
-GAMES = {
-    "standard": ("standard", None),
-    "three-player": ("three-player", None),
-    "four-player-teams": ("four-player", "teams"),
-    "four-player-ffa": ("four-player", "ffa"),
-}
+GAMES = {kind.name: kind for kind in KINDS if kind.name in BENCH_POSITIONS}
 
 
 def our_time(game_name: str, depth: int, threads: int, hash_mb: int) -> float:
-    variant, mode = GAMES[game_name]
     total = 0.0
     for position in BENCH_POSITIONS[game_name]:
-        game = kind_of(variant, mode).new_game(position)
+        game = GAMES[game_name].new_game(position)
         engine = Engine(hash_mb=hash_mb, threads=threads)
         start = time.perf_counter()
         engine.search(game, depth=depth)

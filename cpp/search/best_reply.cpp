@@ -34,9 +34,9 @@ int Searcher<W>::best_reply(int depth, int alpha, int beta, int ply, Move* moves
       const bool quiet = MoveOrder<W>::is_quiet(pos_, m);
       play(m);
       frames_[ply].move = m;
-      // Late quiet moves that give no check are searched a ply or two shallower first, as
-      // late moves are where two sides alternate: of the many moves of both opponents few
-      // threaten anything.
+      // Late quiet moves that give no check are searched a ply or two shallower first, and
+      // again in full if one does better for the opponents: of the many moves of both
+      // opponents few threaten anything.
       const int reduction = i >= BRS_REDUCTION_MOVES && quiet && depth >= 3 && !enemy_in_check(mover)
                                 ? 1 + (i >= 3 * BRS_REDUCTION_MOVES)
                                 : 0;

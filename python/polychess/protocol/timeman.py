@@ -28,13 +28,12 @@ _HARD_OVER_SOFT = 4.0
 _HARD_SHARE_OF_CLOCK = 0.5
 # The search always gets at least this much, however little is on the clock.
 _LEAST_SECONDS = 0.005
-# How far the soft limit stretches or shrinks (its product stays within these bounds, under
-# the hard limit: _HARD_OVER_SOFT * NEW_ITERATION_SHARE is well above the largest stretch).
+# How far the soft limit stretches or shrinks (the hard limit still ends every search).
 _LEAST_STRETCH, _MOST_STRETCH = 0.6, 2.0
 # Each change of the best move adds this much stretch, halved at every later iteration.
 _CHANGE_STRETCH = 0.8
-# A score this many centipawns below the best of the earlier iterations doubles the time
-# (a fall of half as much adds half; a rise adds nothing).
+# A fall of the score below the best of the earlier iterations stretches the time by
+# 1 + fall / _FALL_CENTIPAWNS, at most by _MOST_FALL_STRETCH; a rise adds nothing.
 _FALL_CENTIPAWNS = 200
 _MOST_FALL_STRETCH = 1.5
 # The same best move for this many iterations in a row shrinks the time to this share.
@@ -89,7 +88,7 @@ class IterationStop:
 
     def stretch(self) -> float:
         """How many times the soft limit the search may now spend."""
-        return min(_MOST_STRETCH, max(_LEAST_STRETCH, self._stretch))
+        return self._stretch
 
     def __call__(self, elapsed: float, best_move: object, score: int) -> bool:
         self.changes /= 2
@@ -105,5 +104,5 @@ class IterationStop:
         stretch *= min(_MOST_FALL_STRETCH, 1 + fall / _FALL_CENTIPAWNS)
         if self.stable_iterations >= _STABLE_ITERATIONS:
             stretch *= _STABLE_SHARE
-        self._stretch = stretch
+        self._stretch = min(_MOST_STRETCH, max(_LEAST_STRETCH, stretch))
         return elapsed >= NEW_ITERATION_SHARE * self.budget.soft * self.stretch()
