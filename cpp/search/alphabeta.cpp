@@ -23,6 +23,7 @@ constexpr int SEE_PRUNING_DEPTH = 6;
 constexpr int SEE_PRUNING_MARGIN = 100;  // per ply of depth left
 constexpr int INTERNAL_REDUCTION_DEPTH = 6;
 constexpr int QUIESCENCE_DELTA = 200;  // what a capture may gain beyond its victim
+constexpr int ANNOUNCE_DEPTH = 3;      // from here threads announce their moves (thread_share.h)
 
 // Late-move reductions by depth and move number: they grow with the logarithm of both.
 struct ReductionTable {
@@ -129,7 +130,11 @@ int Searcher<W>::alphabeta(int depth, int alpha, int beta, int ply) {
   Move quiets_tried[64];
   int quiet_count = 0;
   int searched = 0;
-  for (int i = 0; i < n; ++i) {
+  // Moves another thread was searching when their turn came, taken after all the others.
+  int put_off[64];
+  int put_off_count = 0;
+  for (int k = 0; k < n + put_off_count; ++k) {
+    const int i = k < n ? k : put_off[k - n];
     const Move m = moves[i];
     const bool quiet = MoveOrder<W>::is_quiet(pos_, m);
     // Moves after the first may be pruned (two players) unless the mover is already lost.
@@ -151,6 +156,11 @@ int Searcher<W>::alphabeta(int depth, int alpha, int beta, int ply) {
       pos_.unmake();
       if (!checks) continue;
     }
+    const bool announce = busy_ && depth >= ANNOUNCE_DEPTH;
+    if (announce && k < n && searched > 0 && put_off_count < 64 && busy_->taken(key, m)) {
+      put_off[put_off_count++] = i;
+      continue;
+    }
     play(m);
     const bool gives_check = duel ? in_check() : enemy_in_check(mover);
     if (may_prune_move && quiet && !gives_check) {
@@ -169,6 +179,7 @@ int Searcher<W>::alphabeta(int depth, int alpha, int beta, int ply) {
     // not, after other players' moves: extending them too swells the multi-player trees).
     const int extension = gives_check && ply < 2 * depth + 8 && in_check() ? 1 : 0;
     const int next = depth - 1 + extension;
+    if (announce) busy_->enter(key, m);
     int score;
     if (searched == 0) {
       score = alphabeta(next, alpha, beta, ply + 1);
@@ -190,6 +201,7 @@ int Searcher<W>::alphabeta(int depth, int alpha, int beta, int ply) {
       if (reduction && beats(score)) score = alphabeta(next, lo, hi, ply + 1);
       if (beats(score) && (maximizing ? score < beta : score > alpha)) score = alphabeta(next, alpha, beta, ply + 1);
     }
+    if (announce) busy_->leave(key, m);
     take_back();
     if (stopped_) return 0;
     ++searched;

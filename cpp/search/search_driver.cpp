@@ -12,13 +12,14 @@ constexpr uint64_t ALGORITHM_SALT[] = {0, 0x9E3779B97F4A7C15ull, 0xC2B2AE3D27D4E
 
 template <int W>
 Searcher<W>::Searcher(const GameState<W>& root, TranspositionTable& tt, const SearchLimits& limits,
-                      const std::atomic<bool>& stop, std::atomic<uint64_t>& shared_nodes, int first_depth)
+                      const std::atomic<bool>& stop, ThreadShare& share, int first_depth)
     : pos_(root.position()),
       state_(pos_, root),
       tt_(tt),
       limits_(limits),
       stop_(stop),
-      shared_nodes_(shared_nodes),
+      share_(share),
+      busy_(limits.threads > 1 ? &share.busy : nullptr),
       first_depth_(first_depth),
       eval_(eval_tables(pos_.topo())),
       root_(pos_.turn()),
@@ -59,6 +60,11 @@ SearchReport Searcher<W>::run(const IterationCallback& on_iteration) {
     line_.assign(pv_[0], pv_[0] + pv_length_[0]);
     if (!line_.empty()) report.best = line_[0];
     finish(report);
+    if (busy_) {
+      const std::lock_guard<std::mutex> lock(share_.deepest_mutex);
+      if (depth > share_.deepest.depth) share_.deepest = report;
+      if (depth == max_depth) share_.last_depth_done = true;
+    }
     if (on_iteration) on_iteration(report);
     // A decided score ends the deepening, unless a depth was asked for: that search reports
     // the depth (a table carried over from an earlier search can prove a mate early).
@@ -135,8 +141,8 @@ bool Searcher<W>::delivers_mate(const Position<W>& end) const {
 
 template <int W>
 void Searcher<W>::check_limits() {
-  const uint64_t all_nodes = shared_nodes_.fetch_add(check_mask_ + 1, std::memory_order_relaxed) + check_mask_ + 1;
-  if (stop_.load(std::memory_order_relaxed)) stopped_ = true;
+  const uint64_t all_nodes = share_.nodes.fetch_add(check_mask_ + 1, std::memory_order_relaxed) + check_mask_ + 1;
+  if (stop_.load(std::memory_order_relaxed) || share_.last_depth_done.load(std::memory_order_relaxed)) stopped_ = true;
   if (limits_.nodes && all_nodes >= limits_.nodes) stopped_ = true;
   if (limits_.seconds > 0 && std::chrono::duration<double>(SearchClock::now() - start_).count() >= limits_.seconds)
     stopped_ = true;
@@ -180,19 +186,20 @@ SearchReport search(const GameState<W>& root, TranspositionTable& tt, const Sear
                                 ", seconds 0 to " + std::to_string(int(MAX_SECONDS)) + ")");
   if (limits.threads < 1 || limits.threads > 256) throw std::invalid_argument("threads must be between 1 and 256");
   if (limits.noise < 0 || limits.noise > 10000) throw std::invalid_argument("noise must be between 0 and 10000");
-  // Lazy SMP: helper threads search the same root with their own histories, sharing only the
-  // table, which they fill with results the main thread then finds; the main thread's result
-  // is the answer. Half the helpers start one iteration deeper, so the threads spread over
-  // depths instead of repeating each other.
+  // Lazy SMP: helper threads search the same root with their own histories, sharing the table,
+  // which they fill with results the main thread then finds, and the moves each is searching,
+  // which the others put off (thread_share.h). The deepest iteration completed is the answer.
+  // Half the helpers start one iteration deeper, so the threads spread over depths instead of
+  // repeating each other.
   tt.new_search();
-  std::atomic<uint64_t> shared_nodes{0};
+  auto share = std::make_unique<ThreadShare>();
   std::atomic<bool> helpers_stop{false};
   SearchLimits helper_limits = limits;
   helper_limits.nodes = 0;  // helpers stop with the main thread
   helper_limits.seconds = 0.0;
   std::vector<std::unique_ptr<Searcher<W>>> helpers;
   for (int i = 1; i < limits.threads; ++i)
-    helpers.push_back(std::make_unique<Searcher<W>>(root, tt, helper_limits, helpers_stop, shared_nodes, 1 + (i & 1)));
+    helpers.push_back(std::make_unique<Searcher<W>>(root, tt, helper_limits, helpers_stop, *share, 1 + (i & 1)));
   // Stops and joins the helpers however the main search ends: an exception thrown by the main
   // thread (a callback's, an allocation's) must not leave joinable threads behind.
   struct HelperThreads {
@@ -206,16 +213,28 @@ SearchReport search(const GameState<W>& root, TranspositionTable& tt, const Sear
     ~HelperThreads() { join(); }
   } running{helpers_stop, {}};
   for (auto& helper : helpers) running.threads.emplace_back([&helper] { helper->run(nullptr); });
-  auto main = std::make_unique<Searcher<W>>(root, tt, limits, stop, shared_nodes, 1);
+  auto main = std::make_unique<Searcher<W>>(root, tt, limits, stop, *share, 1);
   SearchReport report = main->run(on_iteration);
   running.join();
-  for (auto& helper : helpers) report.nodes += helper->nodes();
+  if (share->deepest.depth > report.depth) {
+    const SearchReport main_report = report;
+    report = share->deepest;
+    report.nodes = main_report.nodes;
+    report.cutoffs = main_report.cutoffs;
+    report.first_move_cutoffs = main_report.first_move_cutoffs;
+    report.seconds = main_report.seconds;
+  }
+  for (auto& helper : helpers) {
+    report.nodes += helper->nodes();
+    report.cutoffs += helper->cutoffs();
+    report.first_move_cutoffs += helper->first_move_cutoffs();
+  }
   return report;
 }
 
 #define POLYCHESS_DRIVER(W)                                                                      \
   template Searcher<W>::Searcher(const GameState<W>&, TranspositionTable&, const SearchLimits&,  \
-                                 const std::atomic<bool>&, std::atomic<uint64_t>&, int);         \
+                                 const std::atomic<bool>&, ThreadShare&, int);                   \
   template SearchReport Searcher<W>::run(const IterationCallback&);                              \
   template int Searcher<W>::aspiration(int, int);                                                \
   template void Searcher<W>::check_limits();                                                     \

@@ -17,6 +17,7 @@
 #include "core/game_state.h"
 #include "search/move_order.h"
 #include "search/search.h"
+#include "search/thread_share.h"
 
 namespace polychess {
 
@@ -45,12 +46,14 @@ constexpr int ELIMINATION_BONUS = 1500;
 template <int W>
 class Searcher {
  public:
-  // `shared_nodes` counts the nodes of every thread of one search, for the node limit;
-  // `first_depth` staggers the iterations of a parallel search's helper threads.
+  // `share` is what the threads of one search share (thread_share.h); `first_depth` staggers
+  // the iterations of a parallel search's helper threads.
   Searcher(const GameState<W>& root, TranspositionTable& tt, const SearchLimits& limits, const std::atomic<bool>& stop,
-           std::atomic<uint64_t>& shared_nodes, int first_depth);
+           ThreadShare& share, int first_depth);
 
   uint64_t nodes() const { return nodes_; }
+  uint64_t cutoffs() const { return cutoffs_; }
+  uint64_t first_move_cutoffs() const { return first_move_cutoffs_; }
   SearchReport run(const IterationCallback& on_iteration);
 
  private:
@@ -263,7 +266,8 @@ class Searcher {
   TranspositionTable& tt_;
   SearchLimits limits_;
   const std::atomic<bool>& stop_;
-  std::atomic<uint64_t>& shared_nodes_;
+  ThreadShare& share_;
+  BusyMoves* const busy_;  // the moves the threads announce, where there are several threads
   const int first_depth_;
   const EvalTables<W>& eval_;
   const int root_;

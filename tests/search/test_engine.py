@@ -268,6 +268,19 @@ def test_parallel_search(algorithm):
     assert result.best_move in Board("standard").legal_moves and seen
 
 
+@pytest.mark.parametrize("variant", ["standard", "three-player", "four-player"])
+def test_a_parallel_search_to_a_depth_reports_that_depth(variant):
+    # Whichever thread completes the asked depth first ends the search and gives the answer:
+    # never a deeper or shallower iteration, and its line starts with its move.
+    for seed in range(4):
+        board = Board(variant)
+        for move in list(board.legal_moves)[seed :: 7][:1]:
+            board.push(move)
+        result = Engine(hash_mb=8, threads=2).search(board, depth=5)
+        assert result.depth == 5 and result.best_move in board.legal_moves
+        assert result.pv and result.pv[0] == result.best_move
+
+
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
 def test_search_where_the_root_player_may_be_stalemated(algorithm):
     # Red's king on N11 has few moves: lines where Red is stalemated (frozen) and the others
