@@ -58,6 +58,7 @@ SearchReport Searcher<W>::run(const IterationCallback& on_iteration) {
     report.depth = depth;
     report.seldepth = std::max(seldepth_, depth);
     line_.assign(pv_[0], pv_[0] + pv_length_[0]);
+    if (two_sides_) extend_line_from_table(depth);
     if (!line_.empty()) report.best = line_[0];
     finish(report);
     if (busy_) {
@@ -71,6 +72,25 @@ SearchReport Searcher<W>::run(const IterationCallback& on_iteration) {
     if (stopped_ || (std::abs(score) > WIN_BAND && limits_.depth == 0)) break;
   }
   return finish(report);
+}
+
+// A table hit ends a principal line early: a search repeated over the table of the one before
+// finds its first reply's result there, and the line it reports was one move long. Where two
+// sides alternate (a position's moves are the game's), the line goes on with the table's
+// moves while they are legal, up to the iteration's depth.
+template <int W>
+void Searcher<W>::extend_line_from_table(int depth) {
+  Position<W> end = pos_;
+  for (const Move m : line_) end.make(m);
+  Move moves[MAX_MOVES];
+  while (int(line_.size()) < depth) {
+    TTEntry e;
+    if (!tt_.probe(end.key() ^ salt_, e) || e.move == MOVE_NONE) break;
+    const int n = legal_moves(end, moves);
+    if (std::find(moves, moves + n, e.move) == moves + n) break;
+    end.make(e.move);
+    line_.push_back(e.move);
+  }
 }
 
 // An alpha-beta iteration in a window around the previous iteration's score, widened on the

@@ -68,6 +68,7 @@ class Searcher {
   Values maxn_quiesce(int ply, int qply);
   Values maxn_stuck(int depth, int ply, int qply);
   Values ended(int ply) const;
+  void extend_line_from_table(int depth);
   SearchReport& finish(SearchReport& report);
   bool delivers_mate(const Position<W>& end) const;
 

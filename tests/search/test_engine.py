@@ -268,6 +268,20 @@ def test_parallel_search(algorithm):
     assert result.best_move in Board("standard").legal_moves and seen
 
 
+@pytest.mark.parametrize("variant", ["standard", "four-player"])
+def test_a_search_repeated_over_its_table_reports_a_whole_line(variant):
+    # The second search finds its first reply's result in the table; its line used to stop
+    # there, one move long. The line goes on with the table's moves, each legal in turn.
+    engine = Engine(hash_mb=8)
+    board = Board(variant)
+    first = engine.search(board, depth=6)
+    again = engine.search(board, depth=6)
+    assert again.best_move == first.best_move and len(again.pv) >= 4
+    for move in again.pv:
+        assert move in board.legal_moves
+        board.push(move)
+
+
 @pytest.mark.parametrize("variant", ["standard", "three-player", "four-player"])
 def test_a_parallel_search_to_a_depth_reports_that_depth(variant):
     # Whichever thread completes the asked depth first ends the search and gives the answer:
