@@ -19,7 +19,7 @@ Searcher<W>::Searcher(const GameState<W>& root, TranspositionTable& tt, const Se
       limits_(limits),
       stop_(stop),
       share_(share),
-      busy_(limits.threads > 1 ? &share.busy : nullptr),
+      busy_(share.busy.get()),
       first_depth_(first_depth),
       eval_(eval_tables(pos_.topo())),
       root_(pos_.turn()),
@@ -213,6 +213,7 @@ SearchReport search(const GameState<W>& root, TranspositionTable& tt, const Sear
   // repeating each other.
   tt.new_search();
   auto share = std::make_unique<ThreadShare>();
+  if (limits.threads > 1) share->busy = std::make_unique<BusyMoves>();
   std::atomic<bool> helpers_stop{false};
   SearchLimits helper_limits = limits;
   helper_limits.nodes = 0;  // helpers stop with the main thread

@@ -268,7 +268,7 @@ class Searcher {
   SearchLimits limits_;
   const std::atomic<bool>& stop_;
   ThreadShare& share_;
-  BusyMoves* const busy_;  // the moves the threads announce, where there are several threads
+  BusyMoves* const busy_;  // the moves the threads announce; null with one thread
   const int first_depth_;
   const EvalTables<W>& eval_;
   const int root_;

@@ -12,6 +12,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 
 #include "core/types.h"
@@ -40,8 +41,8 @@ class BusyMoves {
 };
 
 struct ThreadShare {
-  std::atomic<uint64_t> nodes{0};  // every thread's nodes, for the node limit
-  BusyMoves busy;
+  std::atomic<uint64_t> nodes{0};            // every thread's nodes, for the node limit
+  std::unique_ptr<BusyMoves> busy;           // only where there are several threads (128 KB to clear)
   std::atomic<bool> last_depth_done{false};  // a thread completed the last depth: all stop
   std::mutex deepest_mutex;
   SearchReport deepest;  // the deepest iteration a thread completed (guarded by deepest_mutex)

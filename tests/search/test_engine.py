@@ -288,7 +288,7 @@ def test_a_parallel_search_to_a_depth_reports_that_depth(variant):
     # never a deeper or shallower iteration, and its line starts with its move.
     for seed in range(4):
         board = Board(variant)
-        for move in list(board.legal_moves)[seed :: 7][:1]:
+        for move in list(board.legal_moves)[seed::7][:1]:
             board.push(move)
         result = Engine(hash_mb=8, threads=2).search(board, depth=5)
         assert result.depth == 5 and result.best_move in board.legal_moves
