@@ -69,12 +69,16 @@ void add_positional_features(const Position<W>& pos, const EvalTables<W>& e, Pla
     auto& mine_f = f[owner];
     const BB own = pos.pieces_of(owner);
     const BB mine = pos.colour_bb(c);
+    // The enemy king rings a piece's attacks bear on, counted by the ring's owner.
+    auto bear_on_rings = [&](const BB& att, int ring_term) {
+      for (int q = 0; q < players; ++q)
+        if (pos.is_enemy(owner, q) && (att & ring[q])) f[q][ring_term] += (att & ring[q]).count();
+    };
     // One piece's attacks: its mobility, and the enemy king rings it bears on.
     auto piece = [&](const BB& att, int mobility_term, int ring_term) {
       mine_f[mobility_term] += att.minus(own).count();
       attacks[owner] |= att;
-      for (int q = 0; q < players; ++q)
-        if (pos.is_enemy(owner, q) && (att & ring[q])) f[q][ring_term] += (att & ring[q]).count();
+      bear_on_rings(att, ring_term);
     };
     for_each_cell(mine & pos.kind_bb(KNIGHT), [&](int cell) {
       piece(t.knight[cell], KNIGHT_MOBILITY, KING_RING_MINOR_ATTACKS);
@@ -93,7 +97,11 @@ void add_positional_features(const Position<W>& pos, const EvalTables<W>& e, Pla
     for_each_cell(mine & queens, [&](int cell) {
       piece(t.bishop_attacks(cell, occ) | t.rook_attacks(cell, occ), QUEEN_MOBILITY, KING_RING_QUEEN_ATTACKS);
     });
-    for_each_cell(mine & pawns, [&](int cell) { by_pawns[owner] |= t.pawn_capture[c][cell]; });
+    for_each_cell(mine & pawns, [&](int cell) {
+      const BB att = t.pawn_capture[c][cell];
+      by_pawns[owner] |= att;
+      bear_on_rings(att, KING_RING_PAWN_ATTACKS);
+    });
     attacks[owner] |= by_pawns[owner];
     for_each_cell(mine & kings, [&](int cell) {
       attacks[owner] |= t.king[cell];

@@ -107,6 +107,9 @@ def test_threat_and_king_features_count_what_they_name():
     assert feature(rook, 1, "rook_mobility") == 13
     queen = Board("standard", "4k3/8/8/q7/8/8/8/4K3 w - - 0 1")
     assert feature(queen, 0, "king_ring_queen_attacks") == 1
+    # A pawn on d3 bears on e2; c2 is not beside the king.
+    pawn = Board("standard", "4k3/8/8/8/8/3p4/8/4K3 w - - 0 1")
+    assert feature(pawn, 0, "king_ring_pawn_attacks") == 1
     # Rooks and queens attacked by minor pieces, queens by rooks.
     board = Board("standard", "7k/8/8/3n4/8/2R1Q3/8/4K3 w - - 0 1")
     assert feature(board, 0, "threatened_by_minor") == 2
