@@ -2,7 +2,8 @@
 // constants: material and placement (placement.h's piece-square values, which the position
 // sums as pieces move), then the position's own terms: mobility (cells each piece attacks
 // that its owner does not occupy), king safety (enemy pieces within two king steps of the
-// king, own pawns beside it, enemy attacks on the cells beside it) and threats (pieces
+// king, own pawns beside it, enemy attacks on the cells beside it, cells of them that two
+// enemy pieces attack, two enemy players attacking at once) and threats (pieces
 // attacked by cheaper enemy pieces, or attacked and not defended). Every term is a feature
 // times the game's weight (evaluation_weights.h); positional terms follow KNIGHT_MOBILITY in
 // the term order.
@@ -59,9 +60,12 @@ void add_positional_features(const Position<W>& pos, const EvalTables<W>& e, Pla
     const int king = in(p) ? pos.king_of(p) : NO_CELL;
     ring[p] = king == NO_CELL ? BB::empty() : t.king[king];
   }
-  // What each player's pieces attack: all of them, and by the pawns, minor pieces and rooks.
+  // What each player's pieces attack: all of them, by the pawns, minor pieces and rooks, by
+  // any piece but the king, and by two or more of them.
   BB attacks[MAX_PLAYERS], by_pawns[MAX_PLAYERS], by_minors[MAX_PLAYERS], by_rooks[MAX_PLAYERS];
-  for (int p = 0; p < players; ++p) attacks[p] = by_pawns[p] = by_minors[p] = by_rooks[p] = BB::empty();
+  BB by_pieces[MAX_PLAYERS], by_two[MAX_PLAYERS];
+  for (int p = 0; p < players; ++p)
+    attacks[p] = by_pawns[p] = by_minors[p] = by_rooks[p] = by_pieces[p] = by_two[p] = BB::empty();
 
   for (int c = 0; c < pos.colours(); ++c) {
     const int owner = pos.meta().controller[c];
@@ -69,6 +73,10 @@ void add_positional_features(const Position<W>& pos, const EvalTables<W>& e, Pla
     auto& mine_f = f[owner];
     const BB own = pos.pieces_of(owner);
     const BB mine = pos.colour_bb(c);
+    auto count_attacks = [&](const BB& att) {
+      by_two[owner] |= by_pieces[owner] & att;
+      by_pieces[owner] |= att;
+    };
     // The enemy king rings a piece's attacks bear on, counted by the ring's owner.
     auto bear_on_rings = [&](const BB& att, int ring_term) {
       for (int q = 0; q < players; ++q)
@@ -77,7 +85,7 @@ void add_positional_features(const Position<W>& pos, const EvalTables<W>& e, Pla
     // One piece's attacks: its mobility, and the enemy king rings it bears on.
     auto piece = [&](const BB& att, int mobility_term, int ring_term) {
       mine_f[mobility_term] += att.minus(own).count();
-      attacks[owner] |= att;
+      count_attacks(att);
       bear_on_rings(att, ring_term);
     };
     for_each_cell(mine & pos.kind_bb(KNIGHT), [&](int cell) {
@@ -100,9 +108,10 @@ void add_positional_features(const Position<W>& pos, const EvalTables<W>& e, Pla
     for_each_cell(mine & pawns, [&](int cell) {
       const BB att = t.pawn_capture[c][cell];
       by_pawns[owner] |= att;
+      count_attacks(att);
       bear_on_rings(att, KING_RING_PAWN_ATTACKS);
     });
-    attacks[owner] |= by_pawns[owner];
+    attacks[owner] |= by_pieces[owner];
     for_each_cell(mine & kings, [&](int cell) {
       attacks[owner] |= t.king[cell];
       const BB near_enemies = (e.king_zone[cell] & pos.attacking_enemies_of(owner)).minus(pawns);
@@ -113,7 +122,9 @@ void add_positional_features(const Position<W>& pos, const EvalTables<W>& e, Pla
   for (int p = 0; p < players; ++p) {
     if (!in(p)) continue;
     BB enemy = BB::empty(), enemy_pawns = BB::empty(), enemy_minors = BB::empty(), enemy_rooks = BB::empty();
+    BB enemy_pieces = BB::empty(), enemy_two = BB::empty();
     BB friendly = BB::empty();
+    int ring_attackers = 0;  // enemy players whose pieces attack p's ring
     for (int q = 0; q < players; ++q) {
       if (!in(q)) continue;
       if (pos.is_enemy(p, q)) {
@@ -121,10 +132,15 @@ void add_positional_features(const Position<W>& pos, const EvalTables<W>& e, Pla
         enemy_pawns |= by_pawns[q];
         enemy_minors |= by_minors[q];
         enemy_rooks |= by_rooks[q];
+        enemy_two |= by_two[q] | (enemy_pieces & by_pieces[q]);
+        enemy_pieces |= by_pieces[q];
+        ring_attackers += bool(by_pieces[q] & ring[p]);
       } else {
         friendly |= attacks[q];
       }
     }
+    f[p][KING_RING_DOUBLE_ATTACKS] += (enemy_two & ring[p]).count();
+    f[p][KING_RING_JOINT_ATTACK] += ring_attackers >= 2;
     const BB own = pos.pieces_of(p);
     if (!(own & enemy)) continue;
     f[p][THREATENED_BY_PAWN] += (own.minus(pawns | kings) & enemy_pawns).count();

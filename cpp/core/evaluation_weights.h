@@ -40,13 +40,17 @@ enum EvalTerm : int {
   ROOK_MOBILITY,
   QUEEN_MOBILITY,
   // king safety: enemy pieces (not pawns) within two king steps, own pawns beside the king
-  // (at most three), and enemy attacks on the cells beside the king by attacker kind
+  // (at most three), enemy attacks on the cells beside the king by attacker kind; then what
+  // makes an attack more than the sum of its attackers: cells beside the king that two or more
+  // enemy pieces attack, and a ring that the pieces of two enemy players attack at once
   KING_ZONE_ENEMIES,
   KING_SHIELD,
   KING_RING_PAWN_ATTACKS,
   KING_RING_MINOR_ATTACKS,
   KING_RING_ROOK_ATTACKS,
   KING_RING_QUEEN_ATTACKS,
+  KING_RING_DOUBLE_ATTACKS,
+  KING_RING_JOINT_ATTACK,
   // threats: own pieces attacked by a cheaper enemy kind, and attacked but not defended
   THREATENED_BY_PAWN,
   THREATENED_BY_MINOR,
@@ -87,6 +91,8 @@ constexpr const char* EVAL_TERM_NAMES[TERM_COUNT] = {
     "king_ring_minor_attacks",
     "king_ring_rook_attacks",
     "king_ring_queen_attacks",
+    "king_ring_double_attacks",
+    "king_ring_joint_attack",
     "threatened_by_pawn",
     "threatened_by_minor",
     "threatened_by_rook",
@@ -102,6 +108,7 @@ constexpr EvalWeights DEFAULT_EVAL_WEIGHTS = {
     4,   3,   2,   1,             // mobility
     -15, 8,                       // king zone enemies, shield
     0,   0,   0,   0,             // king ring attacks
+    0,   0,                       // king ring double and joint attacks
     0,   0,   0,   0,             // threats
 };
 

@@ -110,6 +110,18 @@ def test_threat_and_king_features_count_what_they_name():
     # A pawn on d3 bears on e2; c2 is not beside the king.
     pawn = Board("standard", "4k3/8/8/8/8/3p4/8/4K3 w - - 0 1")
     assert feature(pawn, 0, "king_ring_pawn_attacks") == 1
+    # The queen on a6 and the rook on e4 both bear on e2: one cell attacked twice, by one
+    # enemy player.
+    both = Board("standard", "4k3/8/q7/8/4r3/8/8/4K3 w - - 0 1")
+    assert feature(both, 0, "king_ring_queen_attacks") == 2 and feature(both, 0, "king_ring_rook_attacks") == 1
+    assert feature(both, 0, "king_ring_double_attacks") == 1 and feature(both, 0, "king_ring_joint_attack") == 0
+    # Four-player teams: Blue's rook on e2 and Green's knight on j3 attack Red's ring together,
+    # both of them h2.
+    joint = Board(
+        "four-player", "3yK4/8/8/14/14/14/13gK/bK13/14/14/14/6gN1/1bR6/4rK3 r - - 0 1 rbyg aaaa", mode="teams"
+    )
+    assert feature(joint, 0, "king_ring_joint_attack") == 1 and feature(joint, 0, "king_ring_double_attacks") == 1
+    assert feature(joint, 1, "king_ring_joint_attack") == 0
     # Rooks and queens attacked by minor pieces, queens by rooks.
     board = Board("standard", "7k/8/8/3n4/8/2R1Q3/8/4K3 w - - 0 1")
     assert feature(board, 0, "threatened_by_minor") == 2
