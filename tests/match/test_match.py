@@ -9,6 +9,7 @@ import os
 import random
 import re
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -363,9 +364,18 @@ def test_tiny_engine_match():
         replayed = read_record(g.record)
         assert replayed.history[:6] == list(opening) and replayed.ply == g.plies
         assert g.nodes["A"] > 0 and g.nodes["B"] == 0
+        # every engine move's search depth is kept; a random player reports none
+        assert len(g.depths["A"]) == g.moves["A"] and min(g.depths["A"]) >= 1 and g.depths["B"] == []
         assert g.scores["A"] + g.scores["B"] == pytest.approx(1.0)
     report = format_report(result)
     assert "A  engine:nodes=300" in report and "B  random" in report
+    rows = {line[0]: line.split() for line in report.splitlines() if line[:3] in ("A  ", "B  ")}
+    every_depth = sorted(d for g in result.games for d in g.depths["A"])
+    assert float(rows["A"][-1]) == statistics.median(every_depth) and rows["B"][-1] == "-"
+    # an output file written before depths were kept still reads
+    line = json.loads(result.games[0].to_json())
+    del line["depths"]
+    assert GameResult.from_json(json.dumps(line)).depths == {}
 
 
 class _BadPlayer(Player):
@@ -655,6 +665,7 @@ def test_polychess_match_takes_an_external_engine(capsys):
     assert "illegal moves or player errors: 0" in out
     row = next(line for line in out.splitlines() if line.startswith("A  uci:"))
     assert row.split(",time=0.04")[1].split()[0] == "2"  # games
+    assert row.split()[-1] == "1"  # the median depth of its info lines (it searches one ply)
 
 
 def test_an_external_engine_is_told_the_setup_of_the_game():

@@ -57,6 +57,8 @@ class Player:
     """A seat's player: called for every move of its seat; ``close`` frees what it holds."""
 
     nodes_searched = 0
+    # The depth of the search behind the last move, where the player searches and says so.
+    last_depth: int | None = None
 
     def __call__(self, game: Game) -> Move:
         raise NotImplementedError
@@ -173,6 +175,7 @@ class EnginePlayer(Player):
 
         result = self.engine.search(game, depth=self.depth, nodes=self.nodes, time=seconds, info=stop_after_iteration)
         self.nodes_searched += result.nodes
+        self.last_depth = result.depth
         self.searches += 1
         if result.best_move is None:
             raise ValueError("the engine found no move")
@@ -224,6 +227,7 @@ class UciPlayer(Player):
         last = reply.last
         if last is not None and last.nodes is not None:
             self.nodes_searched += last.nodes
+        self.last_depth = None if last is None else last.depth
         if reply.move is None:
             raise ValueError(f"the engine gave no move ({reply.completed or reply.text})")
         return reply.move

@@ -1,6 +1,6 @@
 """A match's results as a table: per configuration the games, score with its confidence
-interval, Elo estimate, place score, W/D/L, moves, thinking time and nodes; then the SPRT,
-terminations, capped games and incidents.
+interval, Elo estimate, place score, W/D/L, moves, thinking time, nodes and the median depth of
+its searches; then the SPRT, terminations, capped games and incidents.
 
 The interval and the Elo estimate are computed over the openings (each opening's mean score
 over all its seat assignments, :func:`polychess.match.runner.opening_samples`), which takes
@@ -10,6 +10,7 @@ out the imbalance of each opening. W/D/L counts games scored above, at and below
 from __future__ import annotations
 
 from collections import Counter
+from statistics import median
 
 from polychess.game import Termination
 from polychess.match.runner import PLY_CAP, MatchResult, opening_samples
@@ -71,7 +72,7 @@ def format_report(match: MatchResult) -> str:
     width = max(len(s.text) for s in config.specs.values())
     lines.append(
         f"{'config':<{width + 3}}  games  score  95% CI          Elo (95% CI)              place  "
-        f"W/D/L       moves  time s  ms/move  knodes"
+        f"W/D/L       moves  time s  ms/move  knodes  depth"
     )
     estimates = _estimates(match)
     for letter, spec in config.specs.items():
@@ -93,9 +94,11 @@ def format_report(match: MatchResult) -> str:
         per_move = 1000.0 * seconds / moves if moves else 0.0
         knodes = f"{nodes / 1000:.0f}" if spec.kind in ("engine", "uci") else "-"
         wdl = f"{wins}/{n - wins - losses}/{losses}"
+        depths = [d for g in games for d in g.depths.get(letter, ())]
+        depth = f"{median(depths):g}" if depths else "-"
         lines.append(
             f"{letter}  {spec.text:<{width}}  {n:5d}  {mean:5.3f}  {interval:<14}  {elo_text:<24}  "
-            f"{place:5.3f}  {wdl:<10}  {moves:5d}  {seconds:6.2f}  {per_move:7.2f}  {knodes:>6}"
+            f"{place:5.3f}  {wdl:<10}  {moves:5d}  {seconds:6.2f}  {per_move:7.2f}  {knodes:>6}  {depth:>5}"
         )
     lines.append("")
     lines.append(

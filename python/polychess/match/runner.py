@@ -148,6 +148,8 @@ class GameResult:
     # (configuration out, configuration credited or "-", reason) for every player who left
     eliminations: list[tuple[str, str, str]] = field(default_factory=list)
     record: str = ""  # the game: PGN (standard), PGN4 (four-player) or polychess's record (three-player)
+    # the depth each configuration's searches reached, move by move, where the player reports it
+    depths: dict[str, list[int]] = field(default_factory=dict)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), separators=(",", ":"))
@@ -186,6 +188,7 @@ def play_game(config: MatchConfig, task: Task) -> GameResult:
     }
     moves = {c: 0 for c in specs}
     seconds = {c: 0.0 for c in specs}
+    depths: dict[str, list[int]] = {c: [] for c in specs}
     illegal: list[str] = []
     try:
         while not game.is_over() and game.ply < config.max_plies:
@@ -209,6 +212,9 @@ def play_game(config: MatchConfig, task: Task) -> GameResult:
             except TimeForfeitError:
                 continue  # the clock ran out: the game has put him out and goes on
             moves[letter] += 1
+            depth = players[seat].last_depth
+            if depth is not None:
+                depths[letter].append(depth)
     finally:
         for player in players.values():
             player.close()
@@ -241,6 +247,7 @@ def play_game(config: MatchConfig, task: Task) -> GameResult:
         illegal,
         eliminations,
         record,
+        depths,
     )
 
 
