@@ -502,6 +502,8 @@ def test_sprt_stops_once_a_clearly_decided_pairing_is_decided():
     assert len(result.games) < len(settings.tasks())
     report = format_report(result)
     assert "H1 accepted" in report and str(sprt) in report
+    # The LLR has passed the upper bound: the report must not read as if it lay between the bounds.
+    assert f", bounds ({sprt.lower_bound:+.2f}, {sprt.upper_bound:+.2f}) after" in report
 
 
 def test_a_match_resumes_from_its_output(tmp_path):

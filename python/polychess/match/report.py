@@ -110,7 +110,7 @@ def format_report(match: MatchResult) -> str:
         decision = match.decision
         verdict = {"H1": "H1 accepted (A is stronger by elo1)", "H0": "H0 accepted (A is not stronger by elo1)"}
         lines.append(
-            f"{match.sprt}: LLR {match.sprt.llr(samples):+.2f} in ({match.sprt.lower_bound:+.2f}, "
+            f"{match.sprt}: LLR {match.sprt.llr(samples):+.2f}, bounds ({match.sprt.lower_bound:+.2f}, "
             f"{match.sprt.upper_bound:+.2f}) after {len(samples)} openings: "
             f"{verdict.get(decision or '', 'undecided')}"
         )
