@@ -245,8 +245,9 @@ int Searcher<W>::stuck(int depth, int alpha, int beta, int ply, int qply) {
 // Captures and promotions only, with the static value as a floor for the mover; in its first
 // plies every answer to a check as well. Captures that lose material by the static exchange,
 // or that could not lift the mover to his bound even with their victim and a margin, are
-// skipped. Its depth is capped: with three or four players capture sequences can otherwise run
-// on for dozens of plies. Its results go to the table at depth 0.
+// skipped; never the capture of a king (RULES.md 1.6), which ends a player whatever its piece
+// value of 0 says. Its depth is capped: with three or four players capture sequences can
+// otherwise run on for dozens of plies. Its results go to the table at depth 0.
 template <int W>
 int Searcher<W>::quiesce(int alpha, int beta, int ply, int qply) {
   if (!visit(ply)) return 0;
@@ -290,7 +291,7 @@ int Searcher<W>::quiesce(int alpha, int beta, int ply, int qply) {
   Move best_move = MOVE_NONE;
   for (int i = 0; i < n; ++i) {
     const Move m = moves[i];
-    if (!checked && !move_promotion(m)) {
+    if (!checked && !move_promotion(m) && kind_of(pos_.piece_at(move_to(m))) != KING) {
       const int victim =
           move_type(m) == EN_PASSANT ? PIECE_VALUE[PAWN] : PIECE_VALUE[kind_of(pos_.piece_at(move_to(m)))];
       if (sign * best + victim + QUIESCENCE_DELTA <= mover_alpha) continue;

@@ -127,6 +127,8 @@ class MoveOrder {
     if (m == tt_move) return 1 << 30;
     const Piece victim = move_type(m) == EN_PASSANT ? make_piece(0, PAWN) : pos.piece_at(move_to(m));
     if (victim) {
+      // A king left attacked by a player who moved before its owner is taken: it ends his game.
+      if (kind_of(victim) == KING) return 1 << 29;
       const int attacker = kind_of(pos.piece_at(move_from(m)));
       const int mvv_lva = PIECE_VALUE[kind_of(victim)] * 16 - attacker;
       // Only a capture by a more valuable piece can lose the exchange.

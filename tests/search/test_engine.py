@@ -126,6 +126,18 @@ def test_four_player_teams_mate():
     assert str(result.best_move) == "i5n5" and result.mate_in == 1
 
 
+def test_four_player_teams_sees_a_king_capture_at_the_horizon():
+    # Red's queen takes Blue's rook on h6. Blue's bishop may take the queen back, but it stands
+    # between Yellow's rook and Green's king: Yellow, who moves next, would take that king
+    # (RULES.md 1.6) and end the game for Red's side. Seen only if quiescence searches king
+    # captures at every window; blind to it, Red prefers the knight on d3.
+    pieces = {"g1": "rK", "a7": "bK", "g14": "yK", "n8": "gK"}
+    pieces.update({"d2": "rQ", "e2": "rP", "d3": "gN", "h6": "bR", "j8": "bB", "e8": "yR"})
+    board = Board("four-player", cross_position(pieces), mode="teams")
+    for depth in (1, 2):
+        assert str(Engine(hash_mb=8).search(board, depth=depth).best_move) == "d2h6", depth
+
+
 # Blue's king behind his pawns on the a file; Red's rook reaches it along rank 11.
 BLUE_CORNERED = {"a7": "bK", "b6": "bP", "b7": "bP", "b8": "bP", "h1": "rK", "g14": "yK", "n8": "gK", "g11": "rR"}
 
