@@ -129,7 +129,7 @@ def test_four_player_teams_mate():
 def test_four_player_teams_sees_a_king_capture_at_the_horizon():
     # Red's queen takes Blue's rook on h6. Blue's bishop may take the queen back, but it stands
     # between Yellow's rook and Green's king: Yellow, who moves next, would take that king
-    # (RULES.md 1.6) and end the game for Red's side. Seen only if quiescence searches king
+    # (RULES.md 1.6) and win the game for Red's side. Seen only if quiescence searches king
     # captures at every window; blind to it, Red prefers the knight on d3.
     pieces = {"g1": "rK", "a7": "bK", "g14": "yK", "n8": "gK"}
     pieces.update({"d2": "rQ", "e2": "rP", "d3": "gN", "h6": "bR", "j8": "bB", "e8": "yR"})
