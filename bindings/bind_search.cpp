@@ -37,8 +37,10 @@ void bind_search(py::module_& m) {
           "search",
           [](Engine& e, const PyGame& g, int depth, uint64_t nodes, double seconds,
              std::optional<std::function<void(py::dict)>> info, const NameText& algorithm, int threads, int noise,
-             uint64_t noise_seed) {
-            const SearchLimits limits{depth, nodes, seconds, algorithm_named(algorithm), threads, noise, noise_seed};
+             uint64_t noise_seed, const std::shared_ptr<Network>& network) {
+            // (the argument keeps the network alive until the search returns)
+            const SearchLimits limits{depth,     nodes,      seconds,      algorithm_named(algorithm),
+                                      threads,   noise,      noise_seed,   network.get()};
             const Variant& v = g.variant();
             // An exception raised by the Python callback is kept, the search is stopped and
             // ends normally (its threads joined), and the exception is raised afterwards.
@@ -66,7 +68,7 @@ void bind_search(py::module_& m) {
           },
           py::arg("game"), py::arg("depth") = 0, py::arg("nodes") = 0, py::arg("seconds") = 0.0,
           py::arg("info") = py::none(), py::arg("algorithm") = "paranoid", py::arg("threads") = 1, py::arg("noise") = 0,
-          py::arg("noise_seed") = 0)
+          py::arg("noise_seed") = 0, py::arg("network") = py::none())
       .def("stop", &Engine::stop, "Stops a running search (from another thread).")
       .def("clear", &Engine::clear, "Empties the transposition table.");
   m.def(

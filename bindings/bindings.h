@@ -38,6 +38,8 @@ void bind_search(pybind11::module_& m);
 void bind_game(pybind11::module_& m);
 void bind_actions(pybind11::module_& m);
 void bind_batch(pybind11::module_& m);
+void bind_network(pybind11::module_& m);
+void bind_training(pybind11::module_& m);
 
 // The one shared Move object for (variant, from, to, promotion): legal-move lists hand out
 // these cached objects instead of building new ones, which keeps iteration cheap.

@@ -36,8 +36,10 @@ PYBIND11_MODULE(_core, m) {
   polychess::bind_move(m);
   polychess::bind_board(m);
   polychess::bind_topology(m);
+  polychess::bind_network(m);  // before the search, which takes a network
   polychess::bind_search(m);
   polychess::bind_game(m);
   polychess::bind_actions(m);
   polychess::bind_batch(m);
+  polychess::bind_training(m);
 }

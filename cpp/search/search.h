@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "core/position.h"
+#include "nnue/network.h"
 #include "search/tt.h"
 
 namespace polychess {
@@ -52,6 +53,9 @@ struct SearchLimits {
   // for a position and seed in every search, so that a weakened engine stays consistent.
   int noise = 0;
   uint64_t noise_seed = 0;
+  // The learned evaluation (nnue/network.h), of the searched game; null: the classic one
+  // (evaluate.h). The caller keeps it alive through the search.
+  const Network* network = nullptr;
 };
 
 // The algorithm a name ("paranoid", "maxn", "brs") stands for; std::invalid_argument otherwise.
@@ -66,7 +70,7 @@ struct SearchReport {
   double seconds = 0.0;
   std::vector<Move> pv;                          // best-reply search's lines skip turns: the PV stops at the first skip
   int mate_moves = -1;                           // the root player's moves in a principal line ending in his mate
-  std::array<int, MAX_PLAYERS> player_values{};  // evaluate.h's values at the end of the PV
+  std::array<int, MAX_PLAYERS> player_values{};  // the evaluation's values at the end of the PV
   // How well the moves are ordered: the cutoffs of the alpha-beta search (quiescence not
   // counted), and how many of them the first move searched gave (two-sided engines reach 90%).
   uint64_t cutoffs = 0, first_move_cutoffs = 0;

@@ -22,6 +22,7 @@ Searcher<W>::Searcher(const GameState<W>& root, TranspositionTable& tt, const Se
       busy_(share.busy.get()),
       first_depth_(first_depth),
       eval_(eval_tables(pos_.topo())),
+      network_(limits.network ? std::make_unique<NetworkEvaluator<W>>(*limits.network, pos_.variant()) : nullptr),
       root_(pos_.turn()),
       two_sides_(alternating_sides(pos_)),
       algorithm_(two_sides_ ? Algorithm::PARANOID : limits.algorithm),
@@ -145,7 +146,7 @@ SearchReport& Searcher<W>::finish(SearchReport& report) {
         report.mate_moves = root_moves;
   }
   report.pv.assign(line_.begin(), line_.begin() + game_line);
-  report.player_values = evaluate_players(end, eval_);
+  report.player_values = network_ ? network_->evaluate(end) : evaluate_players(end, eval_);
   if (report.mate_moves < 0 && root_moves > 0 && delivers_mate(end)) report.mate_moves = root_moves;
   return report;
 }
@@ -206,6 +207,7 @@ SearchReport search(const GameState<W>& root, TranspositionTable& tt, const Sear
                                 ", seconds 0 to " + std::to_string(int(MAX_SECONDS)) + ")");
   if (limits.threads < 1 || limits.threads > 256) throw std::invalid_argument("threads must be between 1 and 256");
   if (limits.noise < 0 || limits.noise > 10000) throw std::invalid_argument("noise must be between 0 and 10000");
+  if (limits.network) limits.network->check_game(root.position().variant());
   // Lazy SMP: helper threads search the same root with their own histories, sharing the table,
   // which they fill with results the main thread then finds, and the moves each is searching,
   // which the others put off (thread_share.h). The deepest iteration completed is the answer.

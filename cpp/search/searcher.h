@@ -15,6 +15,7 @@
 
 #include "core/evaluate.h"
 #include "core/game_state.h"
+#include "nnue/evaluator.h"
 #include "search/move_order.h"
 #include "search/search.h"
 #include "search/thread_share.h"
@@ -109,9 +110,10 @@ class Searcher {
     add_positional(v);
     return v;
   }
-  // Material, placement and points only: the quick estimate.
+  // Material, placement and points only: the quick estimate. With a network, its values are
+  // the whole evaluation (nothing positional is added after them).
   Values quick_values() const {
-    Values v = placement_values(pos_);
+    Values v = network_ ? network_->evaluate(pos_) : placement_values(pos_);
     if (counts_points_)
       for (int p = 0; p < pos_.players(); ++p) v[p] += POINT_VALUE * state_.facts().points[p];
     if (limits_.noise > 0) add_noise(v);
@@ -129,6 +131,7 @@ class Searcher {
     }
   }
   void add_positional(Values& v) const {
+    if (network_) return;
     const Values positional = positional_values(pos_, eval_);
     for (int p = 0; p < pos_.players(); ++p) v[p] += positional[p];
   }
@@ -271,6 +274,7 @@ class Searcher {
   BusyMoves* const busy_;  // the moves the threads announce; null with one thread
   const int first_depth_;
   const EvalTables<W>& eval_;
+  const std::unique_ptr<NetworkEvaluator<W>> network_;  // null: the classic evaluation
   const int root_;
   const bool two_sides_;  // the players alternate between two sides: plain alpha-beta
   const Algorithm algorithm_;

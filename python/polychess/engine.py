@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from polychess import _core
 from polychess.board import Board, Colour, Move
 from polychess.game import Game
+from polychess.nnue import Network
 from polychess.strength import MAX_LEVEL, Level, level_for_elo, level_of
 
 __all__ = ["Engine", "SearchResult", "ALGORITHMS", "DEFAULT_ALGORITHM", "default_algorithm", "max_hash_mb"]
@@ -97,6 +98,10 @@ class Engine:
     (:func:`default_algorithm`). One search runs at a time per engine;
     :meth:`stop` ends it from another thread. The GIL is released while searching.
 
+    ``evaluation`` is ``"classic"`` (the linear evaluation of :mod:`polychess.evaluation`) or a
+    :class:`polychess.nnue.Network` (a file's: ``Network.load(path)``), which then evaluates
+    every position of its game that the engine searches (another game's is refused).
+
     ``level`` (1 to :data:`polychess.strength.MAX_LEVEL`, the full engine and the default) or
     ``elo`` (the level whose Elo, measured against Stockfish in standard chess, is nearest)
     weakens it: see :mod:`polychess.strength`. ``seed`` fixes a weakened engine's noise
@@ -112,6 +117,7 @@ class Engine:
         level: int | None = None,
         elo: float | None = None,
         seed: int | None = None,
+        evaluation: str | Network = "classic",
     ) -> None:
         if algorithm is not None and algorithm not in ALGORITHMS:
             raise ValueError(f"unknown algorithm {algorithm!r} (available: {', '.join(ALGORITHMS)})")
@@ -122,6 +128,9 @@ class Engine:
         self.threads = whole_number("threads", threads, 1, MAX_THREADS)
         self.strength = level_for_elo(elo) if elo is not None else level_of(MAX_LEVEL if level is None else level)
         self.seed = random.getrandbits(64) if seed is None else whole_number("seed", seed, 0, 2**64 - 1)
+        if not (evaluation == "classic" or isinstance(evaluation, Network)):
+            raise ValueError(f"unknown evaluation {evaluation!r}: 'classic' or a polychess.nnue.Network")
+        self.evaluation = evaluation
         self._engine = _core.Engine(self.hash_mb)
 
     @property
@@ -170,8 +179,9 @@ class Engine:
             # the game would first have judged the position (a player already mated, a drawn
             # material balance).
             state = _core.GameState(board.core.copy(), judge_start=False)
+        network = self.evaluation._core if isinstance(self.evaluation, Network) else None
         report = self._engine.search(
-            state, depth, nodes, time, callback, algorithm, self.threads, self.strength.noise, self.seed
+            state, depth, nodes, time, callback, algorithm, self.threads, self.strength.noise, self.seed, network
         )
         return _result(board, report)
 

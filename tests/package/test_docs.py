@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 import polychess
-from polychess import formats, rl
+from polychess import formats, nnue, rl
 from polychess.protocol import client
 
 API = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
@@ -23,6 +23,9 @@ def _public(cls: type) -> set[str]:
         set(polychess.__all__),
         set(formats.__all__),
         set(rl.__all__),
+        set(nnue.__all__),
+        _public(nnue.Network),
+        _public(nnue.Evaluator),
         set(client.__all__),
         _public(polychess.Board),
         _public(polychess.Game),
@@ -37,6 +40,9 @@ def _public(cls: type) -> set[str]:
         "polychess",
         "formats",
         "rl",
+        "nnue",
+        "Network",
+        "Evaluator",
         "client",
         "Board",
         "Game",

@@ -3,7 +3,8 @@
 Subcommands, one module each: ``perft`` and ``moves`` (perft.py), ``play`` (play.py; boards
 are drawn by polychess/text_board.py, as ``str(board)`` is), ``selfplay`` (selfplay.py),
 ``bench`` (bench.py), ``show`` (show.py), ``serve`` (serve.py, the web app), ``uci``
-(uci.py, the engine protocol), ``match`` and ``openings`` (match.py, the arena). Every usage
+(uci.py, the engine protocol), ``match`` and ``openings`` (match.py, the arena), ``tune``
+(tune.py) and ``train`` (train.py, the networks' data). Every usage
 mistake -- a bad flag, position, variant or file -- ends with a one-line message on stderr and
 exit status 2, never a traceback. A closed stdout (``polychess show | head``) ends a command
 quietly with status 1.
@@ -17,7 +18,7 @@ import sys
 from collections.abc import Sequence
 
 from polychess import __version__
-from polychess.cli import bench, match, perft, play, selfplay, serve, show, tune, uci
+from polychess.cli import bench, match, perft, play, selfplay, serve, show, train, tune, uci
 from polychess.cli.common import UsageError
 from polychess.errors import InvalidPositionError
 
@@ -41,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     uci.add_parser(sub)
     match.add_parsers(sub)
     tune.add_parser(sub)
+    train.add_parser(sub)
     return parser
 
 

@@ -1,0 +1,125 @@
+// Networks for Python: polychess._core.Network (a quantized network, read from or written to
+// its file format, or quantized from float arrays) and NetworkEvaluator (the core's
+// incrementally updated evaluation with one), plus the features a position activates.
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <variant>
+
+#include "bindings.h"
+#include "nnue/evaluator.h"
+
+namespace py = pybind11;
+
+namespace polychess {
+namespace {
+
+using NetworkPtr = std::shared_ptr<Network>;
+
+// An evaluator for boards of one game; it keeps its network alive.
+struct PyNetworkEvaluator {
+  NetworkPtr network;
+  const Variant* variant;
+  std::variant<std::unique_ptr<NetworkEvaluator<1>>, std::unique_ptr<NetworkEvaluator<2>>,
+               std::unique_ptr<NetworkEvaluator<3>>>
+      evaluator;
+
+  PyNetworkEvaluator(NetworkPtr net, const PyBoard& board) : network(std::move(net)), variant(&board.variant()) {
+    board.visit([&](const auto& pos) {
+      constexpr int W = std::decay_t<decltype(pos)>::WIDTH;
+      evaluator = std::make_unique<NetworkEvaluator<W>>(*network, pos.variant());
+    });
+  }
+
+  template <class Call>
+  std::vector<int> evaluate(const PyBoard& board, Call call) {
+    if (network_game(board.variant()) != network_game(*variant) ||
+        board.variant().layout.cell_count != variant->layout.cell_count)
+      throw InvalidNetwork("this evaluator evaluates " + network_game(*variant) + ", not " +
+                           network_game(board.variant()));
+    return board.visit([&](const auto& pos) {
+      constexpr int W = std::decay_t<decltype(pos)>::WIDTH;
+      auto& ev = std::get<std::unique_ptr<NetworkEvaluator<W>>>(evaluator);
+      return per_player(call(*ev, pos), pos.players());
+    });
+  }
+};
+
+std::vector<int> active_features(const PyBoard& board, int perspective) {
+  const FeatureSet f = feature_set(board.variant());
+  checked_index(perspective, f.players, "player");
+  std::vector<int> out;
+  board.visit([&](const auto& pos) {
+    for (int cell = 0; cell < f.cells; ++cell) {
+      const Piece piece = pos.piece_at(cell);
+      if (piece != NO_PIECE)
+        out.push_back(f.index(perspective, cell, kind_of(piece), pos.meta().controller[colour_of(piece)]));
+    }
+  });
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+void bind_network(py::module_& m) {
+  py::register_exception<InvalidNetwork>(m, "InvalidNetworkError", PyExc_ValueError);
+
+  py::class_<Network, NetworkPtr>(m, "Network", "A quantized network (low-level; see polychess.nnue).")
+      .def_static(
+          "from_bytes", [](const py::bytes& data) { return std::make_shared<Network>(read_network(data)); },
+          py::arg("data"), "The network a file's bytes hold; InvalidNetworkError saying what is wrong with them.")
+      .def_static(
+          "quantize",
+          [](const NameText& variant, const NameText& mode, const NameText& setup, int hidden,
+             const std::vector<float>& ft_bias, const std::vector<float>& ft_weight,
+             const std::vector<float>& out_weight, const std::vector<float>& out_bias, int scale) {
+            return std::make_shared<Network>(quantize_network(find_variant(variant, mode, setup), hidden, ft_bias,
+                                                                    ft_weight, out_weight, out_bias, scale));
+          },
+          py::arg("variant"), py::arg("mode"), py::arg("setup"), py::arg("hidden"), py::arg("ft_bias"),
+          py::arg("ft_weight"), py::arg("out_weight"), py::arg("out_bias"), py::arg("scale"),
+          "Quantizes a float network of the game (flat arrays in the file's order).")
+      .def("to_bytes", [](const Network& n) { return py::bytes(write_network(n)); }, "The network file's bytes.")
+      .def_property_readonly("game", [](const Network& n) { return n.game; })
+      .def_property_readonly("cells", [](const Network& n) { return n.cells; })
+      .def_property_readonly("players", [](const Network& n) { return n.players; })
+      .def_property_readonly("slots", [](const Network& n) { return n.slots; })
+      .def_property_readonly("hidden", [](const Network& n) { return n.hidden; })
+      .def_property_readonly("inputs", &Network::inputs)
+      .def_property_readonly("scale", [](const Network& n) { return n.scale; })
+      .def_property_readonly("hash", &Network::hash);
+
+  py::class_<PyNetworkEvaluator>(m, "NetworkEvaluator",
+                                 "A network's evaluation of one game's boards, its accumulators updated from the last "
+                                 "board it evaluated.")
+      .def(py::init<NetworkPtr, const PyBoard&>(), py::arg("network"), py::arg("board"),
+           "An evaluator of `board`'s game; InvalidNetworkError if the network is another game's.")
+      .def(
+          "evaluate",
+          [](PyNetworkEvaluator& e, const PyBoard& b) {
+            return e.evaluate(b, [](auto& ev, const auto& pos) { return ev.evaluate(pos); });
+          },
+          py::arg("board"), "Every player's value in centipawns, the accumulators updated incrementally.")
+      .def(
+          "evaluate_afresh",
+          [](PyNetworkEvaluator& e, const PyBoard& b) {
+            return e.evaluate(b, [](auto& ev, const auto& pos) { return ev.evaluate_afresh(pos); });
+          },
+          py::arg("board"), "Every player's value in centipawns, the accumulators computed from scratch.")
+      .def_property_readonly("refreshes",
+                             [](const PyNetworkEvaluator& e) {
+                               return std::visit([](const auto& ev) { return ev->refreshes(); }, e.evaluator);
+                             })
+      .def_property_readonly("updates", [](const PyNetworkEvaluator& e) {
+        return std::visit([](const auto& ev) { return ev->updates(); }, e.evaluator);
+      });
+
+  m.def("network_features", active_features, py::arg("board"), py::arg("perspective"),
+        "The features the board's pieces activate for a player's perspective, sorted.");
+  m.def(
+      "network_inputs", [](const NameText& v, const NameText& mode) { return feature_set(find_variant(v, mode)).inputs; },
+      py::arg("variant"), py::arg("mode") = "", "The number of a game's network features per perspective.");
+}
+
+}  // namespace polychess

@@ -1,0 +1,71 @@
+// Training data for Python: self-play batches played by the core (selfplay/selfplay.h) and the
+// data files' records (nnue/training_data.h).
+#include <pybind11/stl.h>
+
+#include <memory>
+
+#include "bindings.h"
+#include "selfplay/selfplay.h"
+
+namespace py = pybind11;
+
+namespace polychess {
+namespace {
+
+// The variant whose networks go by `game` (network_game).
+const Variant& variant_of_game(const std::string& game) {
+  for (const Variant* v : variants())
+    if (network_game(*v) == game) return *v;
+  throw InvalidTrainingData("training data of an unknown game " + quoted(game));
+}
+
+}  // namespace
+
+void bind_training(py::module_& m) {
+  py::register_exception<InvalidTrainingData>(m, "InvalidTrainingDataError", PyExc_ValueError);
+
+  m.def(
+      "self_play",
+      [](const NameText& variant, const NameText& mode, const NameText& setup, const Rules& rules,
+         const std::vector<std::string>& starts, uint64_t nodes, uint32_t max_plies, int threads, size_t hash_mb,
+         const std::shared_ptr<Network>& network) {
+        const Variant& v = find_variant(variant, mode, setup);
+        SelfPlayOptions options{nodes, max_plies, threads, hash_mb, network.get()};
+        std::string records;
+        {
+          py::gil_scoped_release release;
+          for (const TrainingGame& game : self_play(v, rules, starts, options)) records += encode_training_game(game);
+        }
+        return py::bytes(records);
+      },
+      py::arg("variant"), py::arg("mode"), py::arg("setup"), py::arg("rules"), py::arg("starts"), py::arg("nodes"),
+      py::arg("max_plies"), py::arg("threads") = 1, py::arg("hash_mb") = 16, py::arg("network") = py::none(),
+      "Plays one game from each start position string, every move searched to `nodes` nodes, without the GIL; "
+      "returns their training records (appended to training_data_header's bytes, a data file).");
+  m.def(
+      "training_data_header", [](const NameText& game) { return py::bytes(training_data_header(game)); },
+      py::arg("game"), "The bytes a data file of the game begins with.");
+  m.def(
+      "read_training_data",
+      [](const py::bytes& bytes) {
+        const TrainingData data = decode_training_data(bytes);
+        const Variant& variant = variant_of_game(data.game);
+        py::list games;
+        for (const TrainingGame& g : data.games) {
+          py::list moves;
+          std::vector<int> scores;
+          for (const TrainingMove& m : g.moves) {
+            moves.append(move_object(variant, m.move));
+            scores.push_back(m.score);
+          }
+          games.append(py::make_tuple(g.start, std::vector<int>(g.result.begin(), g.result.begin() + g.players),
+                                      moves, scores));
+        }
+        return py::make_tuple(data.game, games, data.complete_bytes);
+      },
+      py::arg("data"),
+      "A data file's (game, [(start, results times 2 * (players - 1), moves, scores)], bytes of its whole "
+      "records); InvalidTrainingDataError for data that cannot be read.");
+}
+
+}  // namespace polychess

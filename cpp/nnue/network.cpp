@@ -1,0 +1,172 @@
+#include "nnue/network.h"
+
+#include "nnue/binary_io.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace polychess {
+namespace {
+
+constexpr char MAGIC[4] = {'P', 'C', 'N', 'N'};
+
+uint64_t fnv1a(const char* data, size_t size) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < size; ++i) h = (h ^ uint8_t(data[i])) * 0x100000001b3ull;
+  return h;
+}
+
+using Writer = BinaryWriter;
+using Reader = BinaryReader<InvalidNetwork>;
+
+std::string payload(const Network& n) {
+  Writer w;
+  w.put_all(n.ft_bias);
+  w.put_all(n.ft_weight);
+  w.put_all(n.out_weight);
+  w.put_all(n.out_bias);
+  return std::move(w.out);
+}
+
+// The integer arithmetic's bounds: an accumulator sums a bias and at most one feature per
+// piece (MAX_PIECES_PER_COLOUR per colour) in int16; an output sums players * hidden products
+// of a clipped accumulator (at most qa) and a weight in int32.
+void check_bounds(const Network& n) {
+  const int max_pieces = MAX_PIECES_PER_COLOUR * n.players;
+  const size_t inputs = size_t(n.inputs()), hidden = size_t(n.hidden);
+  std::vector<int> largest(hidden, 0);
+  for (size_t f = 0; f < inputs; ++f)
+    for (size_t i = 0; i < hidden; ++i) largest[i] = std::max(largest[i], std::abs(int(n.ft_weight[f * hidden + i])));
+  for (size_t i = 0; i < hidden; ++i)
+    if (std::abs(int(n.ft_bias[i])) + int64_t(max_pieces) * largest[i] > INT16_MAX)
+      throw InvalidNetwork("network weights too large: hidden unit " + std::to_string(i) +
+                           " could overflow its 16-bit accumulator (bias plus " + std::to_string(max_pieces) +
+                           " pieces at the largest weight exceed 32767)");
+  const size_t row = size_t(n.players) * hidden;
+  for (int t = 0; t < n.players; ++t) {
+    int64_t bound = std::abs(int64_t(n.out_bias[t]));
+    for (size_t i = 0; i < row; ++i) bound += int64_t(n.qa) * std::abs(int(n.out_weight[t * row + i]));
+    if (bound > INT32_MAX)
+      throw InvalidNetwork("network weights too large: output bucket " + std::to_string(t) +
+                           " could overflow its 32-bit sum");
+  }
+}
+
+void check_shape(const Network& n) {
+  if (n.players < 2 || n.players > MAX_PLAYERS || n.slots != n.players + 1 || n.cells < 1 || n.cells > MAX_CELLS)
+    throw InvalidNetwork("network shape is not one of a board: " + std::to_string(n.cells) + " cells, " +
+                         std::to_string(n.players) + " players, " + std::to_string(n.slots) + " controller slots");
+  if (n.hidden < HIDDEN_STEP || n.hidden > MAX_HIDDEN || n.hidden % HIDDEN_STEP)
+    throw InvalidNetwork("network hidden width " + std::to_string(n.hidden) + " is not a multiple of " +
+                         std::to_string(HIDDEN_STEP) + " between " + std::to_string(HIDDEN_STEP) + " and " +
+                         std::to_string(MAX_HIDDEN));
+  if (n.qa != NETWORK_QA || n.qb != NETWORK_QB)
+    throw InvalidNetwork("network quantization " + std::to_string(n.qa) + "/" + std::to_string(n.qb) +
+                         " is not this version's " + std::to_string(NETWORK_QA) + "/" + std::to_string(NETWORK_QB));
+  if (n.scale <= 0 || n.scale > 100000)
+    throw InvalidNetwork("network output scale " + std::to_string(n.scale) + " is not between 1 and 100000");
+}
+
+}  // namespace
+
+uint64_t Network::hash() const {
+  const std::string p = payload(*this);
+  return fnv1a(p.data(), p.size());
+}
+
+void Network::check_game(const Variant& variant) const {
+  const FeatureSet f = feature_set(variant);
+  if (game != network_game(variant) || cells != f.cells || players != f.players)
+    throw InvalidNetwork("the network is for " + game + " (" + std::to_string(cells) + " cells, " +
+                         std::to_string(players) + " players), not for " + network_game(variant));
+}
+
+std::string write_network(const Network& n) {
+  Writer w;
+  w.out.append(MAGIC, 4);
+  w.put(uint32_t(NETWORK_VERSION));
+  w.put_text(n.game);
+  for (int v : {n.cells, n.players, NETWORK_KINDS, n.slots, n.hidden, n.qa, n.qb, n.scale}) w.put(uint32_t(v));
+  const std::string p = payload(n);
+  w.put(fnv1a(p.data(), p.size()));
+  return w.out + p;
+}
+
+Network read_network(const std::string& bytes) {
+  if (bytes.size() < 4 || std::memcmp(bytes.data(), MAGIC, 4) != 0)
+    throw InvalidNetwork("not a polychess network file (it does not begin with \"PCNN\")");
+  Reader r{bytes, 4, "network file"};
+  const uint32_t version = r.get<uint32_t>("the version");
+  if (version != NETWORK_VERSION)
+    throw InvalidNetwork("network file version " + std::to_string(version) + " is not " +
+                         std::to_string(NETWORK_VERSION) + ", the one this polychess reads");
+  Network n;
+  n.game = r.get_text("the game's name");
+  n.cells = int(r.get<uint32_t>("the header"));
+  n.players = int(r.get<uint32_t>("the header"));
+  const int kinds = int(r.get<uint32_t>("the header"));
+  n.slots = int(r.get<uint32_t>("the header"));
+  n.hidden = int(r.get<uint32_t>("the header"));
+  n.qa = int(r.get<uint32_t>("the header"));
+  n.qb = int(r.get<uint32_t>("the header"));
+  n.scale = int(r.get<uint32_t>("the header"));
+  const uint64_t hash = r.get<uint64_t>("the header");
+  if (kinds != NETWORK_KINDS)
+    throw InvalidNetwork("network reads " + std::to_string(kinds) + " piece kinds, not " + std::to_string(NETWORK_KINDS));
+  check_shape(n);
+  const size_t payload_at = r.at;
+  r.get_all(n.ft_bias, size_t(n.hidden), "the feature biases");
+  r.get_all(n.ft_weight, size_t(n.inputs()) * n.hidden, "the feature weights");
+  r.get_all(n.out_weight, size_t(n.players) * n.players * n.hidden, "the output weights");
+  r.get_all(n.out_bias, size_t(n.players), "the output biases");
+  if (r.at != bytes.size())
+    throw InvalidNetwork("network file has " + std::to_string(bytes.size() - r.at) + " bytes after its weights");
+  if (fnv1a(bytes.data() + payload_at, bytes.size() - payload_at) != hash)
+    throw InvalidNetwork("network file corrupted: its weights do not match the hash in its header");
+  check_bounds(n);
+  return n;
+}
+
+Network quantize_network(const Variant& variant, int hidden, const std::vector<float>& ft_bias,
+                         const std::vector<float>& ft_weight, const std::vector<float>& out_weight,
+                         const std::vector<float>& out_bias, int scale) {
+  const FeatureSet f = feature_set(variant);
+  Network n;
+  n.game = network_game(variant);
+  n.cells = f.cells;
+  n.players = f.players;
+  n.slots = f.slots;
+  n.hidden = hidden;
+  n.scale = scale;
+  check_shape(n);
+  auto expect = [](const std::vector<float>& values, size_t count, const char* what) {
+    if (values.size() != count)
+      throw InvalidNetwork(std::string(what) + " has " + std::to_string(values.size()) + " values, not " +
+                           std::to_string(count));
+  };
+  const size_t h = size_t(hidden);
+  expect(ft_bias, h, "ft_bias");
+  expect(ft_weight, size_t(n.inputs()) * h, "ft_weight");
+  expect(out_weight, size_t(n.players) * n.players * h, "out_weight");
+  expect(out_bias, size_t(n.players), "out_bias");
+  auto quantized = [](const std::vector<float>& values, double factor, auto limit) {
+    using T = decltype(limit);
+    std::vector<T> out(values.size());
+    for (size_t i = 0; i < values.size(); ++i) {
+      const double v = std::round(double(values[i]) * factor);
+      if (!std::isfinite(v) || std::abs(v) > double(limit))
+        throw InvalidNetwork("network weight " + std::to_string(values[i]) + " cannot be quantized");
+      out[i] = T(v);
+    }
+    return out;
+  };
+  n.ft_bias = quantized(ft_bias, n.qa, int16_t(INT16_MAX));
+  n.ft_weight = quantized(ft_weight, n.qa, int16_t(INT16_MAX));
+  n.out_weight = quantized(out_weight, n.qb, int16_t(INT16_MAX));
+  n.out_bias = quantized(out_bias, double(n.qa) * n.qb, int32_t(INT32_MAX));
+  check_bounds(n);
+  return n;
+}
+
+}  // namespace polychess

@@ -1,0 +1,84 @@
+"""``polychess train``: the networks' training data (docs/nnue.md).
+
+``polychess train generate`` has the core play the engine against itself, every move searched
+to a node budget, from random or given openings, on ``--jobs`` threads, and writes the games
+as a training data file (resumable: run the same command again to finish a stopped run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from polychess.cli.common import UsageError, positive_int
+from polychess.cli.match import add_game_arguments, game_kind_argument, openings_argument
+from polychess.cli.status_line import StatusLine
+from polychess.nnue import InvalidNetworkError, Network
+from polychess.training.data import InvalidTrainingDataError, generate, starts_of
+
+__all__ = ["add_parser"]
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "train",
+        help="the networks' training data (self-play in the core)",
+        description="Make training data for the networks (docs/nnue.md).",
+    )
+    steps = parser.add_subparsers(dest="step", required=True, metavar="STEP", help="generate: self-play data")
+    generate_parser = steps.add_parser(
+        "generate",
+        help="self-play games played by the core, written as training data",
+        description="Play the engine against itself in the core, one game per opening, every move searched to "
+        "--nodes nodes, and write the games (each move with its search score, every player's result) as a "
+        "training data file. An existing file of the same game is resumed after its last whole game.",
+    )
+    add_game_arguments(generate_parser)
+    generate_parser.add_argument("--games", type=positive_int, default=100, help="number of games (default 100)")
+    generate_parser.add_argument(
+        "--nodes", type=positive_int, default=5000, help="nodes searched per move (default 5000)"
+    )
+    generate_parser.add_argument(
+        "--network", type=Path, metavar="FILE", help="play with this network (default: the classic evaluation)"
+    )
+    generate_parser.add_argument(
+        "--openings",
+        default="random",
+        metavar="FILE|shipped|random",
+        help="the openings: random plies (the default; --opening-plies), the shipped set or a file",
+    )
+    generate_parser.add_argument(
+        "--opening-plies",
+        type=int,
+        metavar="N",
+        help="with --openings random: random plies per opening (default 2 per seat)",
+    )
+    generate_parser.add_argument("--max-plies", type=positive_int, default=300, help="ply cap (default 300)")
+    generate_parser.add_argument("--seed", type=int, default=1, help="seed of the random openings (default 1)")
+    generate_parser.add_argument("--jobs", type=positive_int, default=1, help="games at once, one a thread (default 1)")
+    generate_parser.add_argument("-o", "--output", required=True, type=Path, help="the data file to write or resume")
+    generate_parser.set_defaults(run=_run_generate)
+
+
+def _run_generate(args: argparse.Namespace) -> int:
+    kind = game_kind_argument(args)
+    network = None
+    if args.network is not None:
+        try:
+            network = Network.load(args.network)
+        except (OSError, InvalidNetworkError) as error:
+            raise UsageError(f"--network: {error}") from None
+    openings, _ = openings_argument(args, kind, args.games)
+    starts = starts_of(kind, (openings[i % len(openings)] for i in range(args.games)))
+    written = 0
+    try:
+        with StatusLine(sys.stderr) as status:
+            for written in generate(
+                args.output, kind, starts, nodes=args.nodes, max_plies=args.max_plies, threads=args.jobs, network=network
+            ):
+                status.show(f"{written}/{len(starts)} games")
+    except (OSError, InvalidTrainingDataError, InvalidNetworkError) as error:
+        raise UsageError(f"{args.output}: {error}") from None
+    print(f"{written} games of {kind.name} in {args.output}")
+    return 0

@@ -1,0 +1,179 @@
+"""Efficiently updatable networks: the learned evaluation (``docs/nnue.md``).
+
+A network reads, for each player's perspective, one feature per piece: the piece's controller
+counted in seats from the perspective (or nobody, for a dead army), its kind, and its cell as
+the perspective's seat sees the board. The sizes follow from the board. The core evaluates a
+network with one accumulator per perspective, updated from the last position it evaluated.
+
+>>> from polychess import Board
+>>> board = Board("standard")
+>>> network = random_network("standard", hidden=32, seed=1)
+>>> evaluator = network.evaluator(board)
+>>> move = board.push_san("e4")
+>>> evaluator.evaluate(board) == network.evaluate(board)
+True
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from polychess import _core
+from polychess._core import InvalidNetworkError
+from polychess.evaluation import GAMES
+
+if TYPE_CHECKING:
+    from polychess.board import Board
+
+__all__ = ["InvalidNetworkError", "Network", "Evaluator", "features", "input_count", "random_network"]
+
+
+def _game_of(game: str) -> tuple[str, str, str]:
+    if game not in GAMES:
+        raise InvalidNetworkError(f"no game {game!r}: networks are per game, one of {', '.join(GAMES)}")
+    variant, mode, setups = GAMES[game]
+    return variant, mode, setups[0]
+
+
+def input_count(game: str) -> int:
+    """The number of features of one perspective of the game's networks."""
+    variant, mode, _ = _game_of(game)
+    return _core.network_inputs(variant, mode)
+
+
+class Network:
+    """A quantized network of one game: read from its file, or quantized from float weights."""
+
+    __slots__ = ("_core",)
+
+    def __init__(self, core: _core.Network) -> None:
+        self._core = core
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Network:
+        """The network a file's bytes hold; :class:`InvalidNetworkError` says what is wrong with them."""
+        return cls(_core.Network.from_bytes(data))
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Network:
+        with open(path, "rb") as f:
+            return cls.from_bytes(f.read())
+
+    @classmethod
+    def from_floats(
+        cls,
+        game: str,
+        hidden: int,
+        ft_bias: Sequence[float],
+        ft_weight: Sequence[float],
+        out_weight: Sequence[float],
+        out_bias: Sequence[float],
+        *,
+        scale: int = 400,
+    ) -> Network:
+        """Quantizes a float network: flat arrays (lists, numpy arrays) of the feature
+        transformer's biases (``hidden``) and weights (``inputs x hidden``, feature-major), the
+        output layer's weights (``players`` turn buckets x ``players x hidden``) and biases
+        (``players``); a player's value is ``scale`` times the output, in centipawns."""
+        variant, mode, setup = _game_of(game)
+        return cls(_core.Network.quantize(variant, mode, setup, hidden, ft_bias, ft_weight, out_weight, out_bias, scale))
+
+    def to_bytes(self) -> bytes:
+        return self._core.to_bytes()
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        with open(path, "wb") as f:
+            f.write(self.to_bytes())
+
+    @property
+    def game(self) -> str:
+        return self._core.game
+
+    @property
+    def hidden(self) -> int:
+        return self._core.hidden
+
+    @property
+    def inputs(self) -> int:
+        return self._core.inputs
+
+    @property
+    def players(self) -> int:
+        return self._core.players
+
+    @property
+    def scale(self) -> int:
+        return self._core.scale
+
+    @property
+    def hash(self) -> int:
+        """The FNV-1a hash of the weights, as the file's header holds it."""
+        return self._core.hash
+
+    def evaluator(self, board: Board) -> Evaluator:
+        """An evaluator of the board's game (:class:`InvalidNetworkError` for another game)."""
+        return Evaluator(self, board)
+
+    def evaluate(self, board: Board) -> list[int]:
+        """Every player's value of the board, in centipawns (a fresh evaluator's)."""
+        return self.evaluator(board).evaluate(board)
+
+    def __repr__(self) -> str:
+        return f"<Network {self.game} {self.inputs}x{self.hidden} hash={self.hash:016x}>"
+
+
+class Evaluator:
+    """The core's evaluation with a network: one accumulator per perspective, updated from the
+    last board it evaluated by the cells that changed (refreshed when an army changes hands)."""
+
+    __slots__ = ("_core", "network")
+
+    def __init__(self, network: Network, board: Board) -> None:
+        self.network = network
+        self._core = _core.NetworkEvaluator(network._core, board.core)
+
+    def evaluate(self, board: Board) -> list[int]:
+        """Every player's value in centipawns, from his own perspective."""
+        return self._core.evaluate(board.core)
+
+    def evaluate_afresh(self, board: Board) -> list[int]:
+        """The same, with the accumulators computed from scratch."""
+        return self._core.evaluate_afresh(board.core)
+
+    @property
+    def refreshes(self) -> int:
+        return self._core.refreshes
+
+    @property
+    def updates(self) -> int:
+        return self._core.updates
+
+
+def features(board: Board, perspective: int) -> list[int]:
+    """The features the board's pieces activate for a player's perspective, sorted."""
+    return _core.network_features(board.core, perspective)
+
+
+def random_network(game: str, *, hidden: int = 64, seed: int = 0, spread: float = 0.3) -> Network:
+    """A network of random weights (uniform in +-spread, the output layer's scaled to its
+    width): a start for training, and what tests check the arithmetic with."""
+    rng = random.Random(seed)
+    variant, mode, _ = _game_of(game)
+    inputs = _core.network_inputs(variant, mode)
+    players = len(next(v for v in _core.variants() if v[0] == variant)[4])
+    out_spread = spread * 4 / (players * hidden) ** 0.5
+
+    def uniform(n: int, s: float) -> list[float]:
+        return [rng.uniform(-s, s) for _ in range(n)]
+
+    return Network.from_floats(
+        game,
+        hidden,
+        uniform(hidden, spread),
+        uniform(inputs * hidden, spread / 4),
+        uniform(players * players * hidden, out_spread),
+        uniform(players, spread),
+    )

@@ -1,0 +1,50 @@
+"""The search with a network (Engine(evaluation=network)): it scores positions by the network's
+values, reports them, and refuses a network of another game."""
+
+from __future__ import annotations
+
+import pytest
+
+from polychess import Board, Engine, Game
+from polychess.nnue import InvalidNetworkError, random_network
+
+
+@pytest.mark.parametrize(("variant", "mode", "game", "sides"), [
+    ("standard", None, "standard", ((0,), (1,))),
+    ("four-player", "teams", "four-player-teams", ((0, 2), (1, 3))),
+])
+def test_a_one_ply_search_scores_each_move_by_the_network(variant, mode, game, sides) -> None:
+    # From the start nothing can be captured in one move, so a one-ply search scores each move
+    # by the network's values after it: the mover's side's minus the other side's.
+    network = random_network(game, hidden=32, seed=3)
+    board = Board(variant, mode=mode)
+    expected = []
+    for move in board.legal_moves:
+        after = board.copy()
+        after.push(move)
+        values = network.evaluate(after)
+        expected.append(sum(values[p] for p in sides[0]) - sum(values[p] for p in sides[1]))
+    result = Engine(evaluation=network, hash_mb=1).search(board, depth=1)
+    assert result.score == max(expected)
+    classic = Engine(hash_mb=1).search(board, depth=1)
+    assert classic.score != result.score
+
+
+def test_the_reported_values_are_the_network_s_at_the_end_of_the_line() -> None:
+    network = random_network("three-player", hidden=32, seed=4)
+    game = Game()
+    # (paranoid search: its lines skip no turn, so the line replays on a board)
+    result = Engine("paranoid", evaluation=network).search(game, depth=3)
+    end = game.board.copy()
+    for move in result.pv:
+        end.push(move)
+    assert list(result.scores.values()) == network.evaluate(end)
+
+
+def test_a_network_of_another_game_or_an_unknown_evaluation_is_refused() -> None:
+    engine = Engine(evaluation=random_network("standard", hidden=16))
+    with pytest.raises(InvalidNetworkError, match="not for three-player"):
+        engine.search(Game(), depth=1)
+    assert engine.search(Board("standard"), depth=2).best_move is not None
+    with pytest.raises(ValueError, match="unknown evaluation 'nnue'"):
+        Engine(evaluation="nnue")  # type: ignore[arg-type]

@@ -1,0 +1,110 @@
+"""Self-play training data (polychess.training.data, cpp/selfplay/, cpp/nnue/training_data.h):
+the core's games replay legally from their starts, their results are the places the rules
+give, the file round-trips, resumes after a stop and refuses what it cannot read."""
+
+from __future__ import annotations
+
+import pytest
+
+from polychess.catalogue import kind_of
+from polychess.cli import main
+from polychess.training.data import (
+    MATE_SCORE,
+    InvalidTrainingDataError,
+    data_header,
+    decode,
+    generate,
+    play_batch,
+    read_data,
+)
+
+KINDS = [kind_of("standard"), kind_of("three-player"), kind_of("four-player", "teams"), kind_of("four-player", "ffa")]
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=lambda k: k.name)
+def test_self_play_games_replay_by_the_rules(kind) -> None:
+    starts = [kind.new_game().board.fen()]
+    # a start a few plies in, too
+    game = kind.new_game()
+    for _ in range(len(game.seats)):
+        game.push(next(iter(game.legal_moves)))
+    starts.append(game.board.fen())
+    name, records = decode(data_header(kind) + play_batch(kind, starts, nodes=300, max_plies=400))
+    assert name == kind.family and [r.start for r in records] == starts
+    for record in records:
+        replay = kind.new_game(record.start)
+        for move in record.moves:
+            assert move in replay.legal_moves
+            replay.push(move)
+        assert len(record.scores) == len(record.moves) and all(abs(s) <= MATE_SCORE for s in record.scores)
+        seats = len(replay.seats)
+        # every pair of seats shares one point between them
+        assert sum(record.results) == pytest.approx(seats / 2)
+        outcome = replay.outcome()
+        if outcome is not None:  # the results are the places the rules gave
+            places = [outcome.places[c] for c in replay.seats]
+            for p, place in enumerate(places):
+                ahead = sum((q > place) + 0.5 * (q == place) for i, q in enumerate(places) if i != p)
+                assert record.results[p] == pytest.approx(ahead / (seats - 1))
+        else:  # stopped at the ply cap: everyone still in shares the best place
+            assert len(record.moves) == 400 or not list(replay.legal_moves)
+
+
+def test_a_game_is_fixed_by_its_start_whatever_the_threads() -> None:
+    kind = kind_of("three-player")
+    start = kind.new_game().board.fen()
+    one = play_batch(kind, [start] * 3, nodes=500, max_plies=60, threads=1)
+    two = play_batch(kind, [start] * 3, nodes=500, max_plies=60, threads=2)
+    assert one == two
+    _, records = decode(data_header(kind) + one)
+    assert records[0] == records[1] == records[2] and len(records[0].moves) == 60
+
+
+def test_a_won_game_ends_with_the_mate_score() -> None:
+    # White mates in one: the last move's score is the found win
+    kind = kind_of("standard")
+    _, (record,) = decode(data_header(kind) + play_batch(kind, ["6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"], nodes=2000))
+    assert len(record.moves) == 1 and record.scores == (MATE_SCORE,) and record.results == (1.0, 0.0)
+
+
+def test_the_file_resumes_after_its_last_whole_game(tmp_path) -> None:
+    kind = kind_of("three-player")
+    starts = [kind.new_game().board.fen()] * 5
+    path = tmp_path / "data.pctd"
+    assert list(generate(path, kind, starts[:2], nodes=200, max_plies=20, batch=1)) == [0, 1, 2]
+    whole = path.read_bytes()
+    path.write_bytes(whole + whole[-30:])  # a stop in the middle of writing a record
+    assert len(read_data(path)[1]) == 2
+    assert list(generate(path, kind, starts, nodes=200, max_plies=20, batch=2))[-1] == 5
+    name, records = read_data(path)
+    assert name == "three-player" and len(records) == 5 and len(set(records)) == 1
+
+
+def test_bad_data_is_a_clear_error(tmp_path) -> None:
+    kind = kind_of("standard")
+    data = data_header(kind) + play_batch(kind, [kind.new_game().board.fen()], nodes=100, max_plies=4)
+    with pytest.raises(InvalidTrainingDataError, match="does not begin"):
+        decode(b"XXXX" + data[4:])
+    with pytest.raises(InvalidTrainingDataError, match="version 9"):
+        decode(data[:4] + b"\x09" + data[5:])
+    corrupted = bytearray(data)
+    corrupted[len(data_header(kind)) + 4] = 200  # the start position's length, past the record
+    with pytest.raises(InvalidTrainingDataError, match="truncated"):
+        decode(bytes(corrupted))
+    assert issubclass(InvalidTrainingDataError, ValueError)
+    other = tmp_path / "other.pctd"
+    other.write_bytes(data)
+    with pytest.raises(InvalidTrainingDataError, match="holds standard data, not three-player"):
+        list(generate(other, kind_of("three-player"), ["x"], nodes=100))
+
+
+def test_the_command_line_writes_and_resumes(tmp_path, capsys) -> None:
+    path = tmp_path / "teams.pctd"
+    args = ["train", "generate", "--variant", "four-player", "--nodes", "200", "--max-plies", "12", "-o", str(path)]
+    assert main([*args, "--games", "2", "--jobs", "2"]) == 0
+    assert main([*args, "--games", "3"]) == 0
+    assert "3 games of four-player-teams" in capsys.readouterr().out
+    name, records = read_data(path)
+    assert name == "four-player-teams" and len(records) == 3 and len({r.start for r in records}) == 3
+    assert main(["train", "generate", "--variant", "standard", "--games", "1", "-o", str(path)]) == 2
+    assert "holds four-player-teams data" in capsys.readouterr().err
