@@ -75,12 +75,13 @@ void bind_network(py::module_& m) {
              const std::vector<float>& ft_bias, const std::vector<float>& ft_weight,
              const std::vector<float>& out_weight, const std::vector<float>& out_bias, int scale) {
             return std::make_shared<Network>(quantize_network(find_variant(variant, mode, setup), hidden, ft_bias,
-                                                                    ft_weight, out_weight, out_bias, scale));
+                                                              ft_weight, out_weight, out_bias, scale));
           },
           py::arg("variant"), py::arg("mode"), py::arg("setup"), py::arg("hidden"), py::arg("ft_bias"),
           py::arg("ft_weight"), py::arg("out_weight"), py::arg("out_bias"), py::arg("scale"),
           "Quantizes a float network of the game (flat arrays in the file's order).")
-      .def("to_bytes", [](const Network& n) { return py::bytes(write_network(n)); }, "The network file's bytes.")
+      .def(
+          "to_bytes", [](const Network& n) { return py::bytes(write_network(n)); }, "The network file's bytes.")
       .def_property_readonly("game", [](const Network& n) { return n.game; })
       .def_property_readonly("cells", [](const Network& n) { return n.cells; })
       .def_property_readonly("players", [](const Network& n) { return n.players; })
@@ -118,7 +119,8 @@ void bind_network(py::module_& m) {
   m.def("network_features", active_features, py::arg("board"), py::arg("perspective"),
         "The features the board's pieces activate for a player's perspective, sorted.");
   m.def(
-      "network_inputs", [](const NameText& v, const NameText& mode) { return feature_set(find_variant(v, mode)).inputs; },
+      "network_inputs",
+      [](const NameText& v, const NameText& mode) { return feature_set(find_variant(v, mode)).inputs; },
       py::arg("variant"), py::arg("mode") = "", "The number of a game's network features per perspective.");
 }
 

@@ -39,8 +39,8 @@ void bind_search(py::module_& m) {
              std::optional<std::function<void(py::dict)>> info, const NameText& algorithm, int threads, int noise,
              uint64_t noise_seed, const std::shared_ptr<Network>& network) {
             // (the argument keeps the network alive until the search returns)
-            const SearchLimits limits{depth,     nodes,      seconds,      algorithm_named(algorithm),
-                                      threads,   noise,      noise_seed,   network.get()};
+            const SearchLimits limits{depth,   nodes, seconds,    algorithm_named(algorithm),
+                                      threads, noise, noise_seed, network.get()};
             const Variant& v = g.variant();
             // An exception raised by the Python callback is kept, the search is stopped and
             // ends normally (its threads joined), and the exception is raised afterwards.

@@ -5,9 +5,11 @@
 #include <memory>
 
 #include "bindings.h"
+#include "nnue/training_positions.h"
 #include "selfplay/selfplay.h"
 
 namespace py = pybind11;
+using namespace pybind11::literals;
 
 namespace polychess {
 namespace {
@@ -21,8 +23,51 @@ const Variant& variant_of_game(const std::string& game) {
 
 }  // namespace
 
+template <class T>
+py::bytes raw(const std::vector<T>& values) {
+  return py::bytes(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
+}
+
+// A data file's records, held for the training to read positions from in batches.
+struct PyTrainingData {
+  TrainingData data;
+  const Variant* variant;
+};
+
 void bind_training(py::module_& m) {
   py::register_exception<InvalidTrainingData>(m, "InvalidTrainingDataError", PyExc_ValueError);
+
+  py::class_<PyTrainingData>(m, "TrainingData", "A training data file's records (low-level; see polychess.training).")
+      .def(py::init([](const py::bytes& bytes) {
+             TrainingData data = decode_training_data(bytes);
+             const Variant* variant = &variant_of_game(data.game);
+             return PyTrainingData{std::move(data), variant};
+           }),
+           py::arg("data"))
+      .def_property_readonly("game", [](const PyTrainingData& d) { return d.data.game; })
+      .def_property_readonly("games", [](const PyTrainingData& d) { return d.data.games.size(); })
+      .def_property_readonly("moves",
+                             [](const PyTrainingData& d) {
+                               size_t n = 0;
+                               for (const TrainingGame& g : d.data.games) n += g.moves.size();
+                               return n;
+                             })
+      .def(
+          "positions",
+          [](const PyTrainingData& d, const Rules& rules, size_t first, size_t count, int skip_plies) {
+            TrainingPositions p;
+            {
+              py::gil_scoped_release release;
+              p = training_positions(*d.variant, rules, d.data.games, first, count, skip_plies);
+            }
+            return py::dict("count"_a = p.count, "players"_a = p.players, "slots"_a = p.slots,
+                            "features"_a = raw(p.features), "turn"_a = raw(p.turn), "score"_a = raw(p.score),
+                            "result"_a = raw(p.result), "in_game"_a = raw(p.in_game), "points"_a = raw(p.points));
+          },
+          py::arg("rules"), py::arg("first"), py::arg("count"), py::arg("skip_plies"),
+          "The training positions of games [first, first + count), replayed by `rules`: a dict of their count and "
+          "flat little-endian arrays (features int16 [count][players][slots] padded with -1, turn uint8, score "
+          "int16, result uint8 [count][players] times 2 * (players - 1), in_game uint8, points int32).");
 
   m.def(
       "self_play",
@@ -58,8 +103,8 @@ void bind_training(py::module_& m) {
             moves.append(move_object(variant, m.move));
             scores.push_back(m.score);
           }
-          games.append(py::make_tuple(g.start, std::vector<int>(g.result.begin(), g.result.begin() + g.players),
-                                      moves, scores));
+          games.append(
+              py::make_tuple(g.start, std::vector<int>(g.result.begin(), g.result.begin() + g.players), moves, scores));
         }
         return py::make_tuple(data.game, games, data.complete_bytes);
       },

@@ -100,7 +100,8 @@ class NetworkEvaluator {
       for (int i = 0; i < n; ++i) {
         const int cell = changed[i];
         const Piece before = board_[cell], now = pos.piece_at(cell);
-        if (before != NO_PIECE) subtract(a, row(features_.index(p, cell, kind_of(before), controller[colour_of(before)])));
+        if (before != NO_PIECE)
+          subtract(a, row(features_.index(p, cell, kind_of(before), controller[colour_of(before)])));
         if (now != NO_PIECE) add(a, row(features_.index(p, cell, kind_of(now), controller[colour_of(now)])));
       }
     }

@@ -11,7 +11,8 @@ FeatureSet feature_set(const Variant& variant) {
   f.inputs = f.slots * NETWORK_KINDS * f.cells;
   f.turned.resize(size_t(f.players) * f.cells);
   for (int seat = 0; seat < f.players; ++seat)
-    for (int cell = 0; cell < f.cells; ++cell) f.turned[size_t(seat) * f.cells + cell] = int16_t(lay.turned[seat][cell]);
+    for (int cell = 0; cell < f.cells; ++cell)
+      f.turned[size_t(seat) * f.cells + cell] = int16_t(lay.turned[seat][cell]);
   return f;
 }
 

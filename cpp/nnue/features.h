@@ -26,8 +26,8 @@ constexpr int NETWORK_KINDS = 6;  // pawn, knight, bishop, rook, queen, king
 struct FeatureSet {
   int cells = 0;
   int players = 0;
-  int slots = 0;   // controllers a piece can have: each seat, and nobody
-  int inputs = 0;  // slots * NETWORK_KINDS * cells
+  int slots = 0;                // controllers a piece can have: each seat, and nobody
+  int inputs = 0;               // slots * NETWORK_KINDS * cells
   std::vector<int16_t> turned;  // [perspective * cells + cell] -> the cell in that seat's frame
 
   // The perspective's feature of a piece of kind `kind` on `cell` whose colour `controller`

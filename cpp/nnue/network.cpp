@@ -113,7 +113,8 @@ Network read_network(const std::string& bytes) {
   n.scale = int(r.get<uint32_t>("the header"));
   const uint64_t hash = r.get<uint64_t>("the header");
   if (kinds != NETWORK_KINDS)
-    throw InvalidNetwork("network reads " + std::to_string(kinds) + " piece kinds, not " + std::to_string(NETWORK_KINDS));
+    throw InvalidNetwork("network reads " + std::to_string(kinds) + " piece kinds, not " +
+                         std::to_string(NETWORK_KINDS));
   check_shape(n);
   const size_t payload_at = r.at;
   r.get_all(n.ft_bias, size_t(n.hidden), "the feature biases");

@@ -65,8 +65,8 @@ TrainingData decode_training_data(const std::string& bytes) {
     }
     const uint32_t moves = r.get<uint32_t>("the moves");
     if (size_t(moves) * 6 != r.left())
-      throw InvalidTrainingData("training data corrupted: a record of " + std::to_string(moves) +
-                                " moves holds " + std::to_string(r.left()) + " bytes of them");
+      throw InvalidTrainingData("training data corrupted: a record of " + std::to_string(moves) + " moves holds " +
+                                std::to_string(r.left()) + " bytes of them");
     game.moves.resize(moves);
     for (TrainingMove& m : game.moves) {
       m.move = r.get<uint32_t>("a move");

@@ -77,9 +77,15 @@ std::vector<TrainingGame> self_play(const Variant& variant, const Rules& rules, 
     TranspositionTable tt(options.hash_mb);
     for (size_t i = next++; i < starts.size() && !stopped; i = next++) {
       switch (variant.words) {
-        case 1: games[i] = play_one<1>(variant, rules, starts[i], options, tt, stopped); break;
-        case 2: games[i] = play_one<2>(variant, rules, starts[i], options, tt, stopped); break;
-        default: games[i] = play_one<3>(variant, rules, starts[i], options, tt, stopped); break;
+        case 1:
+          games[i] = play_one<1>(variant, rules, starts[i], options, tt, stopped);
+          break;
+        case 2:
+          games[i] = play_one<2>(variant, rules, starts[i], options, tt, stopped);
+          break;
+        default:
+          games[i] = play_one<3>(variant, rules, starts[i], options, tt, stopped);
+          break;
       }
       done[i] = !stopped;
     }

@@ -17,10 +17,10 @@
 namespace polychess {
 
 struct SelfPlayOptions {
-  uint64_t nodes = 5000;       // per move
-  uint32_t max_plies = 300;    // a game still on here is recorded as a draw among those in
+  uint64_t nodes = 5000;     // per move
+  uint32_t max_plies = 300;  // a game still on here is recorded as a draw among those in
   int threads = 1;
-  size_t hash_mb = 16;         // per thread, cleared before each game
+  size_t hash_mb = 16;               // per thread, cleared before each game
   const Network* network = nullptr;  // the evaluation to play with; null: the classic one
 };
 

@@ -79,7 +79,9 @@ class Network:
         output layer's weights (``players`` turn buckets x ``players x hidden``) and biases
         (``players``); a player's value is ``scale`` times the output, in centipawns."""
         variant, mode, setup = _game_of(game)
-        return cls(_core.Network.quantize(variant, mode, setup, hidden, ft_bias, ft_weight, out_weight, out_bias, scale))
+        return cls(
+            _core.Network.quantize(variant, mode, setup, hidden, ft_bias, ft_weight, out_weight, out_bias, scale)
+        )
 
     def to_bytes(self) -> bytes:
         return self._core.to_bytes()

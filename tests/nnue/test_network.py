@@ -127,7 +127,7 @@ def float_values(board: Board, weights: tuple[list[float], ...], hidden: int, sc
         h = list(ft_bias)
         for f in features(board, p):
             row = ft_weight[f * hidden : (f + 1) * hidden]
-            h = [a + w for a, w in zip(h, row)]
+            h = [a + w for a, w in zip(h, row, strict=True)]
         clipped.append([min(1.0, max(0.0, a)) for a in h])
     turn = board.colours.index(board.turn)
     values = []
@@ -135,7 +135,7 @@ def float_values(board: Board, weights: tuple[list[float], ...], hidden: int, sc
         bucket = (turn - p) % players
         row = out_weight[bucket * players * hidden : (bucket + 1) * players * hidden]
         seen = [a for j in range(players) for a in clipped[(p + j) % players]]
-        values.append(scale * (out_bias[bucket] + sum(w * a for w, a in zip(row, seen))))
+        values.append(scale * (out_bias[bucket] + sum(w * a for w, a in zip(row, seen, strict=True))))
     return values
 
 
@@ -167,8 +167,10 @@ def test_quantized_values_match_the_float_network(game: str) -> None:
         board = play.board
         got = network.evaluate(board)
         exact = float_values(board, weights, hidden, scale)
-        arithmetic = max(arithmetic, *(abs(g - e) for g, e in zip(got, float_values(board, rounded, hidden, scale))))
-        rounding = max(rounding, *(abs(g - e) for g, e in zip(got, exact)))
+        arithmetic = max(
+            arithmetic, *(abs(g - e) for g, e in zip(got, float_values(board, rounded, hidden, scale), strict=True))
+        )
+        rounding = max(rounding, *(abs(g - e) for g, e in zip(got, exact, strict=True)))
         largest = max(largest, *(abs(e) for e in exact))
         play.push(rng.choice(list(play.legal_moves)))
     # The integer arithmetic is the float network's with the rounded weights, but for the final
@@ -257,7 +259,12 @@ def test_a_network_file_round_trips(tmp_path) -> None:
     network.save(path)
     again = Network.load(path)
     assert again.to_bytes() == network.to_bytes() and again.hash == network.hash
-    assert (again.game, again.hidden, again.inputs, again.players) == ("three-player", 32, input_count("three-player"), 3)
+    assert (again.game, again.hidden, again.inputs, again.players) == (
+        "three-player",
+        32,
+        input_count("three-player"),
+        3,
+    )
     board = Board("three-player")
     assert again.evaluate(board) == network.evaluate(board)
 

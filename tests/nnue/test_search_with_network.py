@@ -9,10 +9,10 @@ from polychess import Board, Engine, Game
 from polychess.nnue import InvalidNetworkError, random_network
 
 
-@pytest.mark.parametrize(("variant", "mode", "game", "sides"), [
-    ("standard", None, "standard", ((0,), (1,))),
-    ("four-player", "teams", "four-player-teams", ((0, 2), (1, 3))),
-])
+@pytest.mark.parametrize(
+    ("variant", "mode", "game", "sides"),
+    [("standard", None, "standard", ((0,), (1,))), ("four-player", "teams", "four-player-teams", ((0, 2), (1, 3)))],
+)
 def test_a_one_ply_search_scores_each_move_by_the_network(variant, mode, game, sides) -> None:
     # From the start nothing can be captured in one move, so a one-ply search scores each move
     # by the network's values after it: the mover's side's minus the other side's.

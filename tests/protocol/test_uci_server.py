@@ -12,8 +12,9 @@ import time
 
 import pytest
 
-from polychess import Colour, Game
+from polychess import Board, Colour, Game
 from polychess.formats.fen4 import write_fen4
+from polychess.nnue import random_network
 from polychess.protocol.client import UciEngine
 from polychess.protocol.games import GAME_KINDS, game_kind
 from polychess.protocol.server import DEFAULT_MOVETIME_MS, UciServer, mover_clock, parse_go
@@ -187,7 +188,17 @@ def test_handshake_options_and_their_errors(session):
     assert lines[0].startswith("id name polychess")
     names = [line.split("name ", 1)[1].split(" type")[0] for line in lines if line.startswith("option")]
     strength = ["Skill Level"] + (["UCI_LimitStrength", "UCI_Elo"] if any(lv.elo for lv in LEVELS) else [])
-    assert names == ["Hash", "Threads", "Algorithm", "UCI_Variant", "Move Overhead", "Ponder", "Clear Hash", *strength]
+    assert names == [
+        "Hash",
+        "Threads",
+        "Algorithm",
+        "UCI_Variant",
+        "Move Overhead",
+        "Ponder",
+        "Clear Hash",
+        "EvalFile",
+        *strength,
+    ]
     s.send(
         "setoption name Hash value 8",
         "setoption name Threads value 2",
@@ -213,6 +224,33 @@ def test_handshake_options_and_their_errors(session):
     ):
         s.send(command)
         assert message in s.until("info string")[-1]
+
+
+def test_evalfile_searches_with_a_network(session, tmp_path):
+    network = random_network("standard", hidden=16, seed=2)
+    path = tmp_path / "standard.nnue"
+    network.save(path)
+    s = session()
+    s.send(f"setoption name EvalFile value {path}", "position startpos", "go depth 1")
+    lines = s.until("bestmove")
+    # a one-ply search from the start scores each move by the network's values after it
+    best = max(v[0] - v[1] for v in (network.evaluate(_after(m)) for m in Board("standard").legal_moves))
+    assert f"score cp {best} " in next(line for line in lines if line.startswith("info depth 1"))
+    s.send("setoption name UCI_Variant value three-player", "position startpos", "go depth 1")
+    assert "standard network: three-player is searched with the classic evaluation" in s.until("info string")[-1]
+    s.until("bestmove")
+    s.send("setoption name EvalFile value <classic>", "isready")
+    s.until("readyok")
+    assert s.server.network is None
+    (tmp_path / "bad.nnue").write_bytes(b"PCNN\x01")
+    s.send(f"setoption name EvalFile value {tmp_path / 'bad.nnue'}")
+    assert "truncated" in s.until("info string")[-1]
+
+
+def _after(move) -> Board:
+    board = Board("standard")
+    board.push(move)
+    return board
 
 
 @pytest.mark.parametrize("game", sorted(GAME_KINDS))

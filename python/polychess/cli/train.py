@@ -2,7 +2,8 @@
 
 ``polychess train generate`` has the core play the engine against itself, every move searched
 to a node budget, from random or given openings, on ``--jobs`` threads, and writes the games
-as a training data file (resumable: run the same command again to finish a stopped run).
+as a training data file (resumable: run the same command again to finish a stopped run);
+``polychess train fit`` trains a network on such files (PyTorch) and writes it.
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="the networks' training data (self-play in the core)",
         description="Make training data for the networks (docs/nnue.md).",
     )
-    steps = parser.add_subparsers(dest="step", required=True, metavar="STEP", help="generate: self-play data")
+    steps = parser.add_subparsers(
+        dest="step", required=True, metavar="STEP", help="generate: self-play data; fit: a network trained on it"
+    )
     generate_parser = steps.add_parser(
         "generate",
         help="self-play games played by the core, written as training data",
@@ -60,6 +63,29 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     generate_parser.add_argument("-o", "--output", required=True, type=Path, help="the data file to write or resume")
     generate_parser.set_defaults(run=_run_generate)
 
+    fit = steps.add_parser(
+        "fit",
+        help="train a network on training data and write it",
+        description="Train a network on training data files of one game (docs/nnue.md) and write it, quantized, "
+        "as a network file (needs PyTorch: pip install 'polychess[train]').",
+    )
+    fit.add_argument("data", type=Path, nargs="+", help="training data files of one game")
+    fit.add_argument("-o", "--output", required=True, type=Path, help="the network file to write")
+    fit.add_argument("--hidden", type=positive_int, default=128, help="hidden width, a multiple of 16 (default 128)")
+    fit.add_argument("--epochs", type=positive_int, default=10, help="passes over the data (default 10)")
+    fit.add_argument("--batch", type=positive_int, default=1024, help="positions a step (default 1024)")
+    fit.add_argument("--rate", type=float, default=1e-3, help="Adam's step size (default 0.001)")
+    fit.add_argument(
+        "--lambda",
+        dest="lam",
+        type=float,
+        default=0.75,
+        help="weight of the search's scores against the results, 0 to 1 (default 0.75)",
+    )
+    fit.add_argument("--skip-plies", type=int, default=8, help="plies of each game left out, its opening (default 8)")
+    fit.add_argument("--seed", type=int, default=1, help="seed of the initial weights and the order (default 1)")
+    fit.set_defaults(run=_run_fit)
+
 
 def _run_generate(args: argparse.Namespace) -> int:
     kind = game_kind_argument(args)
@@ -75,10 +101,47 @@ def _run_generate(args: argparse.Namespace) -> int:
     try:
         with StatusLine(sys.stderr) as status:
             for written in generate(
-                args.output, kind, starts, nodes=args.nodes, max_plies=args.max_plies, threads=args.jobs, network=network
+                args.output,
+                kind,
+                starts,
+                nodes=args.nodes,
+                max_plies=args.max_plies,
+                threads=args.jobs,
+                network=network,
             ):
                 status.show(f"{written}/{len(starts)} games")
     except (OSError, InvalidTrainingDataError, InvalidNetworkError) as error:
         raise UsageError(f"{args.output}: {error}") from None
     print(f"{written} games of {kind.name} in {args.output}")
+    return 0
+
+
+def _run_fit(args: argparse.Namespace) -> int:
+    from polychess.training.fit import fit_network
+
+    if not 0.0 <= args.lam <= 1.0:
+        raise UsageError("--lambda must be between 0 and 1")
+    if args.hidden % 16:
+        raise UsageError("--hidden must be a multiple of 16")
+    try:
+        data = [path.read_bytes() for path in args.data]
+        with StatusLine(sys.stderr) as status:
+            network, report = fit_network(
+                data,
+                hidden=args.hidden,
+                epochs=args.epochs,
+                batch_size=args.batch,
+                rate=args.rate,
+                lam=args.lam,
+                skip_plies=args.skip_plies,
+                seed=args.seed,
+                progress=lambda epoch, loss: status.show(f"epoch {epoch}/{args.epochs}: held-out loss {loss:.6f}"),
+            )
+        network.save(args.output)
+    except (OSError, ValueError, RuntimeError) as error:
+        raise UsageError(str(error)) from None
+    print(
+        f"trained on {report.positions} positions ({report.held_out} held out), score scale {report.score_scale:.0f}; "
+        f"held-out loss {report.loss_before:.6f} before, {report.loss_after:.6f} after; written to {args.output}"
+    )
     return 0

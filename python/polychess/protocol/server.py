@@ -27,6 +27,7 @@ from polychess.board import Board, Colour, StopFlag
 from polychess.engine import ALGORITHMS, MAX_THREADS, Engine, SearchResult, max_hash_mb
 from polychess.formats.fen4 import write_fen4
 from polychess.game import Game
+from polychess.nnue import InvalidNetworkError, Network
 from polychess.protocol.bench import Bench
 from polychess.protocol.games import GAME_KINDS, GameKind, PositionError, read_position
 from polychess.protocol.timeman import IterationStop, TimeBudget, think_time
@@ -386,6 +387,7 @@ class UciServer:
         self.hash_mb = DEFAULT_HASH_MB
         self.overhead = DEFAULT_OVERHEAD_MS / 1000.0
         self.engine = Engine(hash_mb=self.hash_mb)
+        self.network: Network | None = None  # EvalFile's (docs/nnue.md); None: the classic evaluation
         # Strength, as Stockfish offers it: a skill level, or an Elo when UCI_LimitStrength is on.
         self.skill_level = MAX_LEVEL
         self.limit_strength = False
@@ -468,6 +470,7 @@ class UciServer:
             _Option("Move Overhead", f"type spin default {DEFAULT_OVERHEAD_MS} min 0 max 5000"),
             _Option("Ponder", "type check default false"),
             _Option("Clear Hash", "type button"),
+            _Option("EvalFile", "type string default <classic>"),
             _Option("Skill Level", f"type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}"),
             *(
                 [
@@ -508,7 +511,11 @@ class UciServer:
         if name == "hash":
             self.hash_mb = _whole(value, 0, max_hash_mb())
             self.engine = Engine(
-                self.engine.algorithm, hash_mb=self.hash_mb, threads=self.engine.threads, level=self.engine.level
+                self.engine.algorithm,
+                hash_mb=self.hash_mb,
+                threads=self.engine.threads,
+                level=self.engine.level,
+                evaluation=self.engine.evaluation,
             )
         elif name == "threads":
             self.engine.threads = _whole(value, 1, MAX_THREADS)
@@ -529,6 +536,15 @@ class UciServer:
             _check(value)
         elif name == "clear hash":
             self.engine.clear()
+        elif name == "evalfile":
+            # a network file (docs/nnue.md), or the classic evaluation
+            if value.strip() in ("", "<classic>", "<empty>", "classic"):
+                self.network = None
+            else:
+                try:
+                    self.network = Network.load(value.strip())
+                except (OSError, InvalidNetworkError) as error:
+                    raise ValueError(str(error)) from None
         elif name == "skill level":
             self.skill_level = _whole(value, 1, MAX_LEVEL)
             self._apply_strength()
@@ -564,6 +580,13 @@ class UciServer:
         if "perft" in go.limits:
             self.perft(game, go.limits["perft"])
             return
+        network = self.network
+        if network is not None and network.game != self.kind.family:
+            self.info(
+                f"EvalFile is a {network.game} network: {self.kind.family} is searched with the classic evaluation"
+            )
+            network = None
+        self.engine.evaluation = network or "classic"
         if game.is_over():
             self.info(f"Game completed. {completed_text(game)}")
             self.write("bestmove (none)")

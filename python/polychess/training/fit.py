@@ -1,0 +1,256 @@
+"""Training a network on self-play data (``polychess train fit``; PyTorch, ``pip install
+'polychess[train]'``, whose CPU build is enough).
+
+The network is the one ``docs/nnue.md`` describes, in floats: a feature transformer (an
+embedding bag over each perspective's features) and one output layer per turn bucket. A
+position's prediction is what the search makes of the players' values: the mover's side's
+values minus the opposing sides' average (points at 200 centipawns each where points rank).
+The loss compares it, through a logistic curve of scale ``S`` centipawns, with a blend of the
+search's score (through the same curve) and the mover's result:
+``(sigmoid(pred / S) - (lam * sigmoid(score / S) + (1 - lam) * result))^2``. ``S`` is fitted
+to the data first (the scale on which scores foretell results), as the classic tuning fits
+its ``K``. The last tenth of the games is held out, and the weights kept are those that
+predicted it best.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from polychess import _core
+from polychess.catalogue import GameKind, kind_of
+from polychess.nnue import Network, input_count
+
+__all__ = ["FitReport", "fit_network", "score_scale"]
+
+POINT_VALUE = 200  # centipawns a point, as the search counts them (cpp/search/searcher.h)
+SCALE = 400  # centipawns per unit of the network's output
+MAX_PIECES_PER_COLOUR = 16
+
+
+def _torch() -> Any:
+    try:
+        import torch
+    except ImportError:
+        raise RuntimeError("training needs PyTorch: pip install 'polychess[train]'") from None
+    return torch
+
+
+@dataclass(frozen=True)
+class FitReport:
+    positions: int  # training positions (held-out ones not counted)
+    held_out: int
+    score_scale: float  # S
+    loss_before: float  # held-out loss of the untrained network
+    loss_after: float  # of the network returned
+    epochs: int
+
+
+def _kind_of_game(game: str) -> GameKind:
+    for variant, mode in (("standard", None), ("three-player", None), ("four-player", "teams"), ("four-player", "ffa")):
+        kind = kind_of(variant, mode)
+        if kind.family == game:
+            return kind
+    raise ValueError(f"no game {game!r}")
+
+
+class _Batches:
+    """Positions of a data file's games, as tensors."""
+
+    def __init__(self, data: _core.TrainingData, kind: GameKind, games: range, skip_plies: int) -> None:
+        torch = _torch()
+        rules = kind.new_game().rules.to_core()
+        raw = data.positions(rules, games.start, len(games), skip_plies)
+        n, players, slots = raw["count"], raw["players"], raw["slots"]
+        self.count = n
+        self.players = players
+
+        def array(name: str, dtype: Any, shape: tuple[int, ...]) -> Any:
+            return (
+                torch.frombuffer(bytearray(raw[name]), dtype=dtype).reshape(shape)
+                if n
+                else torch.zeros(shape, dtype=dtype)
+            )
+
+        features = array("features", torch.int16, (n, players, slots)).long()
+        self.features = torch.where(features < 0, torch.full_like(features, input_count(kind.family)), features)
+        self.turn = array("turn", torch.uint8, (n,)).long()
+        self.score = array("score", torch.int16, (n,)).float()
+        self.result = array("result", torch.uint8, (n, players)).float() / (2 * (players - 1))
+        self.in_game = array("in_game", torch.uint8, (n, players)).bool()
+        self.points = array("points", torch.int32, (n, players)).float()
+
+
+class _Model:
+    """The float network (docs/nnue.md), with the search's view of its values."""
+
+    def __init__(self, kind: GameKind, hidden: int, seed: int) -> None:
+        torch = _torch()
+        nn = torch.nn
+        torch.manual_seed(seed)
+        self.kind = kind
+        self.inputs = input_count(kind.family)
+        self.players = len(kind.new_game().board.colours)
+        self.hidden = hidden
+        # the padding row (index `inputs`) stays zero: -1 slots of positions with fewer pieces
+        self.ft = nn.EmbeddingBag(self.inputs + 1, hidden, mode="sum", padding_idx=self.inputs)
+        with torch.no_grad():
+            self.ft.weight.uniform_(-0.05, 0.05)
+            self.ft.weight[self.inputs].zero_()
+        self.ft_bias = nn.Parameter(torch.zeros(hidden))
+        self.out = nn.Parameter(torch.randn(self.players, self.players * hidden) / math.sqrt(self.players * hidden))
+        self.out_bias = nn.Parameter(torch.zeros(self.players))
+        teams = kind.mode == "teams"
+        # which players share a side, and how many opposing sides the search divides by
+        self.same_side = torch.tensor(
+            [[p == q or (teams and (p - q) % 2 == 0) for q in range(self.players)] for p in range(self.players)]
+        )
+        self.opposing_sides = 1 if teams or self.players == 2 else self.players - 1
+        self.counts_points = kind.mode == "ffa"
+        # the weights' bounds that keep the quantized network's integers from overflowing
+        self.ft_limit = 32000 / (255 * MAX_PIECES_PER_COLOUR * self.players) / 1.05
+        self.out_limit = min(8.0, (2**31 - 1) / (255 * 512 * self.players * hidden) / 1.05)
+
+    def parameters(self) -> list[Any]:
+        return [self.ft.weight, self.ft_bias, self.out, self.out_bias]
+
+    def values(self, batch: _Batches, rows: Any) -> Any:
+        """Each player's value in centipawns, [rows][players]."""
+        torch = _torch()
+        n = self.players
+        features = batch.features[rows]  # [B, n, slots]
+        b = features.shape[0]
+        h = self.ft(features.reshape(b * n, -1)).reshape(b, n, self.hidden) + self.ft_bias
+        clipped = h.clamp(0.0, 1.0)
+        turn = batch.turn[rows]
+        values = []
+        for p in range(n):
+            seen = torch.cat([clipped[:, (p + j) % n] for j in range(n)], dim=1)  # [B, n*H]
+            bucket = (turn - p) % n
+            w = self.out[bucket]  # [B, n*H]
+            values.append((seen * w).sum(dim=1) + self.out_bias[bucket])
+        return torch.stack(values, dim=1) * SCALE
+
+    def predicted(self, batch: _Batches, rows: Any) -> Any:
+        """The mover's side's score, as the search makes it of the values."""
+        values = self.values(batch, rows)
+        if self.counts_points:
+            values = values + POINT_VALUE * batch.points[rows]
+        counted = batch.in_game[rows] | self.counts_points
+        own = self.same_side[batch.turn[rows]] & counted
+        others = ~self.same_side[batch.turn[rows]] & counted
+        return (values * own).sum(dim=1) - (values * others).sum(dim=1) / self.opposing_sides
+
+    def clamp(self) -> None:
+        torch = _torch()
+        with torch.no_grad():
+            self.ft.weight.clamp_(-self.ft_limit, self.ft_limit)
+            self.ft.weight[self.inputs].zero_()
+            self.ft_bias.clamp_(-self.ft_limit, self.ft_limit)
+            self.out.clamp_(-self.out_limit, self.out_limit)
+
+    def network(self) -> Network:
+        weights = self.ft.weight.detach()[: self.inputs]
+        return Network.from_floats(
+            self.kind.family,
+            self.hidden,
+            self.ft_bias.detach().tolist(),
+            weights.reshape(-1).tolist(),
+            self.out.detach().reshape(-1).tolist(),
+            self.out_bias.detach().tolist(),
+            scale=SCALE,
+        )
+
+
+def _mover_result(batch: _Batches, rows: Any) -> Any:
+    return batch.result[rows].gather(1, batch.turn[rows].unsqueeze(1)).squeeze(1)
+
+
+def score_scale(batch: _Batches) -> float:
+    """The S for which sigmoid(score / S) best foretells the mover's result (least squares)."""
+    torch = _torch()
+    if batch.count == 0:
+        return 400.0
+    score, result = batch.score, _mover_result(batch, torch.arange(batch.count))
+    best = (math.inf, 400.0)
+    for s in [100 * 1.15**i for i in range(40)]:
+        error = float(((torch.sigmoid(score / s) - result) ** 2).mean())
+        best = min(best, (error, s))
+    return best[1]
+
+
+def fit_network(
+    data: bytes | Sequence[bytes],
+    *,
+    hidden: int = 128,
+    epochs: int = 10,
+    batch_size: int = 1024,
+    rate: float = 1e-3,
+    lam: float = 0.75,
+    skip_plies: int = 8,
+    seed: int = 1,
+    progress: Callable[[int, float], None] | None = None,
+) -> tuple[Network, FitReport]:
+    """Trains a network on training data files' bytes (one game's), and returns it quantized
+    with a report. ``lam`` weighs the search's scores against the results."""
+    torch = _torch()
+    chunks = [data] if isinstance(data, bytes) else list(data)
+    files = [_core.TrainingData(chunk) for chunk in chunks]
+    games = {f.game for f in files}
+    if len(games) != 1:
+        raise ValueError(f"training data of one game, not of {', '.join(sorted(games))}")
+    kind = _kind_of_game(games.pop())
+    train_parts, held_parts = [], []
+    for f in files:
+        cut = f.games - max(1, f.games // 10) if f.games > 1 else f.games
+        train_parts.append(_Batches(f, kind, range(0, cut), skip_plies))
+        held_parts.append(_Batches(f, kind, range(cut, f.games), skip_plies))
+    train, held = _concatenate(train_parts), _concatenate(held_parts)
+    if train.count == 0 or held.count == 0:
+        raise ValueError("too few positions to train on (and hold out): generate more games")
+    s = score_scale(train)
+    model = _Model(kind, hidden, seed)
+    optimizer = torch.optim.Adam(model.parameters(), lr=rate)
+
+    def loss_on(batch: _Batches, rows: Any) -> Any:
+        target = lam * torch.sigmoid(batch.score[rows] / s) + (1 - lam) * _mover_result(batch, rows)
+        return ((torch.sigmoid(model.predicted(batch, rows) / s) - target) ** 2).mean()
+
+    def held_loss() -> float:
+        with torch.no_grad():
+            return float(loss_on(held, torch.arange(held.count)))
+
+    before = best_loss = held_loss()
+    best = model.network()
+    rng = random.Random(seed)
+    for epoch in range(1, epochs + 1):
+        order = list(range(train.count))
+        rng.shuffle(order)
+        for first in range(0, len(order), batch_size):
+            rows = torch.tensor(order[first : first + batch_size])
+            optimizer.zero_grad()
+            loss_on(train, rows).backward()
+            optimizer.step()
+            model.clamp()
+        loss = held_loss()
+        if progress is not None:
+            progress(epoch, loss)
+        if loss < best_loss:
+            best_loss, best = loss, model.network()
+    return best, FitReport(train.count, held.count, s, before, best_loss, epochs)
+
+
+def _concatenate(parts: list[_Batches]) -> _Batches:
+    torch = _torch()
+    if len(parts) == 1:
+        return parts[0]
+    joined = object.__new__(_Batches)
+    joined.count = sum(p.count for p in parts)
+    joined.players = parts[0].players
+    for name in ("features", "turn", "score", "result", "in_game", "points"):
+        setattr(joined, name, torch.cat([getattr(p, name) for p in parts]))
+    return joined

@@ -1,0 +1,84 @@
+"""Training (polychess.training.fit, polychess train fit; needs PyTorch): the positions the core
+reads from the data are the games' own, the float network the training holds is the one the
+quantized file evaluates, and training lowers the held-out loss."""
+
+from __future__ import annotations
+
+import pytest
+
+from polychess import _core
+from polychess.catalogue import kind_of
+from polychess.cli import main
+from polychess.nnue import Network, features
+from polychess.training.data import MATE_SCORE, data_header, decode, play_batch
+
+torch = pytest.importorskip("torch")
+
+from polychess.training.fit import _Batches, _Model, fit_network  # noqa: E402
+
+
+def data_of(kind, games: int, nodes: int = 300, max_plies: int = 120) -> bytes:
+    starts = []
+    for i in range(games):  # different starts: a few different first moves
+        g = kind.new_game()
+        moves = list(g.legal_moves)
+        g.push(moves[i % len(moves)])
+        starts.append(g.board.fen())
+    return data_header(kind) + play_batch(kind, starts, nodes=nodes, max_plies=max_plies)
+
+
+def kept_positions(kind, record):
+    """The boards the training keeps, replayed here: not in check, not after a capture, no mate score."""
+    game = kind.new_game(record.start)
+    captured = False
+    for move, score in zip(record.moves, record.scores, strict=True):
+        board = game.board
+        if not captured and not board.is_check() and abs(score) < MATE_SCORE:
+            yield board.copy(), score
+        captured = board.is_capture(move)
+        game.push(move)
+
+
+@pytest.mark.parametrize(
+    ("variant", "mode"), [("standard", None), ("three-player", None), ("four-player", "teams"), ("four-player", "ffa")]
+)
+def test_the_training_reads_the_games_positions_and_exports_its_own_network(variant, mode) -> None:
+    kind = kind_of(variant, mode)
+    data = data_of(kind, 2, max_plies=40)
+    _, records = decode(data)
+    batch = _Batches(_core.TrainingData(data), kind, range(0, 1), skip_plies=0)
+    kept = list(kept_positions(kind, records[0]))
+    assert batch.count == len(kept) > 10
+    model = _Model(kind, hidden=16, seed=3)
+    with torch.no_grad():  # weights as large as trained ones, so that a wrong layout would show
+        model.ft.weight.mul_(4)
+        model.out.mul_(8)
+        values = model.values(batch, torch.arange(batch.count))
+    network = model.network()
+    largest = float(values.abs().max())
+    for row, (board, score) in enumerate(kept):
+        assert int(batch.score[row]) == score
+        assert int(batch.turn[row]) == board.colours.index(board.turn)
+        for p in range(len(board.colours)):
+            got = sorted(int(f) for f in batch.features[row, p] if f < network.inputs)
+            assert got == features(board, p)
+        # the quantized file evaluates as the float network does (docs/nnue.md's tolerance)
+        assert all(
+            abs(a - b) <= 0.05 * largest for a, b in zip(network.evaluate(board), values[row].tolist(), strict=True)
+        )
+
+
+def test_training_lowers_the_held_out_loss(tmp_path) -> None:
+    kind = kind_of("standard")
+    data = data_of(kind, 20)
+    network, report = fit_network(data, hidden=16, epochs=4, skip_plies=2)
+    assert report.positions > 500 and report.held_out > 0
+    assert report.loss_after < report.loss_before
+    assert isinstance(network, Network) and network.game == "standard" and network.hidden == 16
+    # the command line does the same and writes the file
+    path = tmp_path / "standard.pctd"
+    path.write_bytes(data)
+    out = tmp_path / "standard.nnue"
+    assert main(["train", "fit", str(path), "-o", str(out), "--hidden", "16", "--epochs", "1"]) == 0
+    assert Network.load(out).game == "standard"
+    assert main(["train", "fit", str(path), "-o", str(out), "--hidden", "20"]) == 2
