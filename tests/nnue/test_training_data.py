@@ -108,3 +108,22 @@ def test_the_command_line_writes_and_resumes(tmp_path, capsys) -> None:
     assert name == "four-player-teams" and len(records) == 3 and len({r.start for r in records}) == 3
     assert main(["train", "generate", "--variant", "standard", "--games", "1", "-o", str(path)]) == 2
     assert "holds four-player-teams data" in capsys.readouterr().err
+
+
+def test_ray_tasks_write_the_file_the_threads_write(tmp_path) -> None:
+    ray = pytest.importorskip("ray", reason="the ray backend needs pip install 'polychess[ray]'")
+    kind = kind_of("standard")
+    game = kind.new_game()
+    starts = []
+    for move in list(game.legal_moves)[:3]:
+        g = kind.new_game()
+        g.push(move)
+        starts.append(g.board.fen())
+    here, there = tmp_path / "here.pctd", tmp_path / "there.pctd"
+    list(generate(here, kind, starts, nodes=200, max_plies=16, batch=1))
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        assert list(generate(there, kind, starts, nodes=200, max_plies=16, batch=1, backend="ray"))[-1] == 3
+    finally:
+        ray.shutdown()
+    assert there.read_bytes() == here.read_bytes()

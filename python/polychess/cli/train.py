@@ -16,7 +16,7 @@ from polychess.cli.common import UsageError, positive_int
 from polychess.cli.match import add_game_arguments, game_kind_argument, openings_argument
 from polychess.cli.status_line import StatusLine
 from polychess.nnue import InvalidNetworkError, Network
-from polychess.training.data import InvalidTrainingDataError, generate, starts_of
+from polychess.training.data import generate, starts_of
 
 __all__ = ["add_parser"]
 
@@ -59,7 +59,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     generate_parser.add_argument("--max-plies", type=positive_int, default=300, help="ply cap (default 300)")
     generate_parser.add_argument("--seed", type=int, default=1, help="seed of the random openings (default 1)")
+    generate_parser.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="local: this process's threads (--jobs); ray: a batch a Ray task, on a cluster (--address) or here",
+    )
     generate_parser.add_argument("--jobs", type=positive_int, default=1, help="games at once, one a thread (default 1)")
+    generate_parser.add_argument("--address", help="with --backend ray: the cluster's address ('auto': this one's)")
     generate_parser.add_argument("-o", "--output", required=True, type=Path, help="the data file to write or resume")
     generate_parser.set_defaults(run=_run_generate)
 
@@ -89,6 +96,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def _run_generate(args: argparse.Namespace) -> int:
     kind = game_kind_argument(args)
+    if args.address is not None and args.backend != "ray":
+        raise UsageError("--address is for --backend ray")
     network = None
     if args.network is not None:
         try:
@@ -108,9 +117,11 @@ def _run_generate(args: argparse.Namespace) -> int:
                 max_plies=args.max_plies,
                 threads=args.jobs,
                 network=network,
+                backend=args.backend,
+                address=args.address,
             ):
                 status.show(f"{written}/{len(starts)} games")
-    except (OSError, InvalidTrainingDataError, InvalidNetworkError) as error:
+    except (OSError, ValueError) as error:  # the file's, the network's, Ray's absence
         raise UsageError(f"{args.output}: {error}") from None
     print(f"{written} games of {kind.name} in {args.output}")
     return 0

@@ -116,12 +116,21 @@ def generate(
     threads: int = 1,
     network: Network | None = None,
     batch: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> Iterator[int]:
     """Plays one game from each start position into the data file at ``path``, a batch at a
     time (``batch`` games, by default four per thread), yielding the games written so far.
 
+    ``backend`` ``"local"`` plays on ``threads`` threads of this process; ``"ray"`` plays each
+    batch as a Ray task (one CPU) on the cluster at ``address`` (``"auto"``: the one this
+    machine belongs to), or on a Ray instance started here with ``threads`` CPUs. The batches
+    are written in order either way.
+
     Resumable: a file that exists (of the same game) keeps its whole records and goes on with
     the start after them, so run with the same starts to finish a run that was stopped."""
+    if backend not in ("local", "ray"):
+        raise ValueError(f"unknown backend {backend!r} (local or ray)")
     target = Path(path)
     done = 0
     if target.exists() and target.stat().st_size > 0:
@@ -131,14 +140,60 @@ def generate(
     else:
         target.write_bytes(data_header(kind))
     size = batch or 4 * threads
+    chunks = [list(starts[first : first + size]) for first in range(done, len(starts), size)]
     yield done
+    if backend == "local":
+        played: Iterator[bytes] = (
+            play_batch(kind, chunk, nodes=nodes, max_plies=max_plies, threads=threads, network=network)
+            for chunk in chunks
+        )
+    else:
+        network_bytes = network.to_bytes() if network is not None else None
+        played = _ray_batches(kind, chunks, nodes, max_plies, network_bytes, address, threads)
     with target.open("ab") as f:
-        for first in range(done, len(starts), size):
-            chunk = starts[first : first + size]
-            f.write(play_batch(kind, chunk, nodes=nodes, max_plies=max_plies, threads=threads, network=network))
+        for chunk, records in zip(chunks, played, strict=True):
+            f.write(records)
             f.flush()
             done += len(chunk)
             yield done
+
+
+def _play_remote(kind: GameKind, chunk: list[str], nodes: int, max_plies: int, network: bytes | None) -> bytes:
+    """A batch in a Ray worker (the network crosses as its file's bytes)."""
+    loaded = Network.from_bytes(network) if network is not None else None
+    return play_batch(kind, chunk, nodes=nodes, max_plies=max_plies, network=loaded)
+
+
+def _ray_batches(
+    kind: GameKind,
+    chunks: list[list[str]],
+    nodes: int,
+    max_plies: int,
+    network: bytes | None,
+    address: str | None,
+    cpus: int,
+) -> Iterator[bytes]:
+    """The batches' records, played as Ray tasks and handed out in order."""
+    try:
+        import ray
+    except ImportError:
+        raise ValueError('the ray backend needs Ray: pip install "polychess[ray]"') from None
+    started_here = not ray.is_initialized()
+    if started_here:
+        if address is None:
+            ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        else:
+            ray.init(address=address, log_to_driver=False, configure_logging=False)
+    remote = ray.remote(num_cpus=1, max_retries=3)(_play_remote)
+    pending = [remote.remote(kind, chunk, nodes, max_plies, network) for chunk in chunks]
+    try:
+        for reference in pending:  # in order: the file stays a prefix of the starts
+            yield ray.get(reference)
+    finally:
+        for reference in pending:
+            ray.cancel(reference, force=True)
+        if started_here:
+            ray.shutdown()
 
 
 def starts_of(kind: GameKind, openings: Iterable[object]) -> list[str]:
