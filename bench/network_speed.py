@@ -6,8 +6,8 @@ run on the same positions (issue 27: at least half in every game).
     python bench/network_speed.py --network teams.nnue  # a trained network (its game only)
 
 The positions are each game's start and a middle game reached by the engine playing itself at
-depth 2 (bench/search_speed.py's), where that game is still on. A network of random weights costs what a trained one of the
-same width costs: the arithmetic does not depend on the values.
+depth 2 (bench/search_speed.py's), where that game is still on. A network of random weights
+costs what a trained one of the same width costs: the arithmetic does not depend on the values.
 """
 
 from __future__ import annotations
@@ -19,10 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
 
-from search_speed import VARIANTS, middle_game
-
 from polychess import Board, Engine
 from polychess.nnue import Network, random_network
+from search_speed import VARIANTS, middle_game
 
 GAME_OF = {("standard", None): "standard", ("three-player", None): "three-player"}
 
