@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/errors.h"
+#include "core/evaluate.h"
 #include "core/game_state.h"
 #include "core/movegen.h"
 #include "nnue/features.h"
@@ -36,12 +37,14 @@ void add_game(const Variant& variant, const Rules& rules, const FeatureSet& f, c
             *slot++ = int16_t(f.index(p, cell, kind_of(piece), pos.meta().controller[colour_of(piece)]));
         }
       }
+      const auto classic = evaluate_players(pos, eval_tables(pos.topo()));
       out.turn.push_back(uint8_t(pos.turn()));
       out.score.push_back(m.score);
       for (int p = 0; p < n; ++p) {
         out.result.push_back(record.result[p]);
         out.in_game.push_back(pos.meta().status[p] != OUT);
         out.points.push_back(game.facts().points[p]);
+        out.classic.push_back(classic[p]);
       }
       ++out.count;
     }

@@ -1,7 +1,8 @@
 // The positions of training records (training_data.h), replayed by the rules and read as the
 // network reads them: each player's features (features.h), the player to move, the mover's
 // search score, every player's result, who is still in and the points. What the training
-// (polychess.training) takes in batches, as flat arrays.
+// (polychess.training) takes in batches, as flat arrays, with the classic evaluation's values of
+// each position to measure the network against.
 //
 // Left out, as the classic tuning leaves them out: positions whose mover is in check or whose
 // last move captured (their static value says little before the exchange or the escape is
@@ -28,6 +29,7 @@ struct TrainingPositions {
   std::vector<uint8_t> result;    // [count][players], times 2 * (players - 1)
   std::vector<uint8_t> in_game;   // [count][players], 1 for a player not out
   std::vector<int32_t> points;    // [count][players]
+  std::vector<int32_t> classic;   // [count][players], the classic evaluation's values (a baseline)
 };
 
 // The positions of games [first, first + count) of `games`, replayed by `rules` from their

@@ -47,6 +47,7 @@ class FitReport:
     score_scale: float  # S
     loss_before: float  # held-out loss of the untrained network
     loss_after: float  # of the network returned
+    loss_classic: float  # of the classic evaluation, on the same positions and the same loss
     epochs: int
 
 
@@ -83,6 +84,31 @@ class _Batches:
         self.result = array("result", torch.uint8, (n, players)).float() / (2 * (players - 1))
         self.in_game = array("in_game", torch.uint8, (n, players)).bool()
         self.points = array("points", torch.int32, (n, players)).float()
+        self.classic = array("classic", torch.int32, (n, players)).float()
+
+
+class _Sides:
+    """How the search makes one score of the players' values (cpp/search/searcher.h): the
+    mover's side's values minus the opposing sides' average, points at POINT_VALUE each where
+    points rank (and then a player out still counts)."""
+
+    def __init__(self, kind: GameKind) -> None:
+        torch = _torch()
+        players = len(kind.new_game().board.colours)
+        teams = kind.mode == "teams"
+        self.same_side = torch.tensor(
+            [[p == q or (teams and (p - q) % 2 == 0) for q in range(players)] for p in range(players)]
+        )
+        self.opposing_sides = 1 if teams or players == 2 else players - 1
+        self.counts_points = kind.mode == "ffa"
+
+    def score(self, values: Any, batch: _Batches, rows: Any) -> Any:
+        if self.counts_points:
+            values = values + POINT_VALUE * batch.points[rows]
+        counted = batch.in_game[rows] | self.counts_points
+        mine = self.same_side[batch.turn[rows]]
+        own, others = mine & counted, ~mine & counted
+        return (values * own).sum(dim=1) - (values * others).sum(dim=1) / self.opposing_sides
 
 
 class _Model:
@@ -104,13 +130,7 @@ class _Model:
         self.ft_bias = nn.Parameter(torch.zeros(hidden))
         self.out = nn.Parameter(torch.randn(self.players, self.players * hidden) / math.sqrt(self.players * hidden))
         self.out_bias = nn.Parameter(torch.zeros(self.players))
-        teams = kind.mode == "teams"
-        # which players share a side, and how many opposing sides the search divides by
-        self.same_side = torch.tensor(
-            [[p == q or (teams and (p - q) % 2 == 0) for q in range(self.players)] for p in range(self.players)]
-        )
-        self.opposing_sides = 1 if teams or self.players == 2 else self.players - 1
-        self.counts_points = kind.mode == "ffa"
+        self.sides = _Sides(kind)
         # the weights' bounds that keep the quantized network's integers from overflowing
         self.ft_limit = 32000 / (255 * MAX_PIECES_PER_COLOUR * self.players) / 1.05
         self.out_limit = min(8.0, (2**31 - 1) / (255 * 512 * self.players * hidden) / 1.05)
@@ -137,13 +157,7 @@ class _Model:
 
     def predicted(self, batch: _Batches, rows: Any) -> Any:
         """The mover's side's score, as the search makes it of the values."""
-        values = self.values(batch, rows)
-        if self.counts_points:
-            values = values + POINT_VALUE * batch.points[rows]
-        counted = batch.in_game[rows] | self.counts_points
-        own = self.same_side[batch.turn[rows]] & counted
-        others = ~self.same_side[batch.turn[rows]] & counted
-        return (values * own).sum(dim=1) - (values * others).sum(dim=1) / self.opposing_sides
+        return self.sides.score(self.values(batch, rows), batch, rows)
 
     def clamp(self) -> None:
         torch = _torch()
@@ -216,13 +230,19 @@ def fit_network(
     model = _Model(kind, hidden, seed)
     optimizer = torch.optim.Adam(model.parameters(), lr=rate)
 
-    def loss_on(batch: _Batches, rows: Any) -> Any:
+    def loss_of(predicted: Any, batch: _Batches, rows: Any) -> Any:
         target = lam * torch.sigmoid(batch.score[rows] / s) + (1 - lam) * _mover_result(batch, rows)
-        return ((torch.sigmoid(model.predicted(batch, rows) / s) - target) ** 2).mean()
+        return ((torch.sigmoid(predicted / s) - target) ** 2).mean()
+
+    def loss_on(batch: _Batches, rows: Any) -> Any:
+        return loss_of(model.predicted(batch, rows), batch, rows)
 
     def held_loss() -> float:
         with torch.no_grad():
             return float(loss_on(held, torch.arange(held.count)))
+
+    everything = torch.arange(held.count)
+    classic = float(loss_of(model.sides.score(held.classic, held, everything), held, everything))
 
     before = best_loss = held_loss()
     best = model.network()
@@ -241,7 +261,7 @@ def fit_network(
             progress(epoch, loss)
         if loss < best_loss:
             best_loss, best = loss, model.network()
-    return best, FitReport(train.count, held.count, s, before, best_loss, epochs)
+    return best, FitReport(train.count, held.count, s, before, best_loss, classic, epochs)
 
 
 def _concatenate(parts: list[_Batches]) -> _Batches:
@@ -251,6 +271,6 @@ def _concatenate(parts: list[_Batches]) -> _Batches:
     joined = object.__new__(_Batches)
     joined.count = sum(p.count for p in parts)
     joined.players = parts[0].players
-    for name in ("features", "turn", "score", "result", "in_game", "points"):
+    for name in ("features", "turn", "score", "result", "in_game", "points", "classic"):
         setattr(joined, name, torch.cat([getattr(p, name) for p in parts]))
     return joined
