@@ -48,3 +48,14 @@ def test_a_network_of_another_game_or_an_unknown_evaluation_is_refused() -> None
     assert engine.search(Board("standard"), depth=2).best_move is not None
     with pytest.raises(ValueError, match="unknown evaluation 'nnue'"):
         Engine(evaluation="nnue")  # type: ignore[arg-type]
+
+
+def test_every_thread_of_a_parallel_search_evaluates_with_the_network() -> None:
+    network = random_network("four-player-teams", hidden=16, seed=6)
+    board = Board("four-player", mode="teams")
+    result = Engine(threads=2, evaluation=network).search(board, depth=4)
+    assert result.best_move in board.legal_moves
+    end = board.copy()
+    for move in result.pv:
+        end.push(move)
+    assert list(result.scores.values()) == network.evaluate(end)
