@@ -46,6 +46,7 @@ void bind_training(py::module_& m) {
            py::arg("data"))
       .def_property_readonly("game", [](const PyTrainingData& d) { return d.data.game; })
       .def_property_readonly("games", [](const PyTrainingData& d) { return d.data.games.size(); })
+      .def_property_readonly("complete_bytes", [](const PyTrainingData& d) { return d.data.complete_bytes; })
       .def_property_readonly("moves",
                              [](const PyTrainingData& d) {
                                size_t n = 0;

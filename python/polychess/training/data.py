@@ -99,11 +99,10 @@ def read_data(path: str | os.PathLike[str]) -> tuple[str, list[Record]]:
 
 def _complete_bytes(path: Path, kind: GameKind) -> tuple[int, int]:
     """(games, bytes) of a data file's whole records; ValueError if it is another game's."""
-    data = path.read_bytes()
-    game, games, complete = _core.read_training_data(data)
-    if game != kind.family:
-        raise InvalidTrainingDataError(f"{path} holds {game} data, not {kind.family}")
-    return len(games), complete
+    data = _core.TrainingData(path.read_bytes())
+    if data.game != kind.family:
+        raise InvalidTrainingDataError(f"{path} holds {data.game} data, not {kind.family}")
+    return data.games, data.complete_bytes
 
 
 def generate(

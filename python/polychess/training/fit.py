@@ -23,6 +23,7 @@ from typing import Any
 
 from polychess import _core
 from polychess.catalogue import GameKind, kind_of
+from polychess.evaluation import GAMES
 from polychess.nnue import Network, input_count
 
 __all__ = ["FitReport", "fit_network", "score_scale"]
@@ -52,11 +53,10 @@ class FitReport:
 
 
 def _kind_of_game(game: str) -> GameKind:
-    for variant, mode in (("standard", None), ("three-player", None), ("four-player", "teams"), ("four-player", "ffa")):
-        kind = kind_of(variant, mode)
-        if kind.family == game:
-            return kind
-    raise ValueError(f"no game {game!r}")
+    if game not in GAMES:
+        raise ValueError(f"no game {game!r}")
+    variant, mode, _ = GAMES[game]
+    return kind_of(variant, mode or None)
 
 
 class _Batches:
