@@ -131,6 +131,24 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--setup", choices=("modern", "classic"), help="four-player setup (default modern)")
 
 
+def add_self_play_arguments(parser: argparse.ArgumentParser) -> None:
+    """The openings, ply cap and seed of commands whose engine plays itself (tune, train)."""
+    parser.add_argument(
+        "--openings",
+        default="random",
+        metavar="FILE|shipped|random",
+        help="the openings: random plies (the default; --opening-plies), the shipped set or a file",
+    )
+    parser.add_argument(
+        "--opening-plies",
+        type=int,
+        metavar="N",
+        help="with --openings random: random plies per opening (default 2 per seat)",
+    )
+    parser.add_argument("--max-plies", type=positive_int, default=300, help="ply cap (default 300)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random openings (default 1)")
+
+
 def game_kind_argument(args: argparse.Namespace) -> GameKind:
     try:
         return game_kind(args.variant, args.mode, args.setup)

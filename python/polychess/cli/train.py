@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from polychess.cli.common import UsageError, positive_int
-from polychess.cli.match import add_game_arguments, game_kind_argument, openings_argument
+from polychess.cli.match import add_game_arguments, add_self_play_arguments, game_kind_argument, openings_argument
 from polychess.cli.status_line import StatusLine
 from polychess.nnue import InvalidNetworkError, Network
 from polychess.training.data import generate, starts_of
@@ -45,20 +45,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     generate_parser.add_argument(
         "--network", type=Path, metavar="FILE", help="play with this network (default: the classic evaluation)"
     )
-    generate_parser.add_argument(
-        "--openings",
-        default="random",
-        metavar="FILE|shipped|random",
-        help="the openings: random plies (the default; --opening-plies), the shipped set or a file",
-    )
-    generate_parser.add_argument(
-        "--opening-plies",
-        type=int,
-        metavar="N",
-        help="with --openings random: random plies per opening (default 2 per seat)",
-    )
-    generate_parser.add_argument("--max-plies", type=positive_int, default=300, help="ply cap (default 300)")
-    generate_parser.add_argument("--seed", type=int, default=1, help="seed of the random openings (default 1)")
+    add_self_play_arguments(generate_parser)
     generate_parser.add_argument(
         "--backend",
         choices=("local", "ray"),

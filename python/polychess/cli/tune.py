@@ -15,7 +15,7 @@ from pathlib import Path
 
 from polychess import evaluation
 from polychess.cli.common import UsageError, positive_int
-from polychess.cli.match import add_game_arguments, game_kind_argument, openings_argument
+from polychess.cli.match import add_game_arguments, add_self_play_arguments, game_kind_argument, openings_argument
 from polychess.cli.status_line import StatusLine
 from polychess.match import backends
 from polychess.match.players import parse_player
@@ -50,20 +50,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="SPEC",
         help="the player of every seat, as polychess match takes it (default engine:nodes=20000)",
     )
-    generate.add_argument(
-        "--openings",
-        default="random",
-        metavar="FILE|shipped|random",
-        help="the openings: random plies (the default; --opening-plies), the shipped set or a file",
-    )
-    generate.add_argument(
-        "--opening-plies",
-        type=int,
-        metavar="N",
-        help="with --openings random: random plies per opening (default 2 per seat)",
-    )
-    generate.add_argument("--max-plies", type=positive_int, default=300, help="ply cap (default 300)")
-    generate.add_argument("--seed", type=int, default=1, help="seed of the random openings (default 1)")
+    add_self_play_arguments(generate)
     generate.add_argument(
         "--backend",
         choices=backends.BACKENDS,

@@ -13,10 +13,12 @@ import os
 import threading
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
+from typing import Any
 
 from polychess.match.runner import GameResult, MatchConfig, Task, play_game
 
-__all__ = ["BACKENDS", "local", "ray"]
+__all__ = ["BACKENDS", "local", "ray", "ray_session"]
 
 BACKENDS = ("local", "ray")
 
@@ -72,6 +74,26 @@ def ray(
     one this machine belongs to), or on a Ray instance started here with ``jobs`` CPUs (all of
     them if None) and shut down at the end. A task whose worker dies, or whose game raises, is
     retried up to ``retries`` times; the runner counts each game once."""
+    with ray_session(address, jobs) as ray_module:
+        remote_game = ray_module.remote(num_cpus=1, max_retries=retries, retry_exceptions=True)(play_game)
+        shared_config = ray_module.put(config)
+        pending = {remote_game.remote(shared_config, task): task for task in tasks}
+        try:
+            while pending:
+                finished, _ = ray_module.wait(list(pending), num_returns=1)
+                for reference in finished:
+                    del pending[reference]
+                    yield ray_module.get(reference)
+        finally:
+            for reference in pending:
+                ray_module.cancel(reference, force=True)
+
+
+@contextmanager
+def ray_session(address: str | None, cpus: int | None) -> Iterator[Any]:
+    """The ray module, connected: to the cluster at ``address`` (``"auto"``: the one this
+    machine belongs to), or to a Ray instance started here with ``cpus`` CPUs (all of them if
+    None) and shut down at the end; an instance already running is used as it is."""
     try:
         import ray as ray_module
     except ImportError:
@@ -80,24 +102,15 @@ def ray(
     if started_here:
         if address is None:
             ray_module.init(
-                num_cpus=jobs or os.cpu_count() or 1,
+                num_cpus=cpus or os.cpu_count() or 1,
                 include_dashboard=False,
                 log_to_driver=False,
                 configure_logging=False,
             )
         else:
             ray_module.init(address=address, log_to_driver=False, configure_logging=False)
-    remote_game = ray_module.remote(num_cpus=1, max_retries=retries, retry_exceptions=True)(play_game)
-    shared_config = ray_module.put(config)
-    pending = {remote_game.remote(shared_config, task): task for task in tasks}
     try:
-        while pending:
-            finished, _ = ray_module.wait(list(pending), num_returns=1)
-            for reference in finished:
-                del pending[reference]
-                yield ray_module.get(reference)
+        yield ray_module
     finally:
-        for reference in pending:
-            ray_module.cancel(reference, force=True)
         if started_here:
             ray_module.shutdown()

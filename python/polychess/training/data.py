@@ -20,6 +20,7 @@ from pathlib import Path
 from polychess import _core
 from polychess._core import InvalidTrainingDataError, Move
 from polychess.catalogue import GameKind
+from polychess.match.backends import ray_session
 from polychess.nnue import Network
 
 __all__ = [
@@ -173,26 +174,15 @@ def _ray_batches(
     cpus: int,
 ) -> Iterator[bytes]:
     """The batches' records, played as Ray tasks and handed out in order."""
-    try:
-        import ray
-    except ImportError:
-        raise ValueError('the ray backend needs Ray: pip install "polychess[ray]"') from None
-    started_here = not ray.is_initialized()
-    if started_here:
-        if address is None:
-            ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False, configure_logging=False)
-        else:
-            ray.init(address=address, log_to_driver=False, configure_logging=False)
-    remote = ray.remote(num_cpus=1, max_retries=3)(_play_remote)
-    pending = [remote.remote(kind, chunk, nodes, max_plies, network) for chunk in chunks]
-    try:
-        for reference in pending:  # in order: the file stays a prefix of the starts
-            yield ray.get(reference)
-    finally:
-        for reference in pending:
-            ray.cancel(reference, force=True)
-        if started_here:
-            ray.shutdown()
+    with ray_session(address, cpus) as ray:
+        remote = ray.remote(num_cpus=1, max_retries=3)(_play_remote)
+        pending = [remote.remote(kind, chunk, nodes, max_plies, network) for chunk in chunks]
+        try:
+            for reference in pending:  # in order: the file stays a prefix of the starts
+                yield ray.get(reference)
+        finally:
+            for reference in pending:
+                ray.cancel(reference, force=True)
 
 
 def starts_of(kind: GameKind, openings: Iterable[object]) -> list[str]:
