@@ -4,6 +4,9 @@ give, the file round-trips, resumes after a stop and refuses what it cannot read
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from polychess.catalogue import kind_of
@@ -111,19 +114,14 @@ def test_the_command_line_writes_and_resumes(tmp_path, capsys) -> None:
 
 
 def test_ray_tasks_write_the_file_the_threads_write(tmp_path) -> None:
-    ray = pytest.importorskip("ray", reason="the ray backend needs pip install 'polychess[ray]'")
-    kind = kind_of("standard")
-    game = kind.new_game()
-    starts = []
-    for move in list(game.legal_moves)[:3]:
-        g = kind.new_game()
-        g.push(move)
-        starts.append(g.board.fen())
+    # In a process of its own, as a user runs it: the command starts and stops its Ray instance,
+    # and whatever becomes of Ray there cannot take the test session down with it.
+    pytest.importorskip("ray", reason="the ray backend needs pip install 'polychess[ray]'")
     here, there = tmp_path / "here.pctd", tmp_path / "there.pctd"
-    list(generate(here, kind, starts, nodes=200, max_plies=16, batch=1))
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    try:
-        assert list(generate(there, kind, starts, nodes=200, max_plies=16, batch=1, backend="ray"))[-1] == 3
-    finally:
-        ray.shutdown()
+    args = ["train", "generate", "--variant", "standard", "--games", "9", "--nodes", "200", "--max-plies", "16"]
+    assert main([*args, "-o", str(here)]) == 0
+    command = [sys.executable, "-m", "polychess", *args, "--jobs", "2", "--backend", "ray", "-o", str(there)]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "9 games of standard" in run.stdout  # two Ray tasks of up to eight games, written in order
     assert there.read_bytes() == here.read_bytes()

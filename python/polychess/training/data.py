@@ -177,11 +177,13 @@ def _ray_batches(
     with ray_session(address, cpus) as ray:
         remote = ray.remote(num_cpus=1, max_retries=3)(_play_remote)
         pending = [remote.remote(kind, chunk, nodes, max_plies, network) for chunk in chunks]
+        collected = 0
         try:
             for reference in pending:  # in order: the file stays a prefix of the starts
                 yield ray.get(reference)
-        finally:
-            for reference in pending:
+                collected += 1
+        finally:  # stopped early: the batches not written are not played
+            for reference in pending[collected:]:
                 ray.cancel(reference, force=True)
 
 
