@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
 
 from polychess import Board, Engine
-from polychess.nnue import Network, random_network
+from polychess.nnue import KERNELS, Network, random_network
 from search_speed import VARIANTS, middle_game
 
 GAME_OF = {("standard", None): "standard", ("three-player", None): "three-player"}
@@ -42,6 +42,7 @@ def main() -> None:
     parser.add_argument("--network", type=Path, help="a trained network file instead (its game only)")
     args = parser.parse_args()
     trained = Network.load(args.network) if args.network else None
+    print(f"network kernels: {KERNELS}")
     print(f"{'game':<20} {'network':<16} {'classic nps':>12} {'network nps':>12} {'ratio':>6}")
     for variant, mode in VARIANTS:
         game = game_name(variant, mode)

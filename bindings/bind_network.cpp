@@ -122,6 +122,7 @@ void bind_network(py::module_& m) {
       "network_inputs",
       [](const NameText& v, const NameText& mode) { return feature_set(find_variant(v, mode)).inputs; },
       py::arg("variant"), py::arg("mode") = "", "The number of a game's network features per perspective.");
+  m.attr("network_kernels") = simd::KERNELS;
 }
 
 }  // namespace polychess

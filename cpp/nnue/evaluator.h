@@ -22,6 +22,7 @@
 
 #include "core/position.h"
 #include "nnue/network.h"
+#include "nnue/simd.h"
 
 namespace polychess {
 
@@ -108,12 +109,8 @@ class NetworkEvaluator {
     for (int i = 0; i < n; ++i) board_[changed[i]] = pos.piece_at(changed[i]);
   }
 
-  void add(int16_t* a, const int16_t* w) const {
-    for (int i = 0; i < hidden_; ++i) a[i] = int16_t(a[i] + w[i]);
-  }
-  void subtract(int16_t* a, const int16_t* w) const {
-    for (int i = 0; i < hidden_; ++i) a[i] = int16_t(a[i] - w[i]);
-  }
+  void add(int16_t* a, const int16_t* w) const { simd::accumulate<+1>(a, w, hidden_); }
+  void subtract(int16_t* a, const int16_t* w) const { simd::accumulate<-1>(a, w, hidden_); }
 
   // v_p = (b2[t] + w2[t] . [crelu(acc_p), crelu(acc_p+1), ...]) * scale / (qa * qb), t the
   // turn counted from p (network.h).
@@ -128,7 +125,7 @@ class NetworkEvaluator {
       for (int j = 0; j < n; ++j) {
         const int16_t* a = acc_.data() + size_t((p + j) % n) * hidden_;
         const int16_t* wj = w + size_t(j) * hidden_;
-        for (int i = 0; i < hidden_; ++i) sum += int32_t(std::clamp<int16_t>(a[i], 0, int16_t(net_.qa))) * wj[i];
+        sum += simd::clipped_dot(a, wj, hidden_, int16_t(net_.qa));
       }
       v[p] = int(int64_t(sum) * net_.scale / (int64_t(net_.qa) * net_.qb));
     }

@@ -294,6 +294,9 @@ class NetworkEvaluator:
 
 def network_features(board: Board, perspective: int) -> list[int]: ...
 def network_inputs(variant: str, mode: str = "") -> int: ...
+
+network_kernels: str
+
 def self_play(
     variant: str,
     mode: str,

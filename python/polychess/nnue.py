@@ -28,7 +28,11 @@ from polychess.evaluation import GAMES
 if TYPE_CHECKING:
     from polychess.board import Board
 
-__all__ = ["InvalidNetworkError", "Network", "Evaluator", "features", "input_count", "random_network"]
+__all__ = ["KERNELS", "InvalidNetworkError", "Network", "Evaluator", "features", "input_count", "random_network"]
+
+#: The vector kernels this build evaluates networks with: "avx512bw", "avx2", "neon" or "portable"
+#: (chosen by the compiler's target; a source install targets its own CPU).
+KERNELS: str = _core.network_kernels
 
 
 def _game_of(game: str) -> tuple[str, str, str]:
