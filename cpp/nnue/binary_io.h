@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,11 @@ struct BinaryWriter {
   void put_text(const std::string& text) {  // u16 length, then the bytes
     put(uint16_t(text.size()));
     out += text;
+  }
+  // How each of the files begins: its four letters, then its format's version.
+  void put_signature(const char (&magic)[5], uint32_t version) {
+    out.append(magic, 4);
+    put(version);
   }
 };
 
@@ -50,6 +56,17 @@ struct BinaryReader {
     if (left() / sizeof(T) < count) truncated(what);
     values.resize(count);
     for (size_t i = 0; i < count; ++i) values[i] = get<T>(what);
+  }
+  // Reads the file's four letters and version from its start; `Error` unless they are
+  // `magic` (`description`: what such a file is) and `version`.
+  void expect_signature(const char (&magic)[5], uint32_t version, const char* description) {
+    if (in.size() < 4 || std::memcmp(in.data(), magic, 4) != 0)
+      throw Error(std::string("not ") + description + " (it does not begin with \"" + magic + "\")");
+    at = 4;
+    const uint32_t found = get<uint32_t>("the version");
+    if (found != version)
+      throw Error(std::string(kind) + " version " + std::to_string(found) + " is not " + std::to_string(version) +
+                  ", the one this polychess reads");
   }
   std::string get_text(const char* what) {
     const uint16_t length = get<uint16_t>(what);

@@ -4,12 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 namespace polychess {
 namespace {
 
-constexpr char MAGIC[4] = {'P', 'C', 'N', 'N'};
+constexpr char MAGIC[5] = "PCNN";
 
 uint64_t fnv1a(const char* data, size_t size) {
   uint64_t h = 0xcbf29ce484222325ull;
@@ -84,8 +83,7 @@ void Network::check_game(const Variant& variant) const {
 
 std::string write_network(const Network& n) {
   Writer w;
-  w.out.append(MAGIC, 4);
-  w.put(uint32_t(NETWORK_VERSION));
+  w.put_signature(MAGIC, NETWORK_VERSION);
   w.put_text(n.game);
   for (int v : {n.cells, n.players, NETWORK_KINDS, n.slots, n.hidden, n.qa, n.qb, n.scale}) w.put(uint32_t(v));
   const std::string p = payload(n);
@@ -94,13 +92,8 @@ std::string write_network(const Network& n) {
 }
 
 Network read_network(const std::string& bytes) {
-  if (bytes.size() < 4 || std::memcmp(bytes.data(), MAGIC, 4) != 0)
-    throw InvalidNetwork("not a polychess network file (it does not begin with \"PCNN\")");
-  Reader r{bytes, 4, "network file"};
-  const uint32_t version = r.get<uint32_t>("the version");
-  if (version != NETWORK_VERSION)
-    throw InvalidNetwork("network file version " + std::to_string(version) + " is not " +
-                         std::to_string(NETWORK_VERSION) + ", the one this polychess reads");
+  Reader r{bytes, 0, "network file"};
+  r.expect_signature(MAGIC, NETWORK_VERSION, "a polychess network file");
   Network n;
   n.game = r.get_text("the game's name");
   n.cells = int(r.get<uint32_t>("the header"));

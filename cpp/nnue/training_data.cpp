@@ -1,21 +1,18 @@
 #include "nnue/training_data.h"
 
-#include <cstring>
-
 #include "nnue/binary_io.h"
 
 namespace polychess {
 namespace {
 
-constexpr char MAGIC[4] = {'P', 'C', 'T', 'D'};
+constexpr char MAGIC[5] = "PCTD";
 using Reader = BinaryReader<InvalidTrainingData>;
 
 }  // namespace
 
 std::string training_data_header(const std::string& game) {
   BinaryWriter w;
-  w.out.append(MAGIC, 4);
-  w.put(uint32_t(TRAINING_DATA_VERSION));
+  w.put_signature(MAGIC, TRAINING_DATA_VERSION);
   w.put_text(game);
   return std::move(w.out);
 }
@@ -36,13 +33,8 @@ std::string encode_training_game(const TrainingGame& game) {
 }
 
 TrainingData decode_training_data(const std::string& bytes) {
-  if (bytes.size() < 4 || std::memcmp(bytes.data(), MAGIC, 4) != 0)
-    throw InvalidTrainingData("not polychess training data (it does not begin with \"PCTD\")");
-  Reader header{bytes, 4, "training data"};
-  const uint32_t version = header.get<uint32_t>("the version");
-  if (version != TRAINING_DATA_VERSION)
-    throw InvalidTrainingData("training data version " + std::to_string(version) + " is not " +
-                              std::to_string(TRAINING_DATA_VERSION) + ", the one this polychess reads");
+  Reader header{bytes, 0, "training data"};
+  header.expect_signature(MAGIC, TRAINING_DATA_VERSION, "polychess training data");
   TrainingData data;
   data.game = header.get_text("the game's name");
   data.complete_bytes = header.at;
