@@ -14,7 +14,7 @@ from polychess.training.data import MATE_SCORE, data_header, decode, play_batch
 
 torch = pytest.importorskip("torch")
 
-from polychess.training.fit import _Batches, _Model, fit_network  # noqa: E402
+from polychess.training.fit import _Batches, _Model, _Sides, fit_network  # noqa: E402
 
 
 def data_of(kind, games: int, nodes: int = 300, max_plies: int = 120) -> bytes:
@@ -66,6 +66,32 @@ def test_the_training_reads_the_games_positions_and_exports_its_own_network(vari
         assert all(
             abs(a - b) <= 0.05 * largest for a, b in zip(network.evaluate(board), values[row].tolist(), strict=True)
         )
+
+
+def test_every_player_in_is_trained_not_only_the_mover() -> None:
+    # The search scores a position for its root player whoever is to move, so a three-player
+    # network must be right about every player: values that keep the mover's score and move
+    # the others' scores apart must cost more (trained on the mover alone, they cost nothing).
+    kind = kind_of("three-player")
+    data = data_of(kind, 2, max_plies=40)
+    batch = _Batches(_core.TrainingData(data), kind, range(0, 2), skip_plies=0)
+    rows = torch.arange(batch.count)
+    sides = _Sides(kind)
+    values = batch.classic[rows]
+    scores = sides.scores(values, batch, rows)
+    for row in range(batch.count):  # a player's score: his value minus the others' average
+        in_game = [q for q in range(3) if batch.in_game[row, q]]
+        for p in in_game:
+            others = [float(values[row, q]) for q in in_game if q != p]
+            assert float(scores[row, p]) == pytest.approx(float(values[row, p]) - sum(others) / 2)
+    apart = values.clone()
+    for row in range(batch.count):
+        mover = int(batch.turn[row])
+        apart[row, (mover + 1) % 3] += 500
+        apart[row, (mover + 2) % 3] -= 500
+    mover_scores = sides.scores(apart, batch, rows).gather(1, batch.turn.unsqueeze(1))
+    assert torch.allclose(mover_scores, scores.gather(1, batch.turn.unsqueeze(1)))
+    assert sides.loss(apart, batch, rows, 400.0, 0.75) > sides.loss(values, batch, rows, 400.0, 0.75) + 0.01
 
 
 def test_training_lowers_the_held_out_loss(tmp_path) -> None:

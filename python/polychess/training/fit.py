@@ -2,15 +2,19 @@
 'polychess[train]'``, whose CPU build is enough).
 
 The network is the one ``docs/nnue.md`` describes, in floats: a feature transformer (an
-embedding bag over each perspective's features) and one output layer per turn bucket. A
-position's prediction is what the search makes of the players' values: the mover's side's
+embedding bag over each perspective's features) and one output layer per turn bucket. The
+search scores a position for the player it searches for, whoever is to move there: his side's
 values minus the opposing sides' average (points at 200 centipawns each where points rank).
-The loss compares it, through a logistic curve of scale ``S`` centipawns, with a blend of the
-search's score (through the same curve) and the mover's result:
-``(sigmoid(pred / S) - (lam * sigmoid(score / S) + (1 - lam) * result))^2``. ``S`` is fitted
-to the data first (the scale on which scores foretell results), as the classic tuning fits
-its ``K``. The last tenth of the games is held out, and the weights kept are those that
-predicted it best.
+So every player still in is trained, not only the mover: his score, through a logistic curve
+of scale ``S`` centipawns, is compared with a blend of the search's score and his result,
+``(sigmoid(score_p / S) - (lam * sigmoid(search_p / S) + (1 - lam) * result_p))^2``, where
+``search_p`` is the recorded search score, the mover's, seen from p's side where there are
+two sides (his partner's is his, an opponent's its negation); where there are more, only
+the mover has one, and the others are compared with their results alone. (Trained on the
+mover's score alone, a network of three or more sides may say anything of the others:
+their scores are not determined by his.) ``S`` is fitted to the data first (the scale on
+which scores foretell results), as the classic tuning fits its ``K``. The last tenth of the
+games is held out, and the weights kept are those that predicted it best.
 """
 
 from __future__ import annotations
@@ -88,27 +92,56 @@ class _Batches:
 
 
 class _Sides:
-    """How the search makes one score of the players' values (cpp/search/searcher.h): the
-    mover's side's values minus the opposing sides' average, points at POINT_VALUE each where
+    """How the search makes a player's score of the players' values (cpp/search/searcher.h):
+    his side's values minus the opposing sides' average, points at POINT_VALUE each where
     points rank (and then a player out still counts)."""
 
     def __init__(self, kind: GameKind) -> None:
         torch = _torch()
         players = len(kind.new_game().board.colours)
         teams = kind.mode == "teams"
+        self.players = players
         self.same_side = torch.tensor(
             [[p == q or (teams and (p - q) % 2 == 0) for q in range(players)] for p in range(players)]
         )
-        self.opposing_sides = 1 if teams or players == 2 else players - 1
+        self.two_sides = teams or players == 2
+        self.opposing_sides = 1 if self.two_sides else players - 1
         self.counts_points = kind.mode == "ffa"
 
-    def score(self, values: Any, batch: _Batches, rows: Any) -> Any:
+    def scores(self, values: Any, batch: _Batches, rows: Any) -> Any:
+        """Every player's score of the values, [rows][players]."""
+        torch = _torch()
         if self.counts_points:
             values = values + POINT_VALUE * batch.points[rows]
         counted = batch.in_game[rows] | self.counts_points
-        mine = self.same_side[batch.turn[rows]]
-        own, others = mine & counted, ~mine & counted
-        return (values * own).sum(dim=1) - (values * others).sum(dim=1) / self.opposing_sides
+        scores = []
+        for p in range(self.players):
+            mine = self.same_side[p]
+            own, others = mine & counted, ~mine & counted
+            scores.append((values * own).sum(dim=1) - (values * others).sum(dim=1) / self.opposing_sides)
+        return torch.stack(scores, dim=1)
+
+    def targets(self, batch: _Batches, rows: Any, scale: float, lam: float) -> tuple[Any, Any]:
+        """Every player's target and weight, [rows][players]: his result blended with the
+        search's score where the score says something of him; weight 1 for a player in, 0 out."""
+        torch = _torch()
+        searched = torch.sigmoid(batch.score[rows] / scale).unsqueeze(1)  # the mover's
+        result = batch.result[rows]
+        turn = batch.turn[rows]
+        if self.two_sides:
+            seen = torch.where(self.same_side[turn], searched, 1 - searched)
+            target = lam * seen + (1 - lam) * result
+        else:
+            mover = torch.nn.functional.one_hot(turn, self.players).bool()
+            target = torch.where(mover, lam * searched + (1 - lam) * result, result)
+        return target, batch.in_game[rows].float()
+
+    def loss(self, values: Any, batch: _Batches, rows: Any, scale: float, lam: float) -> Any:
+        """The mean squared error of the players' scores of ``values`` against their targets."""
+        torch = _torch()
+        target, weight = self.targets(batch, rows, scale, lam)
+        error = (torch.sigmoid(self.scores(values, batch, rows) / scale) - target) ** 2
+        return (error * weight).sum() / weight.sum()
 
 
 class _Model:
@@ -154,10 +187,6 @@ class _Model:
             w = self.out[bucket]  # [B, n*H]
             values.append((seen * w).sum(dim=1) + self.out_bias[bucket])
         return torch.stack(values, dim=1) * SCALE
-
-    def predicted(self, batch: _Batches, rows: Any) -> Any:
-        """The mover's side's score, as the search makes it of the values."""
-        return self.sides.score(self.values(batch, rows), batch, rows)
 
     def clamp(self) -> None:
         torch = _torch()
@@ -230,19 +259,14 @@ def fit_network(
     model = _Model(kind, hidden, seed)
     optimizer = torch.optim.Adam(model.parameters(), lr=rate)
 
-    def loss_of(predicted: Any, batch: _Batches, rows: Any) -> Any:
-        target = lam * torch.sigmoid(batch.score[rows] / s) + (1 - lam) * _mover_result(batch, rows)
-        return ((torch.sigmoid(predicted / s) - target) ** 2).mean()
-
     def loss_on(batch: _Batches, rows: Any) -> Any:
-        return loss_of(model.predicted(batch, rows), batch, rows)
+        return model.sides.loss(model.values(batch, rows), batch, rows, s, lam)
 
     def held_loss() -> float:
         with torch.no_grad():
             return float(loss_on(held, torch.arange(held.count)))
 
-    everything = torch.arange(held.count)
-    classic = float(loss_of(model.sides.score(held.classic, held, everything), held, everything))
+    classic = float(model.sides.loss(held.classic, held, torch.arange(held.count), s, lam))
 
     before = best_loss = held_loss()
     best = model.network()
