@@ -73,12 +73,12 @@ void bind_network(py::module_& m) {
           "quantize",
           [](const NameText& variant, const NameText& mode, const NameText& setup, int hidden,
              const std::vector<float>& ft_bias, const std::vector<float>& ft_weight,
-             const std::vector<float>& out_weight, const std::vector<float>& out_bias, int scale) {
+             const std::vector<float>& out_weight, const std::vector<float>& out_bias, int scale, bool on_classic) {
             return std::make_shared<Network>(quantize_network(find_variant(variant, mode, setup), hidden, ft_bias,
-                                                              ft_weight, out_weight, out_bias, scale));
+                                                              ft_weight, out_weight, out_bias, scale, on_classic));
           },
           py::arg("variant"), py::arg("mode"), py::arg("setup"), py::arg("hidden"), py::arg("ft_bias"),
-          py::arg("ft_weight"), py::arg("out_weight"), py::arg("out_bias"), py::arg("scale"),
+          py::arg("ft_weight"), py::arg("out_weight"), py::arg("out_bias"), py::arg("scale"), py::arg("on_classic"),
           "Quantizes a float network of the game (flat arrays in the file's order).")
       .def(
           "to_bytes", [](const Network& n) { return py::bytes(write_network(n)); }, "The network file's bytes.")
@@ -89,6 +89,7 @@ void bind_network(py::module_& m) {
       .def_property_readonly("hidden", [](const Network& n) { return n.hidden; })
       .def_property_readonly("inputs", &Network::inputs)
       .def_property_readonly("scale", [](const Network& n) { return n.scale; })
+      .def_property_readonly("on_classic", [](const Network& n) { return n.on_classic; })
       .def_property_readonly("hash", &Network::hash);
 
   py::class_<PyNetworkEvaluator>(m, "NetworkEvaluator",

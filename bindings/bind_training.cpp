@@ -77,9 +77,9 @@ void bind_training(py::module_& m) {
       "self_play",
       [](const NameText& variant, const NameText& mode, const NameText& setup, const Rules& rules,
          const std::vector<std::string>& starts, uint64_t nodes, uint32_t max_plies, int threads, size_t hash_mb,
-         const std::shared_ptr<Network>& network) {
+         const std::shared_ptr<Network>& network, const std::string& algorithm) {
         const Variant& v = find_variant(variant, mode, setup);
-        SelfPlayOptions options{nodes, max_plies, threads, hash_mb, network.get()};
+        SelfPlayOptions options{nodes, max_plies, threads, hash_mb, network.get(), algorithm_named(algorithm)};
         std::string records;
         {
           py::gil_scoped_release release;
@@ -89,7 +89,9 @@ void bind_training(py::module_& m) {
       },
       py::arg("variant"), py::arg("mode"), py::arg("setup"), py::arg("rules"), py::arg("starts"), py::arg("nodes"),
       py::arg("max_plies"), py::arg("threads") = 1, py::arg("hash_mb") = 16, py::arg("network") = py::none(),
-      "Plays one game from each start position string, every move searched to `nodes` nodes, without the GIL; "
+      py::arg("algorithm") = "paranoid",
+      "Plays one game from each start position string, every move searched to `nodes` nodes by `algorithm` "
+      "where more than two sides play, without the GIL; "
       "returns their training records (appended to training_data_header's bytes, a data file).");
   m.def(
       "training_data_header", [](const NameText& game) { return py::bytes(training_data_header(game)); },

@@ -11,6 +11,8 @@
 // every perspective: the accumulators are then computed afresh, as they are when too many
 // cells changed for updates to be cheaper.
 //
+// A network on the classic evaluation has the classic evaluation's values added to its own.
+//
 // Nothing is allocated per evaluation. One evaluator per thread: it is not shared.
 #pragma once
 
@@ -20,6 +22,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/evaluate.h"
 #include "core/position.h"
 #include "nnue/network.h"
 #include "nnue/simd.h"
@@ -43,13 +46,13 @@ class NetworkEvaluator {
   // out gets a value too; the search does not count it).
   Values evaluate(const Position<W>& pos) {
     update(pos);
-    return output(pos.turn());
+    return output(pos);
   }
 
   // The accumulators computed afresh (what updates must always equal).
   Values evaluate_afresh(const Position<W>& pos) {
     refresh(pos);
-    return output(pos.turn());
+    return output(pos);
   }
 
   // Refreshes after this many changed cells: beyond it, one pass over the pieces is cheaper.
@@ -114,8 +117,13 @@ class NetworkEvaluator {
 
   // v_p = (b2[t] + w2[t] . [crelu(acc_p), crelu(acc_p+1), ...]) * scale / (qa * qb), t the
   // turn counted from p (network.h).
-  Values output(int turn) const {
+  Values output(const Position<W>& pos) {
     Values v{};
+    if (net_.on_classic) {
+      if (!classic_) classic_ = &eval_tables(pos.topo());
+      v = evaluate_players(pos, *classic_);
+    }
+    const int turn = pos.turn();
     const int n = features_.players;
     const size_t row_size = size_t(n) * hidden_;
     for (int p = 0; p < n; ++p) {
@@ -127,7 +135,7 @@ class NetworkEvaluator {
         const int16_t* wj = w + size_t(j) * hidden_;
         sum += simd::clipped_dot(a, wj, hidden_, int16_t(net_.qa));
       }
-      v[p] = int(int64_t(sum) * net_.scale / (int64_t(net_.qa) * net_.qb));
+      v[p] += int(int64_t(sum) * net_.scale / (int64_t(net_.qa) * net_.qb));
     }
     return v;
   }
@@ -139,6 +147,7 @@ class NetworkEvaluator {
   Piece board_[MAX_CELLS] = {};
   uint8_t controller_[MAX_COLOURS] = {};
   bool valid_ = false;
+  const EvalTables<W>* classic_ = nullptr;  // for a network on the classic evaluation
   uint64_t refreshes_ = 0, updates_ = 0;
 };
 

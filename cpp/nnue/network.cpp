@@ -85,7 +85,8 @@ std::string write_network(const Network& n) {
   Writer w;
   w.put_signature(MAGIC, NETWORK_VERSION);
   w.put_text(n.game);
-  for (int v : {n.cells, n.players, NETWORK_KINDS, n.slots, n.hidden, n.qa, n.qb, n.scale}) w.put(uint32_t(v));
+  for (int v : {n.cells, n.players, NETWORK_KINDS, n.slots, n.hidden, n.qa, n.qb, n.scale, int(n.on_classic)})
+    w.put(uint32_t(v));
   const std::string p = payload(n);
   w.put(fnv1a(p.data(), p.size()));
   return w.out + p;
@@ -104,10 +105,13 @@ Network read_network(const std::string& bytes) {
   n.qa = int(r.get<uint32_t>("the header"));
   n.qb = int(r.get<uint32_t>("the header"));
   n.scale = int(r.get<uint32_t>("the header"));
+  const uint32_t base = r.get<uint32_t>("the header");
   const uint64_t hash = r.get<uint64_t>("the header");
   if (kinds != NETWORK_KINDS)
     throw InvalidNetwork("network reads " + std::to_string(kinds) + " piece kinds, not " +
                          std::to_string(NETWORK_KINDS));
+  if (base > 1) throw InvalidNetwork("network base " + std::to_string(base) + " is neither 0 (none) nor 1 (classic)");
+  n.on_classic = base == 1;
   check_shape(n);
   const size_t payload_at = r.at;
   r.get_all(n.ft_bias, size_t(n.hidden), "the feature biases");
@@ -124,7 +128,7 @@ Network read_network(const std::string& bytes) {
 
 Network quantize_network(const Variant& variant, int hidden, const std::vector<float>& ft_bias,
                          const std::vector<float>& ft_weight, const std::vector<float>& out_weight,
-                         const std::vector<float>& out_bias, int scale) {
+                         const std::vector<float>& out_bias, int scale, bool on_classic) {
   const FeatureSet f = feature_set(variant);
   Network n;
   n.game = network_game(variant);
@@ -133,6 +137,7 @@ Network quantize_network(const Variant& variant, int hidden, const std::vector<f
   n.slots = f.slots;
   n.hidden = hidden;
   n.scale = scale;
+  n.on_classic = on_classic;
   check_shape(n);
   auto expect = [](const std::vector<float>& values, size_t count, const char* what) {
     if (values.size() != count)

@@ -8,6 +8,8 @@
 //     that says whose turn it is, counted from p (0: p to move):
 //       v_p = scale * (b2[t] + w2[t] . concat)
 // so one set of weights gives every player his value, as the search wants (a vector).
+// A network may stand on the classic evaluation (core/evaluate.h): its values are then added
+// to the classic evaluation's, so that it learns what the classic terms miss, not all of it.
 //
 // Quantized as the hobby engines do: W1 and b1 times QA (255) in int16, so crelu clips the
 // accumulator to [0, QA]; w2 times QB (512) in int16; b2 times QA * QB in int32. The value is
@@ -15,8 +17,9 @@
 // load so that neither the int16 accumulator nor the int32 output can overflow.
 //
 // The file, little-endian:
-//   "PCNN", u32 version (1), u16 length + the game's name (network_game), u32 cells, players,
-//   kinds, slots, hidden, qa, qb, scale (centipawns per unit of output), u64 FNV-1a hash of
+//   "PCNN", u32 version (2), u16 length + the game's name (network_game), u32 cells, players,
+//   kinds, slots, hidden, qa, qb, scale (centipawns per unit of output), base (0: the network
+//   is the whole evaluation, 1: it is added to the classic evaluation), u64 FNV-1a hash of
 //   the payload, then the payload: i16 b1[H], i16 W1[inputs][H], i16 w2[players][players * H],
 //   i32 b2[players].
 #pragma once
@@ -36,7 +39,7 @@ struct InvalidNetwork : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-constexpr int NETWORK_VERSION = 1;
+constexpr int NETWORK_VERSION = 2;
 constexpr int NETWORK_QA = 255;
 constexpr int NETWORK_QB = 512;
 constexpr int MAX_HIDDEN = 2048;
@@ -46,6 +49,7 @@ struct Network {
   std::string game;  // network_game() of the games it evaluates
   int cells = 0, players = 0, slots = 0, hidden = 0;
   int qa = NETWORK_QA, qb = NETWORK_QB, scale = 400;
+  bool on_classic = false;          // its values are added to the classic evaluation's
   std::vector<int16_t> ft_bias;     // [hidden]
   std::vector<int16_t> ft_weight;   // [inputs][hidden]
   std::vector<int16_t> out_weight;  // [turn bucket][players * hidden]
@@ -66,6 +70,6 @@ std::string write_network(const Network& network);
 // width `hidden`); InvalidNetwork for wrong sizes or weights too large to quantize.
 Network quantize_network(const Variant& variant, int hidden, const std::vector<float>& ft_bias,
                          const std::vector<float>& ft_weight, const std::vector<float>& out_weight,
-                         const std::vector<float>& out_bias, int scale);
+                         const std::vector<float>& out_bias, int scale, bool on_classic);
 
 }  // namespace polychess

@@ -45,6 +45,7 @@ TrainingGame play_one(const Variant& variant, const Rules& rules, const std::str
   SearchLimits limits;
   limits.nodes = options.nodes;
   limits.network = options.network;
+  limits.algorithm = options.algorithm;
   tt.clear();
   while (!game.is_terminal() && game.facts().ply < options.max_plies && !stop) {
     int n = 0;

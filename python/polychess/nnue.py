@@ -77,14 +77,18 @@ class Network:
         out_bias: Sequence[float],
         *,
         scale: int = 400,
+        on_classic: bool = False,
     ) -> Network:
         """Quantizes a float network: flat arrays (lists, numpy arrays) of the feature
         transformer's biases (``hidden``) and weights (``inputs x hidden``, feature-major), the
         output layer's weights (``players`` turn buckets x ``players x hidden``) and biases
-        (``players``); a player's value is ``scale`` times the output, in centipawns."""
+        (``players``); a player's value is ``scale`` times the output, in centipawns, added to
+        the classic evaluation's where ``on_classic``."""
         variant, mode, setup = _game_of(game)
         return cls(
-            _core.Network.quantize(variant, mode, setup, hidden, ft_bias, ft_weight, out_weight, out_bias, scale)
+            _core.Network.quantize(
+                variant, mode, setup, hidden, ft_bias, ft_weight, out_weight, out_bias, scale, on_classic
+            )
         )
 
     def to_bytes(self) -> bytes:
@@ -115,6 +119,12 @@ class Network:
         return self._core.scale
 
     @property
+    def on_classic(self) -> bool:
+        """Whether the network's values are added to the classic evaluation's (it learned a
+        correction of it) rather than being the whole evaluation."""
+        return self._core.on_classic
+
+    @property
     def hash(self) -> int:
         """The FNV-1a hash of the weights, as the file's header holds it."""
         return self._core.hash
@@ -128,7 +138,8 @@ class Network:
         return self.evaluator(board).evaluate(board)
 
     def __repr__(self) -> str:
-        return f"<Network {self.game} {self.inputs}x{self.hidden} hash={self.hash:016x}>"
+        base = " on classic" if self.on_classic else ""
+        return f"<Network {self.game} {self.inputs}x{self.hidden}{base} hash={self.hash:016x}>"
 
 
 class Evaluator:

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from polychess import Board, Game, Status
+from polychess.evaluation import evaluate
 from polychess.nnue import KERNELS, InvalidNetworkError, Network, features, input_count, random_network
 
 GAMES = {
@@ -289,10 +290,39 @@ def test_bad_network_files_are_clear_errors() -> None:
     with pytest.raises(InvalidNetworkError, match="corrupted"):
         Network.from_bytes(bytes(corrupted))
     newer = bytearray(data)
-    newer[4] = 2
-    with pytest.raises(InvalidNetworkError, match="version 2"):
+    newer[4] = 3
+    with pytest.raises(InvalidNetworkError, match="version 3"):
         Network.from_bytes(bytes(newer))
+    # (the base follows eight u32 header fields after the magic, the version and the game's name)
+    base_at = 4 + 4 + 2 + len("standard") + 8 * 4
+    assert data[base_at : base_at + 4] == bytes(4)
+    unknown_base = bytearray(data)
+    unknown_base[base_at] = 2
+    with pytest.raises(InvalidNetworkError, match="base 2"):
+        Network.from_bytes(bytes(unknown_base))
     assert issubclass(InvalidNetworkError, ValueError)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_network_on_the_classic_evaluation_adds_the_classic_values(game: str) -> None:
+    hidden = 32
+    weights = float_network(game, hidden, seed=5)
+    alone = Network.from_floats(game, hidden, *weights)
+    on_classic = Network.from_floats(game, hidden, *weights, on_classic=True)
+    assert on_classic.on_classic and not alone.on_classic
+    again = Network.from_bytes(on_classic.to_bytes())
+    assert again.on_classic and again.hash == alone.hash  # (the payload is the same; the header differs)
+    variant, mode = GAMES[game]
+    play = Game(variant, mode=mode)
+    evaluator = again.evaluator(play.board)
+    rng = random.Random(3)
+    for _ in range(20):
+        if play.is_over():
+            break
+        board = play.board
+        expected = [n + c for n, c in zip(alone.evaluate(board), evaluate(board), strict=True)]
+        assert evaluator.evaluate(board) == expected == evaluator.evaluate_afresh(board)
+        play.push(rng.choice(list(play.legal_moves)))
 
 
 def test_a_foreign_network_is_refused() -> None:

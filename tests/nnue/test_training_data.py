@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from polychess import Engine
 from polychess.catalogue import kind_of
 from polychess.cli import main
 from polychess.training.data import (
@@ -61,6 +62,19 @@ def test_a_game_is_fixed_by_its_start_whatever_the_threads() -> None:
     assert one == two
     _, records = decode(data_header(kind) + one)
     assert records[0] == records[1] == records[2] and len(records[0].moves) == 60
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=lambda k: k.name)
+def test_the_engine_plays_itself_as_it_plays_by_default(kind) -> None:
+    # (the default algorithm of three-player chess is best-reply search, not paranoid search:
+    # data played otherwise would teach a network another engine's games)
+    game = kind.new_game()
+    _, (record,) = decode(data_header(kind) + play_batch(kind, [game.board.fen()], nodes=800, max_plies=4))
+    engine = Engine(hash_mb=16)  # (its table kept from move to move, as the self-play's is)
+    for move, score in zip(record.moves, record.scores, strict=True):
+        result = engine.search(game, nodes=800)
+        assert (result.best_move, result.score) == (move, score)
+        game.push(move)
 
 
 def test_a_won_game_ends_with_the_mate_score() -> None:

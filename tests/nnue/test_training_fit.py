@@ -108,3 +108,13 @@ def test_training_lowers_the_held_out_loss(tmp_path) -> None:
     assert main(["train", "fit", str(path), "-o", str(out), "--hidden", "16", "--epochs", "1"]) == 0
     assert Network.load(out).game == "standard"
     assert main(["train", "fit", str(path), "-o", str(out), "--hidden", "20"]) == 2
+
+
+def test_a_correction_of_the_classic_evaluation_starts_where_the_classic_stands() -> None:
+    kind = kind_of("three-player")
+    data = data_of(kind, 8)
+    network, report = fit_network(data, hidden=16, epochs=2, skip_plies=2, on_classic=True)
+    # its output layer starts at zero: the untrained network is the classic evaluation
+    assert report.loss_before == pytest.approx(report.loss_classic, rel=1e-6)
+    assert report.loss_after < report.loss_before
+    assert network.on_classic

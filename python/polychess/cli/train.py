@@ -78,6 +78,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     fit.add_argument("--skip-plies", type=int, default=8, help="plies of each game left out, its opening (default 8)")
     fit.add_argument("--seed", type=int, default=1, help="seed of the initial weights and the order (default 1)")
+    fit.add_argument(
+        "--on-classic",
+        action="store_true",
+        help="train a correction added to the classic evaluation rather than the whole evaluation",
+    )
     fit.set_defaults(run=_run_fit)
 
 
@@ -133,6 +138,7 @@ def _run_fit(args: argparse.Namespace) -> int:
                 lam=args.lam,
                 skip_plies=args.skip_plies,
                 seed=args.seed,
+                on_classic=args.on_classic,
                 progress=lambda epoch, loss: status.show(f"epoch {epoch}/{args.epochs}: held-out loss {loss:.6f}"),
             )
         network.save(args.output)

@@ -20,6 +20,7 @@ from pathlib import Path
 from polychess import _core
 from polychess._core import InvalidTrainingDataError, Move
 from polychess.catalogue import GameKind
+from polychess.engine import default_algorithm
 from polychess.match.backends import ray_session
 from polychess.nnue import Network
 
@@ -66,8 +67,10 @@ def play_batch(
     network: Network | None = None,
 ) -> bytes:
     """Plays one game from each start position (the game's position strings) on ``threads``
-    threads of the core, without the GIL, and returns their records."""
-    rules = kind.new_game().rules.to_core()
+    threads of the core, without the GIL, and returns their records. The engine plays as it
+    plays by default (``polychess.engine.default_algorithm``), so that the data is its own."""
+    game = kind.new_game()
+    rules = game.rules.to_core()
     return _core.self_play(
         kind.variant,
         kind.mode or "",
@@ -79,6 +82,7 @@ def play_batch(
         threads,
         16,
         network._core if network is not None else None,
+        default_algorithm(game.board),
     )
 
 

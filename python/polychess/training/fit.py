@@ -15,6 +15,10 @@ mover's score alone, a network of three or more sides may say anything of the ot
 their scores are not determined by his.) ``S`` is fitted to the data first (the scale on
 which scores foretell results), as the classic tuning fits its ``K``. The last tenth of the
 games is held out, and the weights kept are those that predicted it best.
+
+A network ``on_classic`` learns a correction of the classic evaluation: its values are added
+to the classic evaluation's, in training as in the core, and it starts from nothing (its output
+layer zero), so that it begins where the classic evaluation stands.
 """
 
 from __future__ import annotations
@@ -147,7 +151,7 @@ class _Sides:
 class _Model:
     """The float network (docs/nnue.md), with the search's view of its values."""
 
-    def __init__(self, kind: GameKind, hidden: int, seed: int) -> None:
+    def __init__(self, kind: GameKind, hidden: int, seed: int, on_classic: bool = False) -> None:
         torch = _torch()
         nn = torch.nn
         torch.manual_seed(seed)
@@ -161,7 +165,11 @@ class _Model:
             self.ft.weight.uniform_(-0.05, 0.05)
             self.ft.weight[self.inputs].zero_()
         self.ft_bias = nn.Parameter(torch.zeros(hidden))
-        self.out = nn.Parameter(torch.randn(self.players, self.players * hidden) / math.sqrt(self.players * hidden))
+        self.on_classic = on_classic
+        if on_classic:
+            self.out = nn.Parameter(torch.zeros(self.players, self.players * hidden))
+        else:
+            self.out = nn.Parameter(torch.randn(self.players, self.players * hidden) / math.sqrt(self.players * hidden))
         self.out_bias = nn.Parameter(torch.zeros(self.players))
         self.sides = _Sides(kind)
         # the weights' bounds that keep the quantized network's integers from overflowing
@@ -186,7 +194,8 @@ class _Model:
             bucket = (turn - p) % n
             w = self.out[bucket]  # [B, n*H]
             values.append((seen * w).sum(dim=1) + self.out_bias[bucket])
-        return torch.stack(values, dim=1) * SCALE
+        learned = torch.stack(values, dim=1) * SCALE
+        return learned + batch.classic[rows] if self.on_classic else learned
 
     def clamp(self) -> None:
         torch = _torch()
@@ -206,6 +215,7 @@ class _Model:
             self.out.detach().reshape(-1).tolist(),
             self.out_bias.detach().tolist(),
             scale=SCALE,
+            on_classic=self.on_classic,
         )
 
 
@@ -236,10 +246,12 @@ def fit_network(
     lam: float = 0.75,
     skip_plies: int = 8,
     seed: int = 1,
+    on_classic: bool = False,
     progress: Callable[[int, float], None] | None = None,
 ) -> tuple[Network, FitReport]:
     """Trains a network on training data files' bytes (one game's), and returns it quantized
-    with a report. ``lam`` weighs the search's scores against the results."""
+    with a report. ``lam`` weighs the search's scores against the results; ``on_classic``
+    trains a correction of the classic evaluation."""
     torch = _torch()
     chunks = [data] if isinstance(data, bytes) else list(data)
     files = [_core.TrainingData(chunk) for chunk in chunks]
@@ -256,7 +268,7 @@ def fit_network(
     if train.count == 0 or held.count == 0:
         raise ValueError("too few positions to train on (and hold out): generate more games")
     s = score_scale(train)
-    model = _Model(kind, hidden, seed)
+    model = _Model(kind, hidden, seed, on_classic)
     optimizer = torch.optim.Adam(model.parameters(), lr=rate)
 
     def loss_on(batch: _Batches, rows: Any) -> Any:
