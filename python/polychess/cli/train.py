@@ -73,8 +73,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--lambda",
         dest="lam",
         type=float,
-        default=0.75,
-        help="weight of the search's scores against the results, 0 to 1 (default 0.75)",
+        default=1.0,
+        help="weight of the search's scores against the results, 0 to 1 (default 1: the scores alone)",
     )
     fit.add_argument("--skip-plies", type=int, default=8, help="plies of each game left out, its opening (default 8)")
     fit.add_argument("--seed", type=int, default=1, help="seed of the initial weights and the order (default 1)")
@@ -145,7 +145,8 @@ def _run_fit(args: argparse.Namespace) -> int:
     except (OSError, ValueError, RuntimeError) as error:
         raise UsageError(str(error)) from None
     print(
-        f"trained on {report.positions} positions ({report.held_out} held out), score scale {report.score_scale:.0f}; "
+        f"trained on {report.positions} positions ({report.held_out} held out), score scale {report.score_scale:.0f}, "
+        f"value scale {report.value_scale:.0f}; "
         f"held-out loss {report.loss_before:.6f} before, {report.loss_after:.6f} after "
         f"(the classic evaluation's: {report.loss_classic:.6f}); written to {args.output}"
     )

@@ -2,19 +2,30 @@
 'polychess[train]'``, whose CPU build is enough).
 
 The network is the one ``docs/nnue.md`` describes, in floats: a feature transformer (an
-embedding bag over each perspective's features) and one output layer per turn bucket. The
-search scores a position for the player it searches for, whoever is to move there: his side's
-values minus the opposing sides' average (points at 200 centipawns each where points rank).
-So every player still in is trained, not only the mover: his score, through a logistic curve
-of scale ``S`` centipawns, is compared with a blend of the search's score and his result,
-``(sigmoid(score_p / S) - (lam * sigmoid(search_p / S) + (1 - lam) * result_p))^2``, where
-``search_p`` is the recorded search score, the mover's, seen from p's side where there are
-two sides (his partner's is his, an opponent's its negation); where there are more, only
-the mover has one, and the others are compared with their results alone. (Trained on the
-mover's score alone, a network of three or more sides may say anything of the others:
-their scores are not determined by his.) ``S`` is fitted to the data first (the scale on
-which scores foretell results), as the classic tuning fits its ``K``. The last tenth of the
-games is held out, and the weights kept are those that predicted it best.
+embedding bag over each perspective's features) and one output layer for every turn (the
+file's turn buckets all hold it: trained per turn, the values learned a bonus for the mover,
+130 centipawns on average in standard chess, which the search's pruning, comparing values a ply
+apart, is likely to bear badly; docs/nnue.md). The search scores a position for the player
+it searches for, whoever is to move there: his side's values minus the opposing sides'
+average (points at 200 centipawns each where points rank).
+A player's score, through a logistic curve of scale ``V`` centipawns, is compared with a blend
+of the search's score (through one of scale ``S``) and his result,
+``(sigmoid(score_p / V) - (lam * sigmoid(search_p / S) + (1 - lam) * result_p))^2``.
+
+Where there are two sides, every player still in is trained: ``search_p`` is the recorded
+search score, the mover's, seen from p's side (his partner's is his, an opponent's its
+negation). Where there are more, only the mover has a search score, and only the mover is
+trained: the others' values are the same function read from their seats. (Comparing
+the others with their results alone, as the first networks did, taught each player's value
+the noise of game results: those networks lost 177-244 Elo to the classic evaluation, the
+mover's alone 62 on the same data, bench/README.md.)
+
+``S`` and ``V`` are fitted to the data first, as the classic tuning fits its ``K``: the scales
+on which the search's scores and the classic evaluation's values foretell the mover's result.
+The search's scores are more spread out than static values that foretell as much (three-player:
+``S`` about 1,400-1,900, ``V`` about 900), and one scale for both would teach a network values
+in the search's units, a correction twice too large. The last tenth of the games is held out,
+and the weights kept are those that predicted it best.
 
 A network ``on_classic`` learns a correction of the classic evaluation: its values are added
 to the classic evaluation's, in training as in the core, and it starts from nothing (its output
@@ -53,7 +64,8 @@ def _torch() -> Any:
 class FitReport:
     positions: int  # training positions (held-out ones not counted)
     held_out: int
-    score_scale: float  # S
+    score_scale: float  # S, the search scores'
+    value_scale: float  # V, the values'
     loss_before: float  # held-out loss of the untrained network
     loss_after: float  # of the network returned
     loss_classic: float  # of the classic evaluation, on the same positions and the same loss
@@ -109,6 +121,8 @@ class _Sides:
             [[p == q or (teams and (p - q) % 2 == 0) for q in range(players)] for p in range(players)]
         )
         self.two_sides = teams or players == 2
+        # where only the mover has a search score, only the mover is trained
+        self.movers_only = not self.two_sides
         self.opposing_sides = 1 if self.two_sides else players - 1
         self.counts_points = kind.mode == "ffa"
 
@@ -125,27 +139,30 @@ class _Sides:
             scores.append((values * own).sum(dim=1) - (values * others).sum(dim=1) / self.opposing_sides)
         return torch.stack(scores, dim=1)
 
-    def targets(self, batch: _Batches, rows: Any, scale: float, lam: float) -> tuple[Any, Any]:
+    def targets(self, batch: _Batches, rows: Any, score_scale: float, lam: float) -> tuple[Any, Any]:
         """Every player's target and weight, [rows][players]: his result blended with the
-        search's score where the score says something of him; weight 1 for a player in, 0 out."""
+        search's score seen from his side; weight 1 for a player trained, 0 for one out (and,
+        with more than two sides, for all but the mover)."""
         torch = _torch()
-        searched = torch.sigmoid(batch.score[rows] / scale).unsqueeze(1)  # the mover's
-        result = batch.result[rows]
+        searched = torch.sigmoid(batch.score[rows] / score_scale).unsqueeze(1)  # the mover's
         turn = batch.turn[rows]
-        if self.two_sides:
-            seen = torch.where(self.same_side[turn], searched, 1 - searched)
-            target = lam * seen + (1 - lam) * result
-        else:
-            mover = torch.nn.functional.one_hot(turn, self.players).bool()
-            target = torch.where(mover, lam * searched + (1 - lam) * result, result)
-        return target, batch.in_game[rows].float()
+        seen = torch.where(self.same_side[turn], searched, 1 - searched)
+        weight = batch.in_game[rows].float()
+        if self.movers_only:
+            weight = weight * torch.nn.functional.one_hot(turn, self.players).float()
+        return lam * seen + (1 - lam) * batch.result[rows], weight
 
-    def loss(self, values: Any, batch: _Batches, rows: Any, scale: float, lam: float) -> Any:
-        """The mean squared error of the players' scores of ``values`` against their targets."""
+    def loss(self, values: Any, batch: _Batches, rows: Any, scales: tuple[float, float], lam: float) -> Any:
+        """The mean squared error of the players' scores of ``values`` against their targets;
+        ``scales`` are (V, S), the values' and the search scores'."""
         torch = _torch()
-        target, weight = self.targets(batch, rows, scale, lam)
-        error = (torch.sigmoid(self.scores(values, batch, rows) / scale) - target) ** 2
+        value_scale, score_scale = scales
+        target, weight = self.targets(batch, rows, score_scale, lam)
+        error = (torch.sigmoid(self.scores(values, batch, rows) / value_scale) - target) ** 2
         return (error * weight).sum() / weight.sum()
+
+    def mover_scores(self, values: Any, batch: _Batches, rows: Any) -> Any:
+        return self.scores(values, batch, rows).gather(1, batch.turn[rows].unsqueeze(1)).squeeze(1)
 
 
 class _Model:
@@ -166,12 +183,13 @@ class _Model:
             self.ft.weight[self.inputs].zero_()
         self.ft_bias = nn.Parameter(torch.zeros(hidden))
         self.on_classic = on_classic
-        if on_classic:
-            self.out = nn.Parameter(torch.zeros(self.players, self.players * hidden))
-        else:
-            self.out = nn.Parameter(torch.randn(self.players, self.players * hidden) / math.sqrt(self.players * hidden))
-        self.out_bias = nn.Parameter(torch.zeros(self.players))
         self.sides = _Sides(kind)
+        # one output layer for every turn (the module's docstring says why)
+        if on_classic:
+            self.out = nn.Parameter(torch.zeros(self.players * hidden))
+        else:
+            self.out = nn.Parameter(torch.randn(self.players * hidden) / math.sqrt(self.players * hidden))
+        self.out_bias = nn.Parameter(torch.zeros(()))
         # the weights' bounds that keep the quantized network's integers from overflowing
         self.ft_limit = 32000 / (255 * MAX_PIECES_PER_COLOUR * self.players) / 1.05
         self.out_limit = min(8.0, (2**31 - 1) / (255 * 512 * self.players * hidden) / 1.05)
@@ -187,13 +205,10 @@ class _Model:
         b = features.shape[0]
         h = self.ft(features.reshape(b * n, -1)).reshape(b, n, self.hidden) + self.ft_bias
         clipped = h.clamp(0.0, 1.0)
-        turn = batch.turn[rows]
         values = []
         for p in range(n):
             seen = torch.cat([clipped[:, (p + j) % n] for j in range(n)], dim=1)  # [B, n*H]
-            bucket = (turn - p) % n
-            w = self.out[bucket]  # [B, n*H]
-            values.append((seen * w).sum(dim=1) + self.out_bias[bucket])
+            values.append(seen @ self.out + self.out_bias)
         learned = torch.stack(values, dim=1) * SCALE
         return learned + batch.classic[rows] if self.on_classic else learned
 
@@ -212,8 +227,8 @@ class _Model:
             self.hidden,
             self.ft_bias.detach().tolist(),
             weights.reshape(-1).tolist(),
-            self.out.detach().reshape(-1).tolist(),
-            self.out_bias.detach().tolist(),
+            self.out.detach().repeat(self.players).tolist(),
+            self.out_bias.detach().repeat(self.players).tolist(),
             scale=SCALE,
             on_classic=self.on_classic,
         )
@@ -223,12 +238,11 @@ def _mover_result(batch: _Batches, rows: Any) -> Any:
     return batch.result[rows].gather(1, batch.turn[rows].unsqueeze(1)).squeeze(1)
 
 
-def score_scale(batch: _Batches) -> float:
-    """The S for which sigmoid(score / S) best foretells the mover's result (least squares)."""
+def score_scale(score: Any, result: Any) -> float:
+    """The scale for which sigmoid(score / scale) best foretells the result (least squares)."""
     torch = _torch()
-    if batch.count == 0:
+    if len(score) == 0:
         return 400.0
-    score, result = batch.score, _mover_result(batch, torch.arange(batch.count))
     best = (math.inf, 400.0)
     for s in [100 * 1.15**i for i in range(40)]:
         error = float(((torch.sigmoid(score / s) - result) ** 2).mean())
@@ -243,7 +257,7 @@ def fit_network(
     epochs: int = 10,
     batch_size: int = 1024,
     rate: float = 1e-3,
-    lam: float = 0.75,
+    lam: float = 1.0,
     skip_plies: int = 8,
     seed: int = 1,
     on_classic: bool = False,
@@ -267,18 +281,22 @@ def fit_network(
     train, held = _concatenate(train_parts), _concatenate(held_parts)
     if train.count == 0 or held.count == 0:
         raise ValueError("too few positions to train on (and hold out): generate more games")
-    s = score_scale(train)
     model = _Model(kind, hidden, seed, on_classic)
+    everyone, mover_result = torch.arange(train.count), _mover_result(train, torch.arange(train.count))
+    scales = (
+        score_scale(model.sides.mover_scores(train.classic, train, everyone), mover_result),
+        score_scale(train.score, mover_result),
+    )
     optimizer = torch.optim.Adam(model.parameters(), lr=rate)
 
     def loss_on(batch: _Batches, rows: Any) -> Any:
-        return model.sides.loss(model.values(batch, rows), batch, rows, s, lam)
+        return model.sides.loss(model.values(batch, rows), batch, rows, scales, lam)
 
     def held_loss() -> float:
         with torch.no_grad():
             return float(loss_on(held, torch.arange(held.count)))
 
-    classic = float(model.sides.loss(held.classic, held, torch.arange(held.count), s, lam))
+    classic = float(model.sides.loss(held.classic, held, torch.arange(held.count), scales, lam))
 
     before = best_loss = held_loss()
     best = model.network()
@@ -297,7 +315,7 @@ def fit_network(
             progress(epoch, loss)
         if loss < best_loss:
             best_loss, best = loss, model.network()
-    return best, FitReport(train.count, held.count, s, before, best_loss, classic, epochs)
+    return best, FitReport(train.count, held.count, scales[1], scales[0], before, best_loss, classic, epochs)
 
 
 def _concatenate(parts: list[_Batches]) -> _Batches:
