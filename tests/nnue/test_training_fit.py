@@ -89,9 +89,8 @@ def test_with_more_than_two_sides_the_mover_alone_is_trained() -> None:
         apart[row, (mover + 1) % 3] += 500
         apart[row, (mover + 2) % 3] -= 500
     assert torch.allclose(sides.mover_scores(apart, batch, rows), sides.mover_scores(values, batch, rows))
-    scales = (400.0, 800.0)
-    same = float(sides.loss(values, batch, rows, scales, 0.75))
-    assert float(sides.loss(apart, batch, rows, scales, 0.75)) == pytest.approx(same)
+    same = float(sides.loss(values, batch, rows, 400.0, 0.75))
+    assert float(sides.loss(apart, batch, rows, 400.0, 0.75)) == pytest.approx(same)
     # with two sides every player in has the search's score, seen from his side, and is trained
     teams = kind_of("four-player", "teams")
     data = data_of(teams, 1, max_plies=30)

@@ -145,8 +145,7 @@ def _run_fit(args: argparse.Namespace) -> int:
     except (OSError, ValueError, RuntimeError) as error:
         raise UsageError(str(error)) from None
     print(
-        f"trained on {report.positions} positions ({report.held_out} held out), score scale {report.score_scale:.0f}, "
-        f"value scale {report.value_scale:.0f}; "
+        f"trained on {report.positions} positions ({report.held_out} held out), score scale {report.score_scale:.0f}; "
         f"held-out loss {report.loss_before:.6f} before, {report.loss_after:.6f} after "
         f"(the classic evaluation's: {report.loss_classic:.6f}); written to {args.output}"
     )

@@ -8,9 +8,9 @@ file's turn buckets all hold it: trained per turn, the values learned a bonus fo
 apart, is likely to bear badly; docs/nnue.md). The search scores a position for the player
 it searches for, whoever is to move there: his side's values minus the opposing sides'
 average (points at 200 centipawns each where points rank).
-A player's score, through a logistic curve of scale ``V`` centipawns, is compared with a blend
-of the search's score (through one of scale ``S``) and his result,
-``(sigmoid(score_p / V) - (lam * sigmoid(search_p / S) + (1 - lam) * result_p))^2``.
+A player's score, through a logistic curve of scale ``S`` centipawns, is compared with a blend
+of the search's score and his result,
+``(sigmoid(score_p / S) - (lam * sigmoid(search_p / S) + (1 - lam) * result_p))^2``.
 
 Where there are two sides, every player still in is trained: ``search_p`` is the recorded
 search score, the mover's, seen from p's side (his partner's is his, an opponent's its
@@ -20,11 +20,8 @@ the others with their results alone, as the first networks did, taught each play
 the noise of game results: those networks lost 177-244 Elo to the classic evaluation, the
 mover's alone 62 on the same data, bench/README.md.)
 
-``S`` and ``V`` are fitted to the data first, as the classic tuning fits its ``K``: the scales
-on which the search's scores and the classic evaluation's values foretell the mover's result.
-The search's scores are more spread out than static values that foretell as much (three-player:
-``S`` about 1,400-1,900, ``V`` about 900), and one scale for both would teach a network values
-in the search's units, a correction twice too large. The last tenth of the games is held out,
+``S`` is fitted to the data first (the scale on which scores foretell results), as the classic
+tuning fits its ``K``. The last tenth of the games is held out,
 and the weights kept are those that predicted it best.
 
 A network ``on_classic`` learns a correction of the classic evaluation: its values are added
@@ -64,8 +61,7 @@ def _torch() -> Any:
 class FitReport:
     positions: int  # training positions (held-out ones not counted)
     held_out: int
-    score_scale: float  # S, the search scores'
-    value_scale: float  # V, the values'
+    score_scale: float  # S
     loss_before: float  # held-out loss of the untrained network
     loss_after: float  # of the network returned
     loss_classic: float  # of the classic evaluation, on the same positions and the same loss
@@ -139,12 +135,12 @@ class _Sides:
             scores.append((values * own).sum(dim=1) - (values * others).sum(dim=1) / self.opposing_sides)
         return torch.stack(scores, dim=1)
 
-    def targets(self, batch: _Batches, rows: Any, score_scale: float, lam: float) -> tuple[Any, Any]:
+    def targets(self, batch: _Batches, rows: Any, scale: float, lam: float) -> tuple[Any, Any]:
         """Every player's target and weight, [rows][players]: his result blended with the
         search's score seen from his side; weight 1 for a player trained, 0 for one out (and,
         with more than two sides, for all but the mover)."""
         torch = _torch()
-        searched = torch.sigmoid(batch.score[rows] / score_scale).unsqueeze(1)  # the mover's
+        searched = torch.sigmoid(batch.score[rows] / scale).unsqueeze(1)  # the mover's
         turn = batch.turn[rows]
         seen = torch.where(self.same_side[turn], searched, 1 - searched)
         weight = batch.in_game[rows].float()
@@ -152,13 +148,11 @@ class _Sides:
             weight = weight * torch.nn.functional.one_hot(turn, self.players).float()
         return lam * seen + (1 - lam) * batch.result[rows], weight
 
-    def loss(self, values: Any, batch: _Batches, rows: Any, scales: tuple[float, float], lam: float) -> Any:
-        """The mean squared error of the players' scores of ``values`` against their targets;
-        ``scales`` are (V, S), the values' and the search scores'."""
+    def loss(self, values: Any, batch: _Batches, rows: Any, scale: float, lam: float) -> Any:
+        """The mean squared error of the players' scores of ``values`` against their targets."""
         torch = _torch()
-        value_scale, score_scale = scales
-        target, weight = self.targets(batch, rows, score_scale, lam)
-        error = (torch.sigmoid(self.scores(values, batch, rows) / value_scale) - target) ** 2
+        target, weight = self.targets(batch, rows, scale, lam)
+        error = (torch.sigmoid(self.scores(values, batch, rows) / scale) - target) ** 2
         return (error * weight).sum() / weight.sum()
 
     def mover_scores(self, values: Any, batch: _Batches, rows: Any) -> Any:
@@ -238,11 +232,12 @@ def _mover_result(batch: _Batches, rows: Any) -> Any:
     return batch.result[rows].gather(1, batch.turn[rows].unsqueeze(1)).squeeze(1)
 
 
-def score_scale(score: Any, result: Any) -> float:
-    """The scale for which sigmoid(score / scale) best foretells the result (least squares)."""
+def score_scale(batch: _Batches) -> float:
+    """The S for which sigmoid(score / S) best foretells the mover's result (least squares)."""
     torch = _torch()
-    if len(score) == 0:
+    if batch.count == 0:
         return 400.0
+    score, result = batch.score, _mover_result(batch, torch.arange(batch.count))
     best = (math.inf, 400.0)
     for s in [100 * 1.15**i for i in range(40)]:
         error = float(((torch.sigmoid(score / s) - result) ** 2).mean())
@@ -281,22 +276,18 @@ def fit_network(
     train, held = _concatenate(train_parts), _concatenate(held_parts)
     if train.count == 0 or held.count == 0:
         raise ValueError("too few positions to train on (and hold out): generate more games")
+    s = score_scale(train)
     model = _Model(kind, hidden, seed, on_classic)
-    everyone, mover_result = torch.arange(train.count), _mover_result(train, torch.arange(train.count))
-    scales = (
-        score_scale(model.sides.mover_scores(train.classic, train, everyone), mover_result),
-        score_scale(train.score, mover_result),
-    )
     optimizer = torch.optim.Adam(model.parameters(), lr=rate)
 
     def loss_on(batch: _Batches, rows: Any) -> Any:
-        return model.sides.loss(model.values(batch, rows), batch, rows, scales, lam)
+        return model.sides.loss(model.values(batch, rows), batch, rows, s, lam)
 
     def held_loss() -> float:
         with torch.no_grad():
             return float(loss_on(held, torch.arange(held.count)))
 
-    classic = float(model.sides.loss(held.classic, held, torch.arange(held.count), scales, lam))
+    classic = float(model.sides.loss(held.classic, held, torch.arange(held.count), s, lam))
 
     before = best_loss = held_loss()
     best = model.network()
@@ -315,7 +306,7 @@ def fit_network(
             progress(epoch, loss)
         if loss < best_loss:
             best_loss, best = loss, model.network()
-    return best, FitReport(train.count, held.count, scales[1], scales[0], before, best_loss, classic, epochs)
+    return best, FitReport(train.count, held.count, s, before, best_loss, classic, epochs)
 
 
 def _concatenate(parts: list[_Batches]) -> _Batches:
