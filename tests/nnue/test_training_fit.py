@@ -88,7 +88,8 @@ def test_with_more_than_two_sides_the_mover_alone_is_trained() -> None:
         mover = int(batch.turn[row])
         apart[row, (mover + 1) % 3] += 500
         apart[row, (mover + 2) % 3] -= 500
-    assert torch.allclose(sides.mover_scores(apart, batch, rows), sides.mover_scores(values, batch, rows))
+    movers = batch.turn.unsqueeze(1)
+    assert torch.allclose(sides.scores(apart, batch, rows).gather(1, movers), scores.gather(1, movers))
     same = float(sides.loss(values, batch, rows, 400.0, 0.75))
     assert float(sides.loss(apart, batch, rows, 400.0, 0.75)) == pytest.approx(same)
     # with two sides every player in has the search's score, seen from his side, and is trained

@@ -21,8 +21,8 @@ the noise of game results: those networks lost 177-244 Elo to the classic evalua
 mover's alone 62 on the same data, bench/README.md.)
 
 ``S`` is fitted to the data first (the scale on which scores foretell results), as the classic
-tuning fits its ``K``. The last tenth of the games is held out,
-and the weights kept are those that predicted it best.
+tuning fits its ``K``. The last tenth of the games is held out, and the weights kept are those
+that predicted it best.
 
 A network ``on_classic`` learns a correction of the classic evaluation: its values are added
 to the classic evaluation's, in training as in the core, and it starts from nothing (its output
@@ -117,8 +117,6 @@ class _Sides:
             [[p == q or (teams and (p - q) % 2 == 0) for q in range(players)] for p in range(players)]
         )
         self.two_sides = teams or players == 2
-        # where only the mover has a search score, only the mover is trained
-        self.movers_only = not self.two_sides
         self.opposing_sides = 1 if self.two_sides else players - 1
         self.counts_points = kind.mode == "ffa"
 
@@ -144,7 +142,7 @@ class _Sides:
         turn = batch.turn[rows]
         seen = torch.where(self.same_side[turn], searched, 1 - searched)
         weight = batch.in_game[rows].float()
-        if self.movers_only:
+        if not self.two_sides:  # only the mover has a search score: only he is trained
             weight = weight * torch.nn.functional.one_hot(turn, self.players).float()
         return lam * seen + (1 - lam) * batch.result[rows], weight
 
@@ -154,9 +152,6 @@ class _Sides:
         target, weight = self.targets(batch, rows, scale, lam)
         error = (torch.sigmoid(self.scores(values, batch, rows) / scale) - target) ** 2
         return (error * weight).sum() / weight.sum()
-
-    def mover_scores(self, values: Any, batch: _Batches, rows: Any) -> Any:
-        return self.scores(values, batch, rows).gather(1, batch.turn[rows].unsqueeze(1)).squeeze(1)
 
 
 class _Model:
