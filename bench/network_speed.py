@@ -3,6 +3,7 @@ run on the same positions (issue 27: at least half in every game).
 
     python bench/network_speed.py                      # random networks of width 128 and 256, 2 s a search
     python bench/network_speed.py --hidden 64 --time 5
+    python bench/network_speed.py --on-classic         # corrections of the classic evaluation
     python bench/network_speed.py --network teams.nnue  # a trained network (its game only)
 
 The positions are each game's start and a middle game reached by the engine playing itself at
@@ -40,26 +41,35 @@ def main() -> None:
     parser.add_argument("--time", type=float, default=2.0, help="seconds a search (default 2)")
     parser.add_argument("--hidden", type=int, nargs="+", default=[128, 256], help="widths of random networks")
     parser.add_argument("--network", type=Path, help="a trained network file instead (its game only)")
+    parser.add_argument(
+        "--on-classic",
+        action="store_true",
+        help="random networks that correct the classic evaluation (which they compute as well)",
+    )
     args = parser.parse_args()
     trained = Network.load(args.network) if args.network else None
     print(f"network kernels: {KERNELS}")
-    print(f"{'game':<20} {'network':<16} {'classic nps':>12} {'network nps':>12} {'ratio':>6}")
+    print(f"{'game':<20} {'network':<18} {'classic nps':>12} {'network nps':>12} {'ratio':>6}")
     for variant, mode in VARIANTS:
         game = game_name(variant, mode)
         if trained is not None and trained.game != game:
             continue
         # (the self-played middle game may have ended already: then the start alone)
         boards = [b for b in (Board(variant, mode=mode), middle_game(variant, mode)) if b.legal_moves]
-        networks = [trained] if trained else [random_network(game, hidden=h, seed=1) for h in args.hidden]
+        networks = (
+            [trained]
+            if trained
+            else [random_network(game, hidden=h, seed=1, on_classic=args.on_classic) for h in args.hidden]
+        )
         for network in networks:
             assert network is not None
             # classic and network alternate on each board, so that a busy machine weighs on both alike
             classic = [rate(b, args.time, "classic") for b in boards]
             learned = [rate(b, args.time, network) for b in boards]
             ratio = statistics.fmean(n / c for n, c in zip(learned, classic, strict=True))
-            label = f"{network.inputs}x{network.hidden}"
+            label = f"{network.inputs}x{network.hidden}" + (" +classic" if network.on_classic else "")
             print(
-                f"{game:<20} {label:<16} {statistics.fmean(classic):>12,.0f} {statistics.fmean(learned):>12,.0f}"
+                f"{game:<20} {label:<18} {statistics.fmean(classic):>12,.0f} {statistics.fmean(learned):>12,.0f}"
                 f" {ratio:>6.2f}"
             )
 

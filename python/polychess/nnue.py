@@ -174,9 +174,12 @@ def features(board: Board, perspective: int) -> list[int]:
     return _core.network_features(board.core, perspective)
 
 
-def random_network(game: str, *, hidden: int = 64, seed: int = 0, spread: float = 0.3) -> Network:
+def random_network(
+    game: str, *, hidden: int = 64, seed: int = 0, spread: float = 0.3, on_classic: bool = False
+) -> Network:
     """A network of random weights (uniform in +-spread, the output layer's scaled to its
-    width): a start for training, and what tests check the arithmetic with."""
+    width): a start for training, and what tests check the arithmetic with; ``on_classic``, a
+    correction of the classic evaluation."""
     rng = random.Random(seed)
     variant, mode, _ = _game_of(game)
     inputs = _core.network_inputs(variant, mode)
@@ -193,4 +196,5 @@ def random_network(game: str, *, hidden: int = 64, seed: int = 0, spread: float 
         uniform(inputs * hidden, spread / 4),
         uniform(players * players * hidden, out_spread),
         uniform(players, spread),
+        on_classic=on_classic,
     )

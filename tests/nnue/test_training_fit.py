@@ -9,6 +9,7 @@ import pytest
 from polychess import _core
 from polychess.catalogue import kind_of
 from polychess.cli import main
+from polychess.evaluation import evaluate
 from polychess.nnue import Network, features
 from polychess.training.data import MATE_SCORE, data_header, decode, play_batch
 
@@ -146,3 +147,26 @@ def test_a_correction_of_the_classic_evaluation_starts_where_the_classic_stands(
     assert report.loss_before == pytest.approx(report.loss_classic, rel=1e-6)
     assert report.loss_after < report.loss_before
     assert network.on_classic
+
+
+def test_a_shrunk_correction_is_the_same_correction_smaller(tmp_path) -> None:
+    kind = kind_of("standard")
+    model = _Model(kind, hidden=16, seed=7, on_classic=True)
+    with torch.no_grad():
+        model.out.normal_()
+    board = kind.new_game().board
+    for san in ("e4", "d5", "Nc3", "dxe4", "Qh5"):
+        board.push_san(san)
+    classic = evaluate(board)
+    whole, quarter = (
+        [v - c for v, c in zip(model.network(shrink).evaluate(board), classic, strict=True)] for shrink in (1, 0.25)
+    )
+    assert max(abs(c) for c in whole) > 40
+    assert quarter == pytest.approx([c / 4 for c in whole], abs=2)
+    data = data_of(kind, 2, max_plies=40)
+    assert fit_network(data, hidden=16, epochs=1, skip_plies=2, shrink=0.25)[0].scale == 100
+    with pytest.raises(ValueError, match="shrink"):
+        fit_network(data, hidden=16, epochs=1, shrink=0)
+    path = tmp_path / "standard.pctd"
+    path.write_bytes(data)
+    assert main(["train", "fit", str(path), "-o", str(tmp_path / "x.nnue"), "--shrink", "1.5"]) == 2

@@ -83,6 +83,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         action="store_true",
         help="train a correction added to the classic evaluation rather than the whole evaluation",
     )
+    fit.add_argument(
+        "--shrink",
+        type=float,
+        default=1.0,
+        help="scale of the written network's values, up to 1: a correction plays better smaller (default 1)",
+    )
     fit.set_defaults(run=_run_fit)
 
 
@@ -139,6 +145,7 @@ def _run_fit(args: argparse.Namespace) -> int:
                 skip_plies=args.skip_plies,
                 seed=args.seed,
                 on_classic=args.on_classic,
+                shrink=args.shrink,
                 progress=lambda epoch, loss: status.show(f"epoch {epoch}/{args.epochs}: held-out loss {loss:.6f}"),
             )
         network.save(args.output)

@@ -209,7 +209,7 @@ class _Model:
             self.ft_bias.clamp_(-self.ft_limit, self.ft_limit)
             self.out.clamp_(-self.out_limit, self.out_limit)
 
-    def network(self) -> Network:
+    def network(self, shrink: float = 1.0) -> Network:
         weights = self.ft.weight.detach()[: self.inputs]
         return Network.from_floats(
             self.kind.family,
@@ -218,7 +218,7 @@ class _Model:
             weights.reshape(-1).tolist(),
             self.out.detach().repeat(self.players).tolist(),
             self.out_bias.detach().repeat(self.players).tolist(),
-            scale=SCALE,
+            scale=round(SCALE * shrink),
             on_classic=self.on_classic,
         )
 
@@ -251,12 +251,16 @@ def fit_network(
     skip_plies: int = 8,
     seed: int = 1,
     on_classic: bool = False,
+    shrink: float = 1.0,
     progress: Callable[[int, float], None] | None = None,
 ) -> tuple[Network, FitReport]:
     """Trains a network on training data files' bytes (one game's), and returns it quantized
     with a report. ``lam`` weighs the search's scores against the results; ``on_classic``
-    trains a correction of the classic evaluation."""
+    trains a correction of the classic evaluation; ``shrink`` scales the values of the network
+    written (the module's docstring says why a correction plays better smaller)."""
     torch = _torch()
+    if not 1 / SCALE <= shrink <= 1.0:
+        raise ValueError(f"shrink {shrink} is not between {1 / SCALE} and 1")
     chunks = [data] if isinstance(data, bytes) else list(data)
     files = [_core.TrainingData(chunk) for chunk in chunks]
     games = {f.game for f in files}
@@ -285,7 +289,7 @@ def fit_network(
     classic = float(model.sides.loss(held.classic, held, torch.arange(held.count), s, lam))
 
     before = best_loss = held_loss()
-    best = model.network()
+    best = model.network(shrink)
     rng = random.Random(seed)
     for epoch in range(1, epochs + 1):
         order = list(range(train.count))
@@ -300,7 +304,7 @@ def fit_network(
         if progress is not None:
             progress(epoch, loss)
         if loss < best_loss:
-            best_loss, best = loss, model.network()
+            best_loss, best = loss, model.network(shrink)
     return best, FitReport(train.count, held.count, s, before, best_loss, classic, epochs)
 
 
