@@ -325,6 +325,15 @@ def test_a_network_on_the_classic_evaluation_adds_the_classic_values(game: str) 
         play.push(rng.choice(list(play.legal_moves)))
 
 
+def test_a_random_correction_is_the_random_network_on_the_classic_evaluation() -> None:
+    # what bench/network_speed.py --on-classic times
+    alone = random_network("three-player", hidden=16, seed=4)
+    correction = random_network("three-player", hidden=16, seed=4, on_classic=True)
+    assert correction.on_classic and not alone.on_classic and correction.hash == alone.hash
+    board = Board("three-player")
+    assert correction.evaluate(board) == [n + c for n, c in zip(alone.evaluate(board), evaluate(board), strict=True)]
+
+
 def test_a_foreign_network_is_refused() -> None:
     standard = random_network("standard", hidden=16)
     with pytest.raises(InvalidNetworkError, match="for standard.*not for three-player"):
