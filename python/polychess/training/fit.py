@@ -26,7 +26,9 @@ that predicted it best.
 
 A network ``on_classic`` learns a correction of the classic evaluation: its values are added
 to the classic evaluation's, in training as in the core, and it starts from nothing (its output
-layer zero), so that it begins where the classic evaluation stands.
+layer zero), so that it begins where the classic evaluation stands. A correction plays better
+smaller than it predicts best (the search takes the moves whose corrections err upward): the
+network written may be shrunk (``shrink``, the file's scale), standard chess's best at an eighth.
 """
 
 from __future__ import annotations
