@@ -28,7 +28,8 @@ A network ``on_classic`` learns a correction of the classic evaluation: its valu
 to the classic evaluation's, in training as in the core, and it starts from nothing (its output
 layer zero), so that it begins where the classic evaluation stands. A correction plays better
 smaller than it predicts best (the search takes the moves whose corrections err upward): the
-network written may be shrunk (``shrink``, the file's scale), standard chess's best at an eighth.
+network written may be shrunk (``shrink``, the file's scale), standard chess's best at an eighth
+(at a node budget).
 """
 
 from __future__ import annotations
