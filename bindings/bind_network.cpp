@@ -45,15 +45,16 @@ struct PyNetworkEvaluator {
   }
 };
 
-std::vector<int> active_features(const PyBoard& board, int perspective) {
-  const FeatureSet f = feature_set(board.variant());
+std::vector<int> active_features(const PyBoard& board, int perspective, int king_buckets) {
+  const FeatureSet f = feature_set(board.variant(), king_buckets);
   checked_index(perspective, f.players, "player");
   std::vector<int> out;
   board.visit([&](const auto& pos) {
+    const int bucket = f.bucket(perspective, pos.king_of(perspective));
     for (int cell = 0; cell < f.cells; ++cell) {
       const Piece piece = pos.piece_at(cell);
       if (piece != NO_PIECE)
-        out.push_back(f.index(perspective, cell, kind_of(piece), pos.meta().controller[colour_of(piece)]));
+        out.push_back(f.index(perspective, bucket, cell, kind_of(piece), pos.meta().controller[colour_of(piece)]));
     }
   });
   std::sort(out.begin(), out.end());
@@ -73,19 +74,22 @@ void bind_network(py::module_& m) {
           "quantize",
           [](const NameText& variant, const NameText& mode, const NameText& setup, int hidden,
              const std::vector<float>& ft_bias, const std::vector<float>& ft_weight,
-             const std::vector<float>& out_weight, const std::vector<float>& out_bias, int scale, bool on_classic) {
-            return std::make_shared<Network>(quantize_network(find_variant(variant, mode, setup), hidden, ft_bias,
-                                                              ft_weight, out_weight, out_bias, scale, on_classic));
+             const std::vector<float>& out_weight, const std::vector<float>& out_bias, int scale, bool on_classic,
+             int king_buckets) {
+            return std::make_shared<Network>(quantize_network(find_variant(variant, mode, setup), king_buckets, hidden,
+                                                              ft_bias, ft_weight, out_weight, out_bias, scale,
+                                                              on_classic));
           },
           py::arg("variant"), py::arg("mode"), py::arg("setup"), py::arg("hidden"), py::arg("ft_bias"),
           py::arg("ft_weight"), py::arg("out_weight"), py::arg("out_bias"), py::arg("scale"), py::arg("on_classic"),
-          "Quantizes a float network of the game (flat arrays in the file's order).")
+          py::arg("king_buckets") = 1, "Quantizes a float network of the game (flat arrays in the file's order).")
       .def(
           "to_bytes", [](const Network& n) { return py::bytes(write_network(n)); }, "The network file's bytes.")
       .def_property_readonly("game", [](const Network& n) { return n.game; })
       .def_property_readonly("cells", [](const Network& n) { return n.cells; })
       .def_property_readonly("players", [](const Network& n) { return n.players; })
       .def_property_readonly("slots", [](const Network& n) { return n.slots; })
+      .def_property_readonly("king_buckets", [](const Network& n) { return n.buckets; })
       .def_property_readonly("hidden", [](const Network& n) { return n.hidden; })
       .def_property_readonly("inputs", &Network::inputs)
       .def_property_readonly("scale", [](const Network& n) { return n.scale; })
@@ -117,12 +121,16 @@ void bind_network(py::module_& m) {
         return std::visit([](const auto& ev) { return ev->updates(); }, e.evaluator);
       });
 
-  m.def("network_features", active_features, py::arg("board"), py::arg("perspective"),
+  m.def("network_features", active_features, py::arg("board"), py::arg("perspective"), py::arg("king_buckets") = 1,
         "The features the board's pieces activate for a player's perspective, sorted.");
   m.def(
       "network_inputs",
-      [](const NameText& v, const NameText& mode) { return feature_set(find_variant(v, mode)).inputs; },
-      py::arg("variant"), py::arg("mode") = "", "The number of a game's network features per perspective.");
+      [](const NameText& v, const NameText& mode, int king_buckets) {
+        return feature_set(find_variant(v, mode), king_buckets).inputs;
+      },
+      py::arg("variant"), py::arg("mode") = "", py::arg("king_buckets") = 1,
+      "The number of a game's network features per perspective.");
+  m.attr("king_buckets") = KING_BUCKETS;
   m.attr("network_kernels") = simd::KERNELS;
 }
 

@@ -55,23 +55,23 @@ void bind_training(py::module_& m) {
                              })
       .def(
           "positions",
-          [](const PyTrainingData& d, const Rules& rules, size_t first, size_t count, int skip_plies) {
+          [](const PyTrainingData& d, const Rules& rules, size_t first, size_t count, int skip_plies,
+             int king_buckets) {
             TrainingPositions p;
             {
               py::gil_scoped_release release;
-              p = training_positions(*d.variant, rules, d.data.games, first, count, skip_plies);
+              p = training_positions(*d.variant, rules, d.data.games, first, count, skip_plies, king_buckets);
             }
             return py::dict("count"_a = p.count, "players"_a = p.players, "slots"_a = p.slots,
                             "features"_a = raw(p.features), "turn"_a = raw(p.turn), "score"_a = raw(p.score),
                             "result"_a = raw(p.result), "in_game"_a = raw(p.in_game), "points"_a = raw(p.points),
                             "classic"_a = raw(p.classic));
           },
-          py::arg("rules"), py::arg("first"), py::arg("count"), py::arg("skip_plies"),
+          py::arg("rules"), py::arg("first"), py::arg("count"), py::arg("skip_plies"), py::arg("king_buckets") = 1,
           "The training positions of games [first, first + count), replayed by `rules`: a dict of their count and "
-          "flat little-endian arrays (features int16 [count][players][slots] padded with -1, turn uint8, score "
-          "int16, result uint8 [count][players] times 2 * (players - 1), in_game uint8, points int32, classic int32: "
-          "the "
-          "classic evaluation's values).");
+          "flat little-endian arrays (features int16 [count][players][slots] padded with -1, read with "
+          "`king_buckets` king buckets; turn uint8, score int16, result uint8 [count][players] times "
+          "2 * (players - 1), in_game uint8, points int32, classic int32: the classic evaluation's values).");
 
   m.def(
       "self_play",

@@ -9,7 +9,9 @@
 // and counting positions (perft) pays nothing for the network. A change of controller (a
 // mated army passing to its mater, an army left dead) changes every feature of that army for
 // every perspective: the accumulators are then computed afresh, as they are when too many
-// cells changed for updates to be cheaper.
+// cells changed for updates to be cheaper. With king buckets, a perspective whose king moved
+// into another bucket reads every piece through other weights: his accumulator alone is
+// computed afresh.
 //
 // A network on the classic evaluation has the classic evaluation's values added to its own.
 //
@@ -37,7 +39,7 @@ class NetworkEvaluator {
   // Throws InvalidNetwork unless `network` is one of the variant's; the evaluator keeps a
   // reference to `network`, which must outlive it.
   NetworkEvaluator(const Network& network, const Variant& variant)
-      : net_(network), features_(feature_set(variant)), hidden_(network.hidden) {
+      : net_(network), features_(feature_set(variant, network.buckets)), hidden_(network.hidden) {
     network.check_game(variant);
     acc_.assign(size_t(features_.players) * hidden_, 0);
   }
@@ -71,19 +73,26 @@ class NetworkEvaluator {
     valid_ = true;
   }
 
+  int bucket_of(const Position<W>& pos, int perspective) const {
+    return features_.buckets == 1 ? 0 : features_.bucket(perspective, pos.king_of(perspective));
+  }
+
   void refresh(const Position<W>& pos) {
     ++refreshes_;
-    const uint8_t* controller = pos.meta().controller;
-    for (int p = 0; p < features_.players; ++p) {
-      int16_t* a = acc(p);
-      std::copy(net_.ft_bias.begin(), net_.ft_bias.end(), a);
-      for (int cell = 0; cell < features_.cells; ++cell) {
-        const Piece piece = pos.piece_at(cell);
-        if (piece == NO_PIECE) continue;
-        add(a, row(features_.index(p, cell, kind_of(piece), controller[colour_of(piece)])));
-      }
-    }
+    for (int p = 0; p < features_.players; ++p) refresh_perspective(pos, p);
     remember(pos);
+  }
+
+  void refresh_perspective(const Position<W>& pos, int p) {
+    const uint8_t* controller = pos.meta().controller;
+    const int bucket = bucket_[p] = bucket_of(pos, p);
+    int16_t* a = acc(p);
+    std::copy(net_.ft_bias.begin(), net_.ft_bias.end(), a);
+    for (int cell = 0; cell < features_.cells; ++cell) {
+      const Piece piece = pos.piece_at(cell);
+      if (piece == NO_PIECE) continue;
+      add(a, row(features_.index(p, bucket, cell, kind_of(piece), controller[colour_of(piece)])));
+    }
   }
 
   void update(const Position<W>& pos) {
@@ -100,13 +109,18 @@ class NetworkEvaluator {
     ++updates_;
     const uint8_t* controller = pos.meta().controller;
     for (int p = 0; p < features_.players; ++p) {
+      const int bucket = bucket_[p];
+      if (bucket_of(pos, p) != bucket) {
+        refresh_perspective(pos, p);
+        continue;
+      }
       int16_t* a = acc(p);
       for (int i = 0; i < n; ++i) {
         const int cell = changed[i];
         const Piece before = board_[cell], now = pos.piece_at(cell);
         if (before != NO_PIECE)
-          subtract(a, row(features_.index(p, cell, kind_of(before), controller[colour_of(before)])));
-        if (now != NO_PIECE) add(a, row(features_.index(p, cell, kind_of(now), controller[colour_of(now)])));
+          subtract(a, row(features_.index(p, bucket, cell, kind_of(before), controller[colour_of(before)])));
+        if (now != NO_PIECE) add(a, row(features_.index(p, bucket, cell, kind_of(now), controller[colour_of(now)])));
       }
     }
     for (int i = 0; i < n; ++i) board_[changed[i]] = pos.piece_at(changed[i]);
@@ -146,6 +160,7 @@ class NetworkEvaluator {
   std::vector<int16_t> acc_;  // [perspective][hidden]
   Piece board_[MAX_CELLS] = {};
   uint8_t controller_[MAX_COLOURS] = {};
+  int bucket_[MAX_PLAYERS] = {};  // each perspective's king bucket in the remembered position
   bool valid_ = false;
   const EvalTables<W>* classic_ = nullptr;  // for a network on the classic evaluation
   uint64_t refreshes_ = 0, updates_ = 0;

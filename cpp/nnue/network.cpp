@@ -56,6 +56,9 @@ void check_shape(const Network& n) {
   if (n.players < 2 || n.players > MAX_PLAYERS || n.slots != n.players + 1 || n.cells < 1 || n.cells > MAX_CELLS)
     throw InvalidNetwork("network shape is not one of a board: " + std::to_string(n.cells) + " cells, " +
                          std::to_string(n.players) + " players, " + std::to_string(n.slots) + " controller slots");
+  if (n.buckets != 1 && n.buckets != KING_BUCKETS)
+    throw InvalidNetwork("network king buckets " + std::to_string(n.buckets) + " is neither 1 (none) nor " +
+                         std::to_string(KING_BUCKETS));
   if (n.hidden < HIDDEN_STEP || n.hidden > MAX_HIDDEN || n.hidden % HIDDEN_STEP)
     throw InvalidNetwork("network hidden width " + std::to_string(n.hidden) + " is not a multiple of " +
                          std::to_string(HIDDEN_STEP) + " between " + std::to_string(HIDDEN_STEP) + " and " +
@@ -85,7 +88,8 @@ std::string write_network(const Network& n) {
   Writer w;
   w.put_signature(MAGIC, NETWORK_VERSION);
   w.put_text(n.game);
-  for (int v : {n.cells, n.players, NETWORK_KINDS, n.slots, n.hidden, n.qa, n.qb, n.scale, int(n.on_classic)})
+  for (int v :
+       {n.cells, n.players, NETWORK_KINDS, n.slots, n.buckets, n.hidden, n.qa, n.qb, n.scale, int(n.on_classic)})
     w.put(uint32_t(v));
   const std::string p = payload(n);
   w.put(fnv1a(p.data(), p.size()));
@@ -101,6 +105,7 @@ Network read_network(const std::string& bytes) {
   n.players = int(r.get<uint32_t>("the header"));
   const int kinds = int(r.get<uint32_t>("the header"));
   n.slots = int(r.get<uint32_t>("the header"));
+  n.buckets = int(r.get<uint32_t>("the header"));
   n.hidden = int(r.get<uint32_t>("the header"));
   n.qa = int(r.get<uint32_t>("the header"));
   n.qb = int(r.get<uint32_t>("the header"));
@@ -126,7 +131,7 @@ Network read_network(const std::string& bytes) {
   return n;
 }
 
-Network quantize_network(const Variant& variant, int hidden, const std::vector<float>& ft_bias,
+Network quantize_network(const Variant& variant, int buckets, int hidden, const std::vector<float>& ft_bias,
                          const std::vector<float>& ft_weight, const std::vector<float>& out_weight,
                          const std::vector<float>& out_bias, int scale, bool on_classic) {
   const FeatureSet f = feature_set(variant);
@@ -135,6 +140,7 @@ Network quantize_network(const Variant& variant, int hidden, const std::vector<f
   n.cells = f.cells;
   n.players = f.players;
   n.slots = f.slots;
+  n.buckets = buckets;
   n.hidden = hidden;
   n.scale = scale;
   n.on_classic = on_classic;

@@ -17,11 +17,10 @@
 // load so that neither the int16 accumulator nor the int32 output can overflow.
 //
 // The file, little-endian:
-//   "PCNN", u32 version (2), u16 length + the game's name (network_game), u32 cells, players,
-//   kinds, slots, hidden, qa, qb, scale (centipawns per unit of output), base (0: the network
-//   is the whole evaluation, 1: it is added to the classic evaluation), u64 FNV-1a hash of
-//   the payload, then the payload: i16 b1[H], i16 W1[inputs][H], i16 w2[players][players * H],
-//   i32 b2[players].
+//   "PCNN", u32 version (3), u16 length + the game's name (network_game), u32 cells, players,
+//   kinds, slots, king buckets (features.h), hidden, qa, qb, scale (centipawns per unit of output), base (0: the
+//   network is the whole evaluation, 1: it is added to the classic evaluation), u64 FNV-1a hash of the payload, then
+//   the payload: i16 b1[H], i16 W1[inputs][H], i16 w2[players][players * H], i32 b2[players].
 #pragma once
 
 #include <cstdint>
@@ -39,7 +38,7 @@ struct InvalidNetwork : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-constexpr int NETWORK_VERSION = 2;
+constexpr int NETWORK_VERSION = 3;
 constexpr int NETWORK_QA = 255;
 constexpr int NETWORK_QB = 512;
 constexpr int MAX_HIDDEN = 2048;
@@ -47,7 +46,7 @@ constexpr int HIDDEN_STEP = 16;  // the hidden width is a multiple of this (vect
 
 struct Network {
   std::string game;  // network_game() of the games it evaluates
-  int cells = 0, players = 0, slots = 0, hidden = 0;
+  int cells = 0, players = 0, slots = 0, buckets = 1, hidden = 0;
   int qa = NETWORK_QA, qb = NETWORK_QB, scale = 400;
   bool on_classic = false;          // its values are added to the classic evaluation's
   std::vector<int16_t> ft_bias;     // [hidden]
@@ -55,7 +54,7 @@ struct Network {
   std::vector<int16_t> out_weight;  // [turn bucket][players * hidden]
   std::vector<int32_t> out_bias;    // [turn bucket]
 
-  int inputs() const { return slots * NETWORK_KINDS * cells; }
+  int inputs() const { return buckets * slots * NETWORK_KINDS * cells; }
   // The hash of the payload, as the file's header holds it.
   uint64_t hash() const;
   // Throws InvalidNetwork unless the network can evaluate `variant`'s positions.
@@ -67,8 +66,9 @@ Network read_network(const std::string& bytes);
 std::string write_network(const Network& network);
 
 // Quantizes a float network of `variant` (arrays in the payload's order and sizes, hidden
-// width `hidden`); InvalidNetwork for wrong sizes or weights too large to quantize.
-Network quantize_network(const Variant& variant, int hidden, const std::vector<float>& ft_bias,
+// width `hidden`, `buckets` king buckets); InvalidNetwork for wrong sizes or weights too large
+// to quantize.
+Network quantize_network(const Variant& variant, int buckets, int hidden, const std::vector<float>& ft_bias,
                          const std::vector<float>& ft_weight, const std::vector<float>& out_weight,
                          const std::vector<float>& out_bias, int scale, bool on_classic);
 

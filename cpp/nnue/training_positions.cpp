@@ -31,10 +31,11 @@ void add_game(const Variant& variant, const Rules& rules, const FeatureSet& f, c
       out.features.resize(at + size_t(n) * out.slots, -1);
       for (int p = 0; p < n; ++p) {
         int16_t* slot = out.features.data() + at + size_t(p) * out.slots;
+        const int bucket = f.bucket(p, pos.king_of(p));
         for (int cell = 0; cell < f.cells; ++cell) {
           const Piece piece = pos.piece_at(cell);
           if (piece != NO_PIECE)
-            *slot++ = int16_t(f.index(p, cell, kind_of(piece), pos.meta().controller[colour_of(piece)]));
+            *slot++ = int16_t(f.index(p, bucket, cell, kind_of(piece), pos.meta().controller[colour_of(piece)]));
         }
       }
       const auto classic = evaluate_players(pos, eval_tables(pos.topo()));
@@ -55,8 +56,8 @@ void add_game(const Variant& variant, const Rules& rules, const FeatureSet& f, c
 }  // namespace
 
 TrainingPositions training_positions(const Variant& variant, const Rules& rules, const std::vector<TrainingGame>& games,
-                                     size_t first, size_t count, int skip_plies) {
-  const FeatureSet f = feature_set(variant);
+                                     size_t first, size_t count, int skip_plies, int buckets) {
+  const FeatureSet f = feature_set(variant, buckets);
   TrainingPositions out;
   out.players = f.players;
   out.slots = MAX_PIECES_PER_COLOUR * variant.colours();

@@ -33,8 +33,9 @@ struct TrainingPositions {
 };
 
 // The positions of games [first, first + count) of `games`, replayed by `rules` from their
-// starts; InvalidTrainingData for a record whose move is not legal where it stands.
+// starts, their features read with `buckets` king buckets (features.h); InvalidTrainingData
+// for a record whose move is not legal where it stands.
 TrainingPositions training_positions(const Variant& variant, const Rules& rules, const std::vector<TrainingGame>& games,
-                                     size_t first, size_t count, int skip_plies);
+                                     size_t first, size_t count, int skip_plies, int buckets = 1);
 
 }  // namespace polychess

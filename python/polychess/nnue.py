@@ -2,8 +2,11 @@
 
 A network reads, for each player's perspective, one feature per piece: the piece's controller
 counted in seats from the perspective (or nobody, for a dead army), its kind, and its cell as
-the perspective's seat sees the board. The sizes follow from the board. The core evaluates a
-network with one accumulator per perspective, updated from the last position it evaluated.
+the perspective's seat sees the board. The sizes follow from the board. With king buckets
+(:data:`KING_BUCKETS`), each perspective reads its features through one of several sets of
+weights, chosen by where his own king stands (near its start, near either castled cell,
+elsewhere). The core evaluates a network with one accumulator per perspective, updated from the
+last position it evaluated.
 
 >>> from polychess import Board
 >>> board = Board("standard")
@@ -28,11 +31,24 @@ from polychess.evaluation import GAMES
 if TYPE_CHECKING:
     from polychess.board import Board
 
-__all__ = ["KERNELS", "InvalidNetworkError", "Network", "Evaluator", "features", "input_count", "random_network"]
+__all__ = [
+    "KERNELS",
+    "KING_BUCKETS",
+    "InvalidNetworkError",
+    "Network",
+    "Evaluator",
+    "features",
+    "input_count",
+    "random_network",
+]
 
 #: The vector kernels this build evaluates networks with: "avx512bw", "avx2", "neon" or "portable"
 #: (chosen by the compiler's target; a source install targets its own CPU).
 KERNELS: str = _core.network_kernels
+
+#: The king buckets of a bucketed network: the king near its start, near its king-side or
+#: queen-side castled cell (within two king steps, from the seat's castling cells), elsewhere.
+KING_BUCKETS: int = _core.king_buckets
 
 
 def _game_of(game: str) -> tuple[str, str, str]:
@@ -42,10 +58,11 @@ def _game_of(game: str) -> tuple[str, str, str]:
     return variant, mode, setups[0]
 
 
-def input_count(game: str) -> int:
-    """The number of features of one perspective of the game's networks."""
+def input_count(game: str, king_buckets: int = 1) -> int:
+    """The number of features of one perspective of the game's networks, with ``king_buckets``
+    king buckets (1 or :data:`KING_BUCKETS`)."""
     variant, mode, _ = _game_of(game)
-    return _core.network_inputs(variant, mode)
+    return _core.network_inputs(variant, mode, king_buckets)
 
 
 class Network:
@@ -78,16 +95,18 @@ class Network:
         *,
         scale: int = 400,
         on_classic: bool = False,
+        king_buckets: int = 1,
     ) -> Network:
         """Quantizes a float network: flat arrays (lists, numpy arrays) of the feature
-        transformer's biases (``hidden``) and weights (``inputs x hidden``, feature-major), the
-        output layer's weights (``players`` turn buckets x ``players x hidden``) and biases
-        (``players``); a player's value is ``scale`` times the output, in centipawns, added to
-        the classic evaluation's where ``on_classic``."""
+        transformer's biases (``hidden``) and weights (``inputs x hidden``, feature-major, where
+        ``inputs`` is :func:`input_count` with ``king_buckets``), the output layer's weights
+        (``players`` turn buckets x ``players x hidden``) and biases (``players``); a player's
+        value is ``scale`` times the output, in centipawns, added to the classic evaluation's
+        where ``on_classic``."""
         variant, mode, setup = _game_of(game)
         return cls(
             _core.Network.quantize(
-                variant, mode, setup, hidden, ft_bias, ft_weight, out_weight, out_bias, scale, on_classic
+                variant, mode, setup, hidden, ft_bias, ft_weight, out_weight, out_bias, scale, on_classic, king_buckets
             )
         )
 
@@ -115,6 +134,12 @@ class Network:
         return self._core.players
 
     @property
+    def king_buckets(self) -> int:
+        """1, or :data:`KING_BUCKETS` for a network whose weights depend on where each
+        perspective's king stands."""
+        return self._core.king_buckets
+
+    @property
     def scale(self) -> int:
         return self._core.scale
 
@@ -139,7 +164,8 @@ class Network:
 
     def __repr__(self) -> str:
         base = " on classic" if self.on_classic else ""
-        return f"<Network {self.game} {self.inputs}x{self.hidden}{base} hash={self.hash:016x}>"
+        buckets = f" {self.king_buckets} king buckets" if self.king_buckets > 1 else ""
+        return f"<Network {self.game} {self.inputs}x{self.hidden}{buckets}{base} hash={self.hash:016x}>"
 
 
 class Evaluator:
@@ -169,20 +195,21 @@ class Evaluator:
         return self._core.updates
 
 
-def features(board: Board, perspective: int) -> list[int]:
-    """The features the board's pieces activate for a player's perspective, sorted."""
-    return _core.network_features(board.core, perspective)
+def features(board: Board, perspective: int, king_buckets: int = 1) -> list[int]:
+    """The features the board's pieces activate for a player's perspective, sorted (read
+    with ``king_buckets`` king buckets)."""
+    return _core.network_features(board.core, perspective, king_buckets)
 
 
 def random_network(
-    game: str, *, hidden: int = 64, seed: int = 0, spread: float = 0.3, on_classic: bool = False
+    game: str, *, hidden: int = 64, seed: int = 0, spread: float = 0.3, on_classic: bool = False, king_buckets: int = 1
 ) -> Network:
     """A network of random weights (uniform in +-spread, the output layer's scaled to its
     width): a start for training, and what tests check the arithmetic with; ``on_classic``, a
     correction of the classic evaluation."""
     rng = random.Random(seed)
     variant, mode, _ = _game_of(game)
-    inputs = _core.network_inputs(variant, mode)
+    inputs = _core.network_inputs(variant, mode, king_buckets)
     players = len(next(v for v in _core.variants() if v[0] == variant)[4])
     out_spread = spread * 4 / (players * hidden) ** 0.5
 
@@ -197,4 +224,5 @@ def random_network(
         uniform(players * players * hidden, out_spread),
         uniform(players, spread),
         on_classic=on_classic,
+        king_buckets=king_buckets,
     )

@@ -5,12 +5,13 @@ fresh computation through random games of every game, and the file format's chec
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
 from polychess import Board, Game, Status
 from polychess.evaluation import evaluate
-from polychess.nnue import KERNELS, InvalidNetworkError, Network, features, input_count, random_network
+from polychess.nnue import KERNELS, KING_BUCKETS, InvalidNetworkError, Network, features, input_count, random_network
 
 GAMES = {
     "standard": ("standard", None),
@@ -104,12 +105,74 @@ def test_a_one_point_queen_reads_as_a_queen() -> None:
     assert any(f % 160 == cell and (f // 160) % KINDS == queen for f in features(board, 0))
 
 
+# -- king buckets ---------------------------------------------------------------------------
+
+
+def king_bucket(board: Board, perspective: int, game: str) -> int:
+    """The perspective's bucket, read from his bucketed features: every one lies in the
+    bucket's block, at the unbucketed feature's place in it."""
+    base = input_count(game)
+    bucketed = features(board, perspective, KING_BUCKETS)
+    buckets = {f // base for f in bucketed}
+    assert len(buckets) == 1
+    assert [f % base for f in bucketed] == features(board, perspective)
+    return buckets.pop()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_king_buckets_multiply_the_inputs(game: str) -> None:
+    assert input_count(game, KING_BUCKETS) == KING_BUCKETS * input_count(game)
+    with pytest.raises(ValueError, match="king buckets 3"):
+        input_count(game, 3)
+
+
+@pytest.mark.parametrize(
+    ("white_king", "black_king", "buckets"),
+    [
+        ("e1", "e8", (0, 0)),  # both at the start
+        ("g1", "g8", (1, 1)),  # castled king side, each from his own castling cells
+        ("c1", "c8", (2, 2)),  # castled queen side
+        ("h2", "a7", (1, 2)),  # near the castled cells
+        ("f1", "d7", (0, 0)),  # as near the start as a castled cell: the start's
+        ("e3", "b6", (0, 2)),  # two king steps out still counts
+        ("e4", "h5", (3, 3)),  # farther: elsewhere
+    ],
+)
+def test_standard_king_buckets_by_hand(white_king: str, black_king: str, buckets: tuple[int, int]) -> None:
+    board = Board("standard", f"{_fen_with_kings(white_king, black_king)} w - - 0 1")
+    assert (king_bucket(board, 0, "standard"), king_bucket(board, 1, "standard")) == buckets
+
+
+def _fen_with_kings(white: str, black: str) -> str:
+    rows = [["1"] * 8 for _ in range(8)]
+    for name, letter in ((white, "K"), (black, "k")):
+        rows[8 - int(name[1])][ord(name[0]) - ord("a")] = letter
+    return "/".join(re.sub("1+", lambda run: str(len(run.group())), "".join(row)) for row in rows)
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [("three-player", {}), ("four-player", {"mode": "teams"}), ("four-player", {"mode": "ffa", "setup": "classic"})],
+)
+def test_every_seat_starts_in_the_first_bucket(variant: str, options: dict[str, object]) -> None:
+    game = variant if variant != "four-player" else f"four-player-{options['mode']}"
+    board = Board(variant, **options)  # type: ignore[arg-type]
+    assert [king_bucket(board, p, game) for p in range(len(board.colours))] == [0] * len(board.colours)
+
+
+def test_a_player_without_a_king_is_in_the_last_bucket() -> None:
+    board = Board("four-player", mode="ffa")
+    board.eliminate("blue", None)  # a mate: the king goes, the army stays dead
+    assert king_bucket(board, 1, "four-player-ffa") == KING_BUCKETS - 1
+    assert king_bucket(board, 0, "four-player-ffa") == 0
+
+
 # -- arithmetic -----------------------------------------------------------------------------
 
 
-def float_network(game: str, hidden: int, seed: int) -> tuple[list[float], ...]:
+def float_network(game: str, hidden: int, seed: int, king_buckets: int = 1) -> tuple[list[float], ...]:
     rng = random.Random(seed)
-    inputs = input_count(game)
+    inputs = input_count(game, king_buckets)
     players = len(board_of(game).colours)
     return (
         [rng.uniform(-0.3, 0.3) for _ in range(hidden)],
@@ -119,14 +182,16 @@ def float_network(game: str, hidden: int, seed: int) -> tuple[list[float], ...]:
     )
 
 
-def float_values(board: Board, weights: tuple[list[float], ...], hidden: int, scale: int) -> list[float]:
+def float_values(
+    board: Board, weights: tuple[list[float], ...], hidden: int, scale: int, king_buckets: int = 1
+) -> list[float]:
     """The float network's value of each player, computed here from the features alone."""
     ft_bias, ft_weight, out_weight, out_bias = weights
     players = len(board.colours)
     clipped = []
     for p in range(players):
         h = list(ft_bias)
-        for f in features(board, p):
+        for f in features(board, p, king_buckets):
             row = ft_weight[f * hidden : (f + 1) * hidden]
             h = [a + w for a, w in zip(h, row, strict=True)]
         clipped.append([min(1.0, max(0.0, a)) for a in h])
@@ -152,13 +217,16 @@ def dequantized(weights: tuple[list[float], ...]) -> tuple[list[float], ...]:
     )
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_quantized_values_match_the_float_network(game: str) -> None:
+@pytest.mark.parametrize(
+    ("game", "king_buckets"),
+    [(game, 1) for game in GAMES] + [("standard", KING_BUCKETS), ("three-player", KING_BUCKETS)],
+)
+def test_quantized_values_match_the_float_network(game: str, king_buckets: int) -> None:
     # (48: the widest vector kernels, AVX-512's 32 lanes, run once and leave a 16-lane tail)
     hidden, scale = 48, 400
-    weights = float_network(game, hidden, seed=7)
+    weights = float_network(game, hidden, seed=7, king_buckets=king_buckets)
     rounded = dequantized(weights)
-    network = Network.from_floats(game, hidden, *weights, scale=scale)
+    network = Network.from_floats(game, hidden, *weights, scale=scale, king_buckets=king_buckets)
     variant, mode = GAMES[game]
     play = Game(variant, mode=mode)
     rng = random.Random(11)
@@ -168,9 +236,10 @@ def test_quantized_values_match_the_float_network(game: str) -> None:
             break
         board = play.board
         got = network.evaluate(board)
-        exact = float_values(board, weights, hidden, scale)
+        exact = float_values(board, weights, hidden, scale, king_buckets)
         arithmetic = max(
-            arithmetic, *(abs(g - e) for g, e in zip(got, float_values(board, rounded, hidden, scale), strict=True))
+            arithmetic,
+            *(abs(g - e) for g, e in zip(got, float_values(board, rounded, hidden, scale, king_buckets), strict=True)),
         )
         rounding = max(rounding, *(abs(g - e) for g, e in zip(got, exact, strict=True)))
         largest = max(largest, *(abs(e) for e in exact))
@@ -202,15 +271,20 @@ PLAYS = [
 ]
 
 
+@pytest.mark.parametrize("king_buckets", [1, KING_BUCKETS])
 @pytest.mark.parametrize(("variant", "options"), PLAYS)
-def test_incremental_accumulators_equal_a_fresh_computation(variant: str, options: dict[str, object]) -> None:
+def test_incremental_accumulators_equal_a_fresh_computation(
+    variant: str, options: dict[str, object], king_buckets: int
+) -> None:
     game_name = variant if variant != "four-player" else f"four-player-{options['mode']}"
-    network = random_network(game_name, hidden=16, seed=5)
+    network = random_network(game_name, hidden=16, seed=5, king_buckets=king_buckets)
     expected = {"castling", "en passant", "promotion"}
     if variant == "three-player" and options.get("players") != 2:
         expected.add("transfer")  # a mated army passes to its mater
     if options.get("mode") == "ffa":
         expected.add("dead")  # a mated army stays, nobody's
+    if king_buckets > 1:
+        expected.add("king bucket")  # a king steps into another bucket: his accumulator afresh
     seen: set[str] = set()
     # Random games until every expected event has come up (and at least eight of them).
     for seed in range(60):
@@ -236,7 +310,13 @@ def test_incremental_accumulators_equal_a_fresh_computation(variant: str, option
                 seen.add("en passant")
             if move.promotion is not None:
                 seen.add("promotion")
+            buckets = [features(board, p, king_buckets)[:1] for p in range(len(board.colours))]
             game.push(move)
+            after = game.board
+            if king_buckets > 1 and buckets != [
+                features(after, p, king_buckets)[:1] for p in range(len(after.colours))
+            ]:
+                seen.add("king bucket")
             for colour in board.colours:
                 if board.controller(colour) not in (colour, None):
                     seen.add("transfer")
@@ -273,6 +353,10 @@ def test_a_network_file_round_trips(tmp_path) -> None:
     )
     board = Board("three-player")
     assert again.evaluate(board) == network.evaluate(board)
+    bucketed = random_network("three-player", hidden=16, seed=2, king_buckets=KING_BUCKETS)
+    again = Network.from_bytes(bucketed.to_bytes())
+    assert again.king_buckets == KING_BUCKETS and again.inputs == input_count("three-player", KING_BUCKETS)
+    assert again.evaluate(board) == bucketed.evaluate(board)
 
 
 def test_bad_network_files_are_clear_errors() -> None:
@@ -290,16 +374,22 @@ def test_bad_network_files_are_clear_errors() -> None:
     with pytest.raises(InvalidNetworkError, match="corrupted"):
         Network.from_bytes(bytes(corrupted))
     newer = bytearray(data)
-    newer[4] = 3
-    with pytest.raises(InvalidNetworkError, match="version 3"):
+    newer[4] = 9
+    with pytest.raises(InvalidNetworkError, match="version 9"):
         Network.from_bytes(bytes(newer))
-    # (the base follows eight u32 header fields after the magic, the version and the game's name)
-    base_at = 4 + 4 + 2 + len("standard") + 8 * 4
+    # (the base follows nine u32 header fields after the magic, the version and the game's name)
+    base_at = 4 + 4 + 2 + len("standard") + 9 * 4
     assert data[base_at : base_at + 4] == bytes(4)
     unknown_base = bytearray(data)
     unknown_base[base_at] = 2
     with pytest.raises(InvalidNetworkError, match="base 2"):
         Network.from_bytes(bytes(unknown_base))
+    buckets_at = base_at - 5 * 4  # (then hidden, qa, qb, scale)
+    assert data[buckets_at : buckets_at + 4] == bytes([1, 0, 0, 0])
+    three_buckets = bytearray(data)
+    three_buckets[buckets_at] = 3
+    with pytest.raises(InvalidNetworkError, match="king buckets 3"):
+        Network.from_bytes(bytes(three_buckets))
     assert issubclass(InvalidNetworkError, ValueError)
 
 
@@ -358,6 +448,10 @@ def test_bad_float_networks_are_clear_errors() -> None:
         Network.from_floats("standard", 16, [float("nan")] * 16, ft_weight, out_weight, out_bias)
     with pytest.raises(InvalidNetworkError, match="no game 'chess'"):
         Network.from_floats("chess", 16, ft_bias, ft_weight, out_weight, out_bias)
+    with pytest.raises(InvalidNetworkError, match="ft_weight has"):
+        Network.from_floats("standard", 16, ft_bias, ft_weight, out_weight, out_bias, king_buckets=KING_BUCKETS)
+    with pytest.raises(InvalidNetworkError, match="king buckets 2"):
+        Network.from_floats("standard", 16, ft_bias, ft_weight, out_weight, out_bias, king_buckets=2)
 
 
 def test_module_docstring_examples() -> None:

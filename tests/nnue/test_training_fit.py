@@ -10,7 +10,7 @@ from polychess import _core
 from polychess.catalogue import kind_of
 from polychess.cli import main
 from polychess.evaluation import evaluate
-from polychess.nnue import Network, features
+from polychess.nnue import KING_BUCKETS, Network, features
 from polychess.training.data import MATE_SCORE, data_header, decode, play_batch
 
 torch = pytest.importorskip("torch")
@@ -40,18 +40,21 @@ def kept_positions(kind, record):
         game.push(move)
 
 
+@pytest.mark.parametrize("king_buckets", [1, KING_BUCKETS])
 @pytest.mark.parametrize(
     ("variant", "mode"), [("standard", None), ("three-player", None), ("four-player", "teams"), ("four-player", "ffa")]
 )
-def test_the_training_reads_the_games_positions_and_exports_its_own_network(variant, mode) -> None:
+def test_the_training_reads_the_games_positions_and_exports_its_own_network(variant, mode, king_buckets) -> None:
     kind = kind_of(variant, mode)
     data = data_of(kind, 2, max_plies=40)
     _, records = decode(data)
-    batch = _Batches(_core.TrainingData(data), kind, range(0, 1), skip_plies=0)
+    batch = _Batches(_core.TrainingData(data), kind, range(0, 1), skip_plies=0, king_buckets=king_buckets)
     kept = list(kept_positions(kind, records[0]))
     assert batch.count == len(kept) > 10
-    model = _Model(kind, hidden=16, seed=3)
+    model = _Model(kind, hidden=16, seed=3, king_buckets=king_buckets)
     with torch.no_grad():  # weights as large as trained ones, so that a wrong layout would show
+        if king_buckets > 1:  # (the buckets' own parts start at zero: give them weights too)
+            model.ft.weight[: model.inputs].uniform_(-0.05, 0.05)
         model.ft.weight.mul_(4)
         model.out.mul_(8)
         values = model.values(batch, torch.arange(batch.count))
@@ -62,7 +65,7 @@ def test_the_training_reads_the_games_positions_and_exports_its_own_network(vari
         assert int(batch.turn[row]) == board.colours.index(board.turn)
         for p in range(len(board.colours)):
             got = sorted(int(f) for f in batch.features[row, p] if f < network.inputs)
-            assert got == features(board, p)
+            assert got == features(board, p, king_buckets)
         # the quantized file evaluates as the float network does (docs/nnue.md's tolerance)
         assert all(
             abs(a - b) <= 0.05 * largest for a, b in zip(network.evaluate(board), values[row].tolist(), strict=True)
@@ -123,19 +126,24 @@ def test_the_values_do_not_depend_on_whose_turn_it_is(variant, mode) -> None:
         assert torch.equal(model.values(batch, rows), by_turn)
 
 
-def test_training_lowers_the_held_out_loss(tmp_path) -> None:
+@pytest.mark.parametrize("king_buckets", [1, KING_BUCKETS])
+def test_training_lowers_the_held_out_loss(tmp_path, king_buckets) -> None:
     kind = kind_of("standard")
     data = data_of(kind, 20)
-    network, report = fit_network(data, hidden=16, epochs=4, skip_plies=2)
+    network, report = fit_network(data, hidden=16, epochs=4, skip_plies=2, king_buckets=king_buckets)
     assert report.positions > 500 and report.held_out > 0
     assert report.loss_after < report.loss_before
     assert isinstance(network, Network) and network.game == "standard" and network.hidden == 16
+    assert network.king_buckets == king_buckets
     # the command line does the same and writes the file
     path = tmp_path / "standard.pctd"
     path.write_bytes(data)
     out = tmp_path / "standard.nnue"
-    assert main(["train", "fit", str(path), "-o", str(out), "--hidden", "16", "--epochs", "1"]) == 0
-    assert Network.load(out).game == "standard"
+    buckets = ["--king-buckets"] if king_buckets > 1 else []
+    assert main(["train", "fit", str(path), "-o", str(out), "--hidden", "16", "--epochs", "1", *buckets]) == 0
+    assert Network.load(out).game == "standard" and Network.load(out).king_buckets == king_buckets
+    with pytest.raises(ValueError, match="king buckets 3"):
+        fit_network(data, hidden=16, epochs=1, king_buckets=3)
     assert main(["train", "fit", str(path), "-o", str(out), "--hidden", "20"]) == 2
 
 

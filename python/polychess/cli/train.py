@@ -15,7 +15,7 @@ from pathlib import Path
 from polychess.cli.common import UsageError, positive_int
 from polychess.cli.match import add_game_arguments, add_self_play_arguments, game_kind_argument, openings_argument
 from polychess.cli.status_line import StatusLine
-from polychess.nnue import InvalidNetworkError, Network
+from polychess.nnue import KING_BUCKETS, InvalidNetworkError, Network
 from polychess.training.data import generate, starts_of
 
 __all__ = ["add_parser"]
@@ -89,6 +89,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=1.0,
         help="scale of the written network's values, up to 1: a correction plays better smaller (default 1)",
     )
+    fit.add_argument(
+        "--king-buckets",
+        action="store_true",
+        help=f"weights by where each player's own king stands ({KING_BUCKETS} buckets: near its start, "
+        "near either castled cell, elsewhere)",
+    )
     fit.set_defaults(run=_run_fit)
 
 
@@ -146,6 +152,7 @@ def _run_fit(args: argparse.Namespace) -> int:
                 seed=args.seed,
                 on_classic=args.on_classic,
                 shrink=args.shrink,
+                king_buckets=KING_BUCKETS if args.king_buckets else 1,
                 progress=lambda epoch, loss: status.show(f"epoch {epoch}/{args.epochs}: held-out loss {loss:.6f}"),
             )
         network.save(args.output)

@@ -30,6 +30,11 @@ layer zero), so that it begins where the classic evaluation stands. A correction
 smaller than it predicts best (the search takes the moves whose corrections err upward): the
 network written may be shrunk (``shrink``, the file's scale), standard chess's best at an eighth
 (at a node budget).
+
+With king buckets (``king_buckets``), a feature's weights are trained as the sum of its
+bucket's and a weight all buckets share, and written summed: what a piece means wherever the
+king stands is then learned from every position, not from one bucket's share of them, and the
+buckets learn only how it differs.
 """
 
 from __future__ import annotations
@@ -43,7 +48,7 @@ from typing import Any
 from polychess import _core
 from polychess.catalogue import GameKind, kind_of
 from polychess.evaluation import GAMES
-from polychess.nnue import Network, input_count
+from polychess.nnue import KING_BUCKETS, Network, input_count
 
 __all__ = ["FitReport", "fit_network", "score_scale"]
 
@@ -81,10 +86,12 @@ def _kind_of_game(game: str) -> GameKind:
 class _Batches:
     """Positions of a data file's games, as tensors."""
 
-    def __init__(self, data: _core.TrainingData, kind: GameKind, games: range, skip_plies: int) -> None:
+    def __init__(
+        self, data: _core.TrainingData, kind: GameKind, games: range, skip_plies: int, king_buckets: int = 1
+    ) -> None:
         torch = _torch()
         rules = kind.new_game().rules.to_core()
-        raw = data.positions(rules, games.start, len(games), skip_plies)
+        raw = data.positions(rules, games.start, len(games), skip_plies, king_buckets)
         n, players, slots = raw["count"], raw["players"], raw["slots"]
         self.count = n
         self.players = players
@@ -97,7 +104,8 @@ class _Batches:
             )
 
         features = array("features", torch.int16, (n, players, slots)).long()
-        self.features = torch.where(features < 0, torch.full_like(features, input_count(kind.family)), features)
+        padding = input_count(kind.family, king_buckets)
+        self.features = torch.where(features < 0, torch.full_like(features, padding), features)
         self.turn = array("turn", torch.uint8, (n,)).long()
         self.score = array("score", torch.int16, (n,)).float()
         self.result = array("result", torch.uint8, (n, players)).float() / (2 * (players - 1))
@@ -160,18 +168,24 @@ class _Sides:
 class _Model:
     """The float network (docs/nnue.md), with the search's view of its values."""
 
-    def __init__(self, kind: GameKind, hidden: int, seed: int, on_classic: bool = False) -> None:
+    def __init__(self, kind: GameKind, hidden: int, seed: int, on_classic: bool = False, king_buckets: int = 1) -> None:
         torch = _torch()
         nn = torch.nn
         torch.manual_seed(seed)
         self.kind = kind
-        self.inputs = input_count(kind.family)
+        self.king_buckets = king_buckets
+        self.inputs = input_count(kind.family, king_buckets)
+        self.unbucketed = input_count(kind.family)
         self.players = len(kind.new_game().board.colours)
         self.hidden = hidden
-        # the padding row (index `inputs`) stays zero: -1 slots of positions with fewer pieces
-        self.ft = nn.EmbeddingBag(self.inputs + 1, hidden, mode="sum", padding_idx=self.inputs)
+        # rows: the features, then the padding row (index `inputs`, kept zero: the -1 slots of
+        # positions with fewer pieces), then with buckets the weights every bucket shares
+        shared = self.unbucketed if king_buckets > 1 else 0
+        self.ft = nn.EmbeddingBag(self.inputs + 1 + shared, hidden, mode="sum", padding_idx=self.inputs)
         with torch.no_grad():
             self.ft.weight.uniform_(-0.05, 0.05)
+            if shared:  # the buckets start alike: as the network without them
+                self.ft.weight[: self.inputs].zero_()
             self.ft.weight[self.inputs].zero_()
         self.ft_bias = nn.Parameter(torch.zeros(hidden))
         self.on_classic = on_classic
@@ -182,8 +196,9 @@ class _Model:
         else:
             self.out = nn.Parameter(torch.randn(self.players * hidden) / math.sqrt(self.players * hidden))
         self.out_bias = nn.Parameter(torch.zeros(()))
-        # the weights' bounds that keep the quantized network's integers from overflowing
-        self.ft_limit = 32000 / (255 * MAX_PIECES_PER_COLOUR * self.players) / 1.05
+        # the weights' bounds that keep the quantized network's integers from overflowing (a
+        # bucketed feature's two parts half each, so that their sum stays within)
+        self.ft_limit = 32000 / (255 * MAX_PIECES_PER_COLOUR * self.players) / 1.05 / (2 if shared else 1)
         self.out_limit = min(8.0, (2**31 - 1) / (255 * 512 * self.players * hidden) / 1.05)
 
     def parameters(self) -> list[Any]:
@@ -194,6 +209,13 @@ class _Model:
         torch = _torch()
         n = self.players
         features = batch.features[rows]  # [B, n, slots]
+        if self.king_buckets > 1:  # each feature's shared part too
+            shared = torch.where(
+                features < self.inputs,
+                features % self.unbucketed + self.inputs + 1,
+                torch.full_like(features, self.inputs),
+            )
+            features = torch.cat([features, shared], dim=2)
         b = features.shape[0]
         h = self.ft(features.reshape(b * n, -1)).reshape(b, n, self.hidden) + self.ft_bias
         clipped = h.clamp(0.0, 1.0)
@@ -214,6 +236,11 @@ class _Model:
 
     def network(self, shrink: float = 1.0) -> Network:
         weights = self.ft.weight.detach()[: self.inputs]
+        if self.king_buckets > 1:  # each bucket's part plus the shared one (a bucket is a block of features)
+            shared = self.ft.weight.detach()[self.inputs + 1 :]
+            weights = (weights.reshape(self.king_buckets, self.unbucketed, self.hidden) + shared).reshape(
+                self.inputs, self.hidden
+            )
         return Network.from_floats(
             self.kind.family,
             self.hidden,
@@ -223,6 +250,7 @@ class _Model:
             self.out_bias.detach().repeat(self.players).tolist(),
             scale=round(SCALE * shrink),
             on_classic=self.on_classic,
+            king_buckets=self.king_buckets,
         )
 
 
@@ -255,15 +283,19 @@ def fit_network(
     seed: int = 1,
     on_classic: bool = False,
     shrink: float = 1.0,
+    king_buckets: int = 1,
     progress: Callable[[int, float], None] | None = None,
 ) -> tuple[Network, FitReport]:
     """Trains a network on training data files' bytes (one game's), and returns it quantized
     with a report. ``lam`` weighs the search's scores against the results; ``on_classic``
     trains a correction of the classic evaluation; ``shrink`` scales the values of the network
-    written (the module's docstring says why a correction plays better smaller)."""
+    written (the module's docstring says why a correction plays better smaller);
+    ``king_buckets``, 1 or :data:`polychess.nnue.KING_BUCKETS`."""
     torch = _torch()
     if not 1 / SCALE <= shrink <= 1.0:
         raise ValueError(f"shrink {shrink} is not between {1 / SCALE} and 1")
+    if king_buckets not in (1, KING_BUCKETS):
+        raise ValueError(f"king buckets {king_buckets} is neither 1 (none) nor {KING_BUCKETS}")
     chunks = [data] if isinstance(data, bytes) else list(data)
     files = [_core.TrainingData(chunk) for chunk in chunks]
     games = {f.game for f in files}
@@ -273,13 +305,13 @@ def fit_network(
     train_parts, held_parts = [], []
     for f in files:
         cut = f.games - max(1, f.games // 10) if f.games > 1 else f.games
-        train_parts.append(_Batches(f, kind, range(0, cut), skip_plies))
-        held_parts.append(_Batches(f, kind, range(cut, f.games), skip_plies))
+        train_parts.append(_Batches(f, kind, range(0, cut), skip_plies, king_buckets))
+        held_parts.append(_Batches(f, kind, range(cut, f.games), skip_plies, king_buckets))
     train, held = _concatenate(train_parts), _concatenate(held_parts)
     if train.count == 0 or held.count == 0:
         raise ValueError("too few positions to train on (and hold out): generate more games")
     s = score_scale(train)
-    model = _Model(kind, hidden, seed, on_classic)
+    model = _Model(kind, hidden, seed, on_classic, king_buckets)
     optimizer = torch.optim.Adam(model.parameters(), lr=rate)
 
     def loss_on(batch: _Batches, rows: Any) -> Any:
