@@ -4,6 +4,7 @@ run on the same positions (issue 27: at least half in every game).
     python bench/network_speed.py                      # random networks of width 128 and 256, 2 s a search
     python bench/network_speed.py --hidden 64 --time 5
     python bench/network_speed.py --on-classic         # corrections of the classic evaluation
+    python bench/network_speed.py --king-buckets       # with king buckets (docs/nnue.md)
     python bench/network_speed.py --network teams.nnue  # a trained network (its game only)
 
 The positions are each game's start and a middle game reached by the engine playing itself at
@@ -21,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
 
 from polychess import Board, Engine
-from polychess.nnue import KERNELS, Network, random_network
+from polychess.nnue import KERNELS, KING_BUCKETS, Network, random_network
 from search_speed import VARIANTS, middle_game
 
 GAME_OF = {("standard", None): "standard", ("three-player", None): "three-player"}
@@ -46,7 +47,9 @@ def main() -> None:
         action="store_true",
         help="random networks that correct the classic evaluation (which they compute as well)",
     )
+    parser.add_argument("--king-buckets", action="store_true", help="random networks with king buckets")
     args = parser.parse_args()
+    buckets = KING_BUCKETS if args.king_buckets else 1
     trained = Network.load(args.network) if args.network else None
     print(f"network kernels: {KERNELS}")
     print(f"{'game':<20} {'network':<18} {'classic nps':>12} {'network nps':>12} {'ratio':>6}")
@@ -59,7 +62,10 @@ def main() -> None:
         networks = (
             [trained]
             if trained
-            else [random_network(game, hidden=h, seed=1, on_classic=args.on_classic) for h in args.hidden]
+            else [
+                random_network(game, hidden=h, seed=1, on_classic=args.on_classic, king_buckets=buckets)
+                for h in args.hidden
+            ]
         )
         for network in networks:
             assert network is not None
@@ -68,6 +74,7 @@ def main() -> None:
             learned = [rate(b, args.time, network) for b in boards]
             ratio = statistics.fmean(n / c for n, c in zip(learned, classic, strict=True))
             label = f"{network.inputs}x{network.hidden}" + (" +classic" if network.on_classic else "")
+            label += f" {network.king_buckets}kb" if network.king_buckets > 1 else ""
             print(
                 f"{game:<20} {label:<18} {statistics.fmean(classic):>12,.0f} {statistics.fmean(learned):>12,.0f}"
                 f" {ratio:>6.2f}"

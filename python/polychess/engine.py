@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from polychess import _core
 from polychess.board import Board, Colour, Move
 from polychess.game import Game
-from polychess.nnue import Network
+from polychess.nnue import Network, shipped_network
 from polychess.strength import MAX_LEVEL, Level, level_for_elo, level_of
 
 __all__ = ["Engine", "SearchResult", "ALGORITHMS", "DEFAULT_ALGORITHM", "default_algorithm", "max_hash_mb"]
@@ -98,9 +98,11 @@ class Engine:
     (:func:`default_algorithm`). One search runs at a time per engine;
     :meth:`stop` ends it from another thread. The GIL is released while searching.
 
-    ``evaluation`` is ``"classic"`` (the linear evaluation of :mod:`polychess.evaluation`) or a
-    :class:`polychess.nnue.Network` (a file's: ``Network.load(path)``), which then evaluates
-    every position of its game that the engine searches (another game's is refused).
+    ``evaluation`` is ``"classic"`` (the linear evaluation of :mod:`polychess.evaluation`),
+    ``"network"`` (the trained network the package ships for each game searched,
+    :func:`polychess.nnue.shipped_network`, and the classic evaluation for a game it ships none
+    for), or a :class:`polychess.nnue.Network` (a file's: ``Network.load(path)``), which then
+    evaluates every position of its game that the engine searches (another game's is refused).
 
     ``level`` (1 to :data:`polychess.strength.MAX_LEVEL`, the full engine and the default) or
     ``elo`` (the level whose Elo, measured against Stockfish in standard chess, is nearest)
@@ -128,8 +130,8 @@ class Engine:
         self.threads = whole_number("threads", threads, 1, MAX_THREADS)
         self.strength = level_for_elo(elo) if elo is not None else level_of(MAX_LEVEL if level is None else level)
         self.seed = random.getrandbits(64) if seed is None else whole_number("seed", seed, 0, 2**64 - 1)
-        if not (evaluation == "classic" or isinstance(evaluation, Network)):
-            raise ValueError(f"unknown evaluation {evaluation!r}: 'classic' or a polychess.nnue.Network")
+        if not (evaluation in ("classic", "network") or isinstance(evaluation, Network)):
+            raise ValueError(f"unknown evaluation {evaluation!r}: 'classic', 'network' or a polychess.nnue.Network")
         self.evaluation = evaluation
         self._engine = _core.Engine(self.hash_mb)
 
@@ -179,11 +181,19 @@ class Engine:
             # the game would first have judged the position (a player already mated, a drawn
             # material balance).
             state = _core.GameState(board.core.copy(), judge_start=False)
-        network = self.evaluation._core if isinstance(self.evaluation, Network) else None
+        network = self._network_for(board)
         report = self._engine.search(
             state, depth, nodes, time, callback, algorithm, self.threads, self.strength.noise, self.seed, network
         )
         return _result(board, report)
+
+    def _network_for(self, board: Board) -> _core.Network | None:
+        if isinstance(self.evaluation, Network):
+            return self.evaluation._core
+        if self.evaluation == "network":
+            shipped = shipped_network(board.kind.family)
+            return shipped._core if shipped is not None else None
+        return None
 
     def play(self, game: Game, depth: int | None = None, nodes: int | None = None, time: float | None = None) -> Move:
         """Searches the game's position and plays the best move."""

@@ -19,9 +19,11 @@ True
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from polychess import _core
@@ -40,6 +42,8 @@ __all__ = [
     "features",
     "input_count",
     "random_network",
+    "shipped_network",
+    "shipped_games",
 ]
 
 #: The vector kernels this build evaluates networks with: "avx512bw", "avx2", "neon" or "portable"
@@ -49,6 +53,8 @@ KERNELS: str = _core.network_kernels
 #: The king buckets of a bucketed network: the king near its start, near its king-side or
 #: queen-side castled cell (within two king steps, from the seat's castling cells), elsewhere.
 KING_BUCKETS: int = _core.king_buckets
+
+_SHIPPED = Path(__file__).resolve().parent / "data" / "networks"
 
 
 def _game_of(game: str) -> tuple[str, str, str]:
@@ -193,6 +199,22 @@ class Evaluator:
     @property
     def updates(self) -> int:
         return self._core.updates
+
+
+def shipped_games() -> list[str]:
+    """The games the package ships a trained network for (``docs/nnue.md`` says how each was
+    trained and what it scores against the classic evaluation)."""
+    return sorted(path.stem for path in _SHIPPED.glob("*.nnue"))
+
+
+@functools.cache
+def shipped_network(game: str) -> Network | None:
+    """The trained network the package ships for the game (``standard``, ``three-player``,
+    ``four-player-teams``, ``four-player-ffa``), or None where it ships none:
+    ``Engine(evaluation="network")`` searches with it."""
+    _game_of(game)
+    path = _SHIPPED / f"{game}.nnue"
+    return Network.load(path) if path.exists() else None
 
 
 def features(board: Board, perspective: int, king_buckets: int = 1) -> list[int]:

@@ -6,7 +6,13 @@ from __future__ import annotations
 import pytest
 
 from polychess import Board, Engine, Game
-from polychess.nnue import InvalidNetworkError, random_network
+from polychess.evaluation import GAMES
+from polychess.nnue import InvalidNetworkError, random_network, shipped_games, shipped_network
+
+
+def start_of(game: str) -> Board:
+    variant, mode, _ = GAMES[game]
+    return Board(variant, mode=mode or None)
 
 
 @pytest.mark.parametrize(
@@ -59,3 +65,30 @@ def test_every_thread_of_a_parallel_search_evaluates_with_the_network() -> None:
     for move in result.pv:
         end.push(move)
     assert list(result.scores.values()) == network.evaluate(end)
+
+
+@pytest.mark.parametrize("game", shipped_games())
+def test_the_shipped_networks_load_and_search_their_games(game: str) -> None:
+    network = shipped_network(game)
+    assert network is not None and network.game == game
+    # small enough to ship (the "a few MB")
+    assert len(network.to_bytes()) < 4_000_000
+    board = start_of(game)
+    by_name = Engine(evaluation="network", hash_mb=1).search(board, depth=2)
+    by_network = Engine(evaluation=network, hash_mb=1).search(board, depth=2)
+    assert by_name.score == by_network.score and by_name.scores == by_network.scores
+
+
+def test_the_shipped_network_is_used_only_where_the_package_ships_one() -> None:
+    assert "standard" in shipped_games() and "four-player-teams" in shipped_games()
+    missing = [game for game in GAMES if game not in shipped_games()]
+    for game in missing:
+        assert shipped_network(game) is None
+        board = start_of(game)
+        # a game without one is searched with the classic evaluation
+        assert (
+            Engine(evaluation="network", hash_mb=1).search(board, depth=2).scores
+            == Engine(hash_mb=1).search(board, depth=2).scores
+        )
+    with pytest.raises(InvalidNetworkError, match="no game 'chess'"):
+        shipped_network("chess")

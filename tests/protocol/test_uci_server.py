@@ -241,7 +241,10 @@ def test_evalfile_searches_with_a_network(session, tmp_path):
     s.until("bestmove")
     s.send("setoption name EvalFile value <classic>", "isready")
     s.until("readyok")
-    assert s.server.network is None
+    assert s.server.evaluation == "classic"
+    s.send("setoption name EvalFile value <shipped>", "isready")
+    s.until("readyok")
+    assert s.server.evaluation == "network"
     (tmp_path / "bad.nnue").write_bytes(b"PCNN\x01")
     s.send(f"setoption name EvalFile value {tmp_path / 'bad.nnue'}")
     assert "truncated" in s.until("info string")[-1]

@@ -387,7 +387,8 @@ class UciServer:
         self.hash_mb = DEFAULT_HASH_MB
         self.overhead = DEFAULT_OVERHEAD_MS / 1000.0
         self.engine = Engine(hash_mb=self.hash_mb)
-        self.network: Network | None = None  # EvalFile's (docs/nnue.md); None: the classic evaluation
+        # EvalFile's (docs/nnue.md): a network file's, "network" (the package's own for each game) or "classic"
+        self.evaluation: Network | str = "classic"
         # Strength, as Stockfish offers it: a skill level, or an Elo when UCI_LimitStrength is on.
         self.skill_level = MAX_LEVEL
         self.limit_strength = False
@@ -537,12 +538,14 @@ class UciServer:
         elif name == "clear hash":
             self.engine.clear()
         elif name == "evalfile":
-            # a network file (docs/nnue.md), or the classic evaluation
+            # a network file (docs/nnue.md), the package's own networks, or the classic evaluation
             if value.strip() in ("", "<classic>", "<empty>", "classic"):
-                self.network = None
+                self.evaluation = "classic"
+            elif value.strip() in ("<shipped>", "shipped"):
+                self.evaluation = "network"
             else:
                 try:
-                    self.network = Network.load(value.strip())
+                    self.evaluation = Network.load(value.strip())
                 except (OSError, InvalidNetworkError) as error:
                     raise ValueError(str(error)) from None
         elif name == "skill level":
@@ -580,13 +583,13 @@ class UciServer:
         if "perft" in go.limits:
             self.perft(game, go.limits["perft"])
             return
-        network = self.network
-        if network is not None and network.game != self.kind.family:
+        evaluation = self.evaluation
+        if isinstance(evaluation, Network) and evaluation.game != self.kind.family:
             self.info(
-                f"EvalFile is a {network.game} network: {self.kind.family} is searched with the classic evaluation"
+                f"EvalFile is a {evaluation.game} network: {self.kind.family} is searched with the classic evaluation"
             )
-            network = None
-        self.engine.evaluation = network or "classic"
+            evaluation = "classic"
+        self.engine.evaluation = evaluation
         if game.is_over():
             self.info(f"Game completed. {completed_text(game)}")
             self.write("bestmove (none)")
