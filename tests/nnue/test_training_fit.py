@@ -178,3 +178,31 @@ def test_a_shrunk_correction_is_the_same_correction_smaller(tmp_path) -> None:
     path = tmp_path / "standard.pctd"
     path.write_bytes(data)
     assert main(["train", "fit", str(path), "-o", str(tmp_path / "x.nnue"), "--shrink", "1.5"]) == 2
+
+
+def test_a_max_gap_leaves_out_the_positions_whose_search_strays_from_the_classic_evaluation(tmp_path) -> None:
+    kind = kind_of("standard")
+    data = data_of(kind, 6, max_plies=60)
+    _, records = decode(data)
+
+    def kept_within(gap):
+        count = 0
+        for record in records:
+            for board, score in kept_positions(kind, record):
+                values = evaluate(board)
+                mover = board.colours.index(board.turn)
+                if abs(score - (values[mover] - values[1 - mover])) <= gap:
+                    count += 1
+        return count
+
+    everything = fit_network(data, hidden=16, epochs=1, skip_plies=0)[1]
+    assert everything.positions + everything.held_out == kept_within(float("inf"))
+    for gap in (30, 120):
+        report = fit_network(data, hidden=16, epochs=1, skip_plies=0, max_gap=gap)[1]
+        assert report.positions + report.held_out == kept_within(gap) < kept_within(float("inf"))
+    with pytest.raises(ValueError, match="max gap"):
+        fit_network(data, hidden=16, epochs=1, max_gap=-1)
+    path = tmp_path / "standard.pctd"
+    path.write_bytes(data)
+    assert main(["train", "fit", str(path), "-o", str(tmp_path / "x.nnue"), "--epochs", "1", "--max-gap", "-5"]) == 2
+    assert main(["train", "fit", str(path), "-o", str(tmp_path / "y.nnue"), "--epochs", "1", "--max-gap", "100"]) == 0

@@ -77,6 +77,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="weight of the search's scores against the results, 0 to 1 (default 1: the scores alone)",
     )
     fit.add_argument("--skip-plies", type=int, default=8, help="plies of each game left out, its opening (default 8)")
+    fit.add_argument(
+        "--max-gap",
+        type=float,
+        default=None,
+        metavar="CP",
+        help="leave out positions whose search score differs from the classic evaluation's by more than CP "
+        "centipawns (default: none left out)",
+    )
     fit.add_argument("--seed", type=int, default=1, help="seed of the initial weights and the order (default 1)")
     fit.add_argument(
         "--on-classic",
@@ -153,6 +161,7 @@ def _run_fit(args: argparse.Namespace) -> int:
                 on_classic=args.on_classic,
                 shrink=args.shrink,
                 king_buckets=KING_BUCKETS if args.king_buckets else 1,
+                max_gap=args.max_gap,
                 progress=lambda epoch, loss: status.show(f"epoch {epoch}/{args.epochs}: held-out loss {loss:.6f}"),
             )
         network.save(args.output)

@@ -113,6 +113,17 @@ class _Batches:
         self.points = array("points", torch.int32, (n, players)).float()
         self.classic = array("classic", torch.int32, (n, players)).float()
 
+    _FIELDS = ("features", "turn", "score", "result", "in_game", "points", "classic")
+
+    def kept(self, rows: Any) -> _Batches:
+        """The positions of ``rows`` alone."""
+        subset = object.__new__(_Batches)
+        subset.count = len(rows)
+        subset.players = self.players
+        for name in self._FIELDS:
+            setattr(subset, name, getattr(self, name)[rows])
+        return subset
+
 
 class _Sides:
     """How the search makes a player's score of the players' values (cpp/search/searcher.h):
@@ -258,6 +269,17 @@ def _mover_result(batch: _Batches, rows: Any) -> Any:
     return batch.result[rows].gather(1, batch.turn[rows].unsqueeze(1)).squeeze(1)
 
 
+def _quiet(batch: _Batches, sides: _Sides, max_gap: float) -> _Batches:
+    """The positions whose search score is within ``max_gap`` centipawns of the classic
+    evaluation's score for the mover: where they differ more, the search saw something a
+    static evaluation cannot (a capture or a mate it is about to make, the points it is
+    about to win), and a network trained on it learns that noise."""
+    torch = _torch()
+    rows = torch.arange(batch.count)
+    classic = sides.scores(batch.classic, batch, rows).gather(1, batch.turn.unsqueeze(1)).squeeze(1)
+    return batch.kept(torch.nonzero((batch.score - classic).abs() <= max_gap).squeeze(1))
+
+
 def score_scale(batch: _Batches) -> float:
     """The S for which sigmoid(score / S) best foretells the mover's result (least squares)."""
     torch = _torch()
@@ -284,13 +306,16 @@ def fit_network(
     on_classic: bool = False,
     shrink: float = 1.0,
     king_buckets: int = 1,
+    max_gap: float | None = None,
     progress: Callable[[int, float], None] | None = None,
 ) -> tuple[Network, FitReport]:
     """Trains a network on training data files' bytes (one game's), and returns it quantized
     with a report. ``lam`` weighs the search's scores against the results; ``on_classic``
     trains a correction of the classic evaluation; ``shrink`` scales the values of the network
     written (the module's docstring says why a correction plays better smaller);
-    ``king_buckets``, 1 or :data:`polychess.nnue.KING_BUCKETS`."""
+    ``king_buckets``, 1 or :data:`polychess.nnue.KING_BUCKETS`; ``max_gap`` (centipawns), if
+    given, leaves out the positions whose search score differs from the classic evaluation's
+    by more (training and held out alike)."""
     torch = _torch()
     if not 1 / SCALE <= shrink <= 1.0:
         raise ValueError(f"shrink {shrink} is not between {1 / SCALE} and 1")
@@ -308,6 +333,11 @@ def fit_network(
         train_parts.append(_Batches(f, kind, range(0, cut), skip_plies, king_buckets))
         held_parts.append(_Batches(f, kind, range(cut, f.games), skip_plies, king_buckets))
     train, held = _concatenate(train_parts), _concatenate(held_parts)
+    if max_gap is not None:
+        if max_gap < 0:
+            raise ValueError(f"max gap {max_gap} is negative")
+        sides = _Sides(kind)
+        train, held = _quiet(train, sides, max_gap), _quiet(held, sides, max_gap)
     if train.count == 0 or held.count == 0:
         raise ValueError("too few positions to train on (and hold out): generate more games")
     s = score_scale(train)
@@ -350,6 +380,6 @@ def _concatenate(parts: list[_Batches]) -> _Batches:
     joined = object.__new__(_Batches)
     joined.count = sum(p.count for p in parts)
     joined.players = parts[0].players
-    for name in ("features", "turn", "score", "result", "in_game", "points", "classic"):
+    for name in _Batches._FIELDS:
         setattr(joined, name, torch.cat([getattr(p, name) for p in parts]))
     return joined
