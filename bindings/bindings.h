@@ -109,6 +109,9 @@ struct PyBoard {
 
 // A game and the board (a polychess._core.Board object) whose position it plays on.
 struct PyGame {
+  PyGame(pybind11::object board, AnyGameState game_state)
+      : board_object(std::move(board)), state(std::move(game_state)) {}
+
   pybind11::object board_object;
   AnyGameState state;
   // Counts the steps taken and taken back: what the legal moves handed to Python were read at.

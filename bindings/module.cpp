@@ -1,4 +1,7 @@
 // The compiled module polychess._core: exceptions, Move, Board, Topology, Engine, GameState.
+// It is built once per instruction-set level as polychess._core_<level> (CMakeLists.txt), and
+// names itself polychess._core, the name python/polychess/_core.py gives the one it loads: its
+// classes, functions and exceptions are polychess._core's whichever level runs (pickles too).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -8,8 +11,10 @@
 
 namespace py = pybind11;
 
-PYBIND11_MODULE(_core, m) {
+PYBIND11_MODULE(POLYCHESS_MODULE, m) {
+  m.attr("__name__") = "polychess._core";  // before anything is defined: pybind11 names them from it
   m.doc() = "polychess core: topology, positions, move generation and perft in C++";
+  m.attr("LEVEL") = POLYCHESS_LEVEL;
   py::register_exception<polychess::InvalidPosition>(m, "InvalidPositionError", PyExc_ValueError);
   py::register_exception<polychess::InvalidMove>(m, "InvalidMoveError", PyExc_ValueError);
   py::register_exception<polychess::IllegalMove>(m, "IllegalMoveError", PyExc_ValueError);

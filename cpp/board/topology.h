@@ -8,6 +8,7 @@
 // magic numbers or large tables.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -78,7 +79,7 @@ struct Topology {
     const uint32_t occ = line_occ[s.line];
     const uint32_t below = (occ & ((1u << s.pos) - 1)) | 1u;
     const uint32_t above = (occ & (~1u << s.pos)) | line_top[s.line];
-    const int lo = 31 - __builtin_clz(below), hi = __builtin_ctz(above);
+    const int lo = std::bit_width(below) - 1, hi = std::countr_zero(above);
     BB span = span_from[s.line][lo].minus(span_from[s.line][hi + 1]);
     span.toggle(cell);
     return span;

@@ -3,6 +3,7 @@
 // template on W, so a variant pays only for the words it needs.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 
 namespace polychess {
@@ -36,7 +37,7 @@ struct Bitboard {
 
   constexpr int count() const {
     int n = 0;
-    for (int i = 0; i < W; ++i) n += __builtin_popcountll(w[i]);
+    for (int i = 0; i < W; ++i) n += std::popcount(w[i]);
     return n;
   }
   constexpr bool more_than_one() const {
@@ -46,8 +47,8 @@ struct Bitboard {
   // Lowest cell of a non-empty set.
   constexpr int first() const {
     for (int i = 0; i < W - 1; ++i)
-      if (w[i]) return i * 64 + __builtin_ctzll(w[i]);
-    return (W - 1) * 64 + __builtin_ctzll(w[W - 1]);
+      if (w[i]) return i * 64 + std::countr_zero(w[i]);
+    return (W - 1) * 64 + std::countr_zero(w[W - 1]);
   }
 
   constexpr Bitboard operator&(const Bitboard& o) const {
@@ -93,7 +94,7 @@ inline void for_each_cell(const Bitboard<W>& b, F&& f) {
   for (int i = 0; i < W; ++i) {
     uint64_t x = b.w[i];
     while (x) {
-      f(i * 64 + __builtin_ctzll(x));
+      f(i * 64 + std::countr_zero(x));
       x &= x - 1;
     }
   }

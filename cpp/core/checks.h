@@ -8,6 +8,7 @@
 // counted. The attackers are the pieces of the king's enemies that are still in the game.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 
 #include "core/position.h"
@@ -17,7 +18,7 @@ namespace polychess {
 struct KingsChecked {
   uint32_t players = 0;        // a bit per player whose king the move puts in check
   bool by_queens_only = true;  // every piece newly checking is a queen (the bonus's own table)
-  int count() const { return __builtin_popcount(players); }
+  int count() const { return std::popcount(players); }
 };
 
 // The kings the legal move `move` of `pos` puts in check, among those of `looked_at` (a bit per

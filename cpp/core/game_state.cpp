@@ -4,6 +4,7 @@
 #include "core/errors.h"
 
 #include <algorithm>
+#include <bit>
 #include <sstream>
 #include <stdexcept>
 
@@ -94,7 +95,7 @@ bool GameState<W>::decided_at_start() {
         if (q != p && !pos_->is_enemy(p, q)) side |= 1u << q;
       if (!(side & seats_ & ~(1u << p))) continue;  // nobody of his side plays (an empty seat)
       seats_ |= 1u << p;
-      const int winners = __builtin_popcount(seats_ & ~side);
+      const int winners = std::popcount(seats_ & ~side);
       for (int q = 0; q < players(); ++q)
         if (is_seat(q)) facts_.places[q] = uint8_t(side >> q & 1 ? 1 + winners : 1);
       finish(Termination::DECIDED, End::PLACES);
@@ -328,7 +329,7 @@ void GameState<W>::score_move(Move move, int mover, const uint8_t* statuses, con
     if (in_check(p)) checked |= 1u << p;
   }
   facts_.maybe_checked = uint8_t(checked);
-  if (rules_.points.scores_checks() && __builtin_popcount(checked) >= 2) facts_.points[mover] += checks_bonus(move);
+  if (rules_.points.scores_checks() && std::popcount(checked) >= 2) facts_.points[mover] += checks_bonus(move);
   if (after_move && checked) confirm_mates(mover, checked);
 }
 

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <string>
 #include <utility>
 #include <vector>
@@ -92,7 +93,7 @@ class GameState {
   int players() const { return pos_->players(); }
   uint32_t seats() const { return seats_; }  // a bit per player seated at the start
   bool is_seat(int player) const { return seats_ >> player & 1; }
-  int seat_count() const { return __builtin_popcount(seats_); }
+  int seat_count() const { return std::popcount(seats_); }
   int current_player() const { return pos_->turn(); }
   bool is_terminal() const { return facts_.termination != Termination::NONE; }
   const GameFacts& facts() const { return facts_; }

@@ -14,8 +14,12 @@ struct SplitMix {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
   }
-  // Uniform in [0, n), without the bias of a modulo.
-  int below(int n) { return int((unsigned __int128)next() * unsigned(n) >> 64); }
+  // Uniform in [0, n), without the bias of a modulo: the top 64 bits of next() x n, taken in
+  // halves so that no 128-bit type is needed (MSVC has none).
+  int below(int n) {
+    const uint64_t x = next(), high = (x >> 32) * uint32_t(n), low = (x & 0xFFFFFFFFu) * uint32_t(n);
+    return int((high + (low >> 32)) >> 32);
+  }
 };
 
 }  // namespace polychess

@@ -1,6 +1,6 @@
 // The network's three kernels, written for the vector units a build targets: AVX-512BW, AVX2 or
-// AArch64's NEON, chosen when compiling (-march=native for a source install; a wheel's build
-// names its target), and a portable loop for every other CPU. GCC at -O3 vectorizes the
+// AArch64's NEON, chosen when compiling (the core is built once per instruction-set level,
+// CMakeLists.txt), and a portable loop for every other CPU. GCC at -O3 vectorizes the
 // portable loops for AVX2 as well (measured: the same nodes/s); written out, the vector code
 // no longer depends on one compiler's judgement of a loop, and each target is tested (the
 // main CI run the native kernels, the sanitizer run the portable ones).
@@ -11,9 +11,14 @@
 #include <algorithm>
 #include <cstdint>
 
+// AArch64 always has NEON; GCC and Clang say so with __ARM_NEON, MSVC only with _M_ARM64.
+#if (defined(__ARM_NEON) && defined(__aarch64__)) || defined(_M_ARM64)
+#define POLYCHESS_NEON
+#endif
+
 #if defined(__AVX512BW__) || defined(__AVX2__)
 #include <immintrin.h>
-#elif defined(__ARM_NEON) && defined(__aarch64__)
+#elif defined(POLYCHESS_NEON)
 #include <arm_neon.h>
 #endif
 
@@ -25,7 +30,7 @@ constexpr const char* KERNELS =
     "avx512bw";
 #elif defined(__AVX2__)
     "avx2";
-#elif defined(__ARM_NEON) && defined(__aarch64__)
+#elif defined(POLYCHESS_NEON)
     "neon";
 #else
     "portable";
@@ -49,7 +54,7 @@ inline void accumulate(int16_t* acc, const int16_t* row, int n) {
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc + i),
                         Sign > 0 ? _mm256_add_epi16(a, w) : _mm256_sub_epi16(a, w));
   }
-#elif defined(__ARM_NEON) && defined(__aarch64__)
+#elif defined(POLYCHESS_NEON)
   for (; i + 8 <= n; i += 8) {
     const int16x8_t a = vld1q_s16(acc + i), w = vld1q_s16(row + i);
     vst1q_s16(acc + i, Sign > 0 ? vaddq_s16(a, w) : vsubq_s16(a, w));
@@ -90,7 +95,7 @@ inline int32_t clipped_dot(const int16_t* acc, const int16_t* weight, int n, int
     const __m128i quarter = _mm_add_epi32(half, _mm_shuffle_epi32(half, _MM_SHUFFLE(1, 0, 3, 2)));
     sum += _mm_cvtsi128_si32(_mm_add_epi32(quarter, _mm_shuffle_epi32(quarter, _MM_SHUFFLE(2, 3, 0, 1))));
   }
-#elif defined(__ARM_NEON) && defined(__aarch64__)
+#elif defined(POLYCHESS_NEON)
   {
     const int16x8_t zero = vdupq_n_s16(0), ceiling = vdupq_n_s16(top);
     int32x4_t sums = vdupq_n_s32(0);

@@ -1,5 +1,6 @@
 // Iterative deepening, the search report and the parallel search (lazy SMP).
 #include <algorithm>
+#include <bit>
 #include <thread>
 
 #include "core/errors.h"
@@ -188,7 +189,7 @@ int Searcher<W>::opposing_sides(const Position<W>& pos) {
       if (!pos.is_enemy(p, q)) team = q;
     teams |= 1u << team;
   }
-  return std::max(1, __builtin_popcount(teams));
+  return std::max(1, std::popcount(teams));
 }
 
 Algorithm algorithm_named(const std::string& name) {

@@ -4,6 +4,9 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#ifdef _WIN32
+#include <malloc.h>
+#endif
 #ifdef __linux__
 #include <sys/mman.h>
 #endif
@@ -19,7 +22,11 @@ constexpr size_t HUGE_PAGE = size_t(2) << 20;
 // the TLB far less often than on 4 KB pages.
 TranspositionTable::Slot* TranspositionTable::allocate(size_t count) {
   const size_t bytes = (count * sizeof(Slot) + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+#ifdef _WIN32
+  void* memory = _aligned_malloc(bytes, HUGE_PAGE);  // Windows has no std::aligned_alloc
+#else
   void* memory = std::aligned_alloc(HUGE_PAGE, bytes);
+#endif
   if (!memory) throw std::bad_alloc();
 #ifdef MADV_HUGEPAGE
   madvise(memory, bytes, MADV_HUGEPAGE);
@@ -29,7 +36,13 @@ TranspositionTable::Slot* TranspositionTable::allocate(size_t count) {
   return slots;
 }
 
-void TranspositionTable::Free::operator()(Slot* p) const { std::free(p); }
+void TranspositionTable::Free::operator()(Slot* p) const {
+#ifdef _WIN32
+  _aligned_free(p);
+#else
+  std::free(p);
+#endif
+}
 
 void TranspositionTable::resize(size_t megabytes) {
   if (megabytes > MAX_HASH_MB) throw std::invalid_argument("hash_mb must be at most " + std::to_string(MAX_HASH_MB));

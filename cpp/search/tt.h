@@ -10,6 +10,9 @@
 #pragma once
 
 #include <atomic>
+#if defined(_MSC_VER) && defined(_M_X64)
+#include <xmmintrin.h>
+#endif
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -51,7 +54,12 @@ class TranspositionTable {
 
   // Starts loading the key's slot into the cache, for a probe soon after.
   void prefetch(uint64_t key) const {
-    if (count_) __builtin_prefetch(&slots_[key & mask_]);
+    if (!count_) return;
+#if defined(__GNUC__)
+    __builtin_prefetch(&slots_[key & mask_]);
+#elif defined(_MSC_VER) && defined(_M_X64)
+    _mm_prefetch(reinterpret_cast<const char*>(&slots_[key & mask_]), _MM_HINT_T0);
+#endif
   }
 
   void store(uint64_t key, Move move, int score, int depth, Bound bound) {

@@ -131,6 +131,7 @@ class Layout:
     def castling(self, colour: int, side: int) -> tuple[int, int, int, int]: ...
     def lines(self) -> list[tuple[bool, list[int]]]: ...
 
+LEVEL: str  # the instruction-set level this core was built for (python/polychess/_core.py)
 MATE: int
 MAX_DEPTH: int
 MAX_NODES: int

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+import polychess.nnue
 from polychess import Board, Engine, Game
 from polychess.evaluation import GAMES
 from polychess.nnue import InvalidNetworkError, random_network, shipped_games, shipped_network
@@ -79,10 +80,18 @@ def test_the_shipped_networks_load_and_search_their_games(game: str) -> None:
     assert by_name.score == by_network.score and by_name.scores == by_network.scores
 
 
-def test_the_shipped_network_is_used_only_where_the_package_ships_one() -> None:
-    assert {"standard", "three-player", "four-player-teams"} <= set(shipped_games())
-    missing = [game for game in GAMES if game not in shipped_games()]
-    for game in missing:
+def test_every_game_ships_a_network() -> None:
+    assert shipped_games() == sorted(GAMES)
+
+
+def test_without_a_shipped_network_a_game_is_searched_with_the_classic_evaluation(
+    tmp_path, monkeypatch, request
+) -> None:
+    monkeypatch.setattr(polychess.nnue, "_SHIPPED", tmp_path)  # a package that ships none
+    shipped_network.cache_clear()
+    request.addfinalizer(shipped_network.cache_clear)  # forget the Nones it is about to remember
+    assert shipped_games() == []
+    for game in GAMES:
         assert shipped_network(game) is None
         board = start_of(game)
         # a game without one is searched with the classic evaluation

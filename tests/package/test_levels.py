@@ -1,0 +1,80 @@
+"""The compiled core is built once per instruction-set level of its CPU family, and
+polychess._core is the best of them the CPU runs (python/polychess/_core.py): every level built
+counts alike, each names itself polychess._core (so that pickles travel between machines), and
+a level asked for that is not there is a clear ImportError."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import polychess
+from polychess import _core, _cpu
+from polychess.board import Board
+
+X86_64_LEVELS = ("x86_64_v4", "x86_64_v3", "x86_64_v2", "x86_64")
+COUNTS = [("three-player", None, 3), ("four-player", "teams", 3), ("standard", None, 4)]
+
+
+def built_levels() -> set[str]:
+    folder = Path(_core.__file__).parent
+    return {path.name.split(".")[0].removeprefix("_core_") for path in folder.glob("_core_*.*") if path.suffix != ".py"}
+
+
+def counts_at(level: str) -> list[int]:
+    script = (
+        "from polychess.board import Board; import polychess._core as c; "
+        f"print(c.LEVEL, *(Board(v, mode=m).perft(d) for v, m, d in {COUNTS!r}))"
+    )
+    env = {**os.environ, "POLYCHESS_LEVEL": level}
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300, env=env, check=True
+    )
+    loaded, *counts = out.stdout.split()
+    assert loaded == level
+    return [int(n) for n in counts]
+
+
+def test_the_cpu_levels_are_the_x86_64_levels_best_first() -> None:
+    levels = _cpu.levels()
+    if levels:  # an x86-64 CPU runs the baseline and every level below the best it runs
+        assert levels == X86_64_LEVELS[X86_64_LEVELS.index(levels[0]) :]
+
+
+def test_the_core_loaded_is_the_best_built_that_the_cpu_runs() -> None:
+    built = built_levels()
+    assert _core.LEVEL in built
+    if "POLYCHESS_LEVEL" not in os.environ:
+        best = next(level for level in ("native", *_cpu.levels(), "generic") if level in built)
+        assert _core.LEVEL == best
+
+
+def test_every_level_built_that_the_cpu_runs_counts_alike() -> None:
+    expected = [Board(variant, mode=mode).perft(depth) for variant, mode, depth in COUNTS]
+    runnable = built_levels() & {*_cpu.levels(), "native", "generic"}
+    assert runnable
+    for level in sorted(runnable):
+        assert counts_at(level) == expected, level
+
+
+def test_the_core_names_itself_polychess_core_whichever_level_runs() -> None:
+    assert sys.modules["polychess._core"] is _core is polychess._core
+    assert _core.__name__ == "polychess._core"
+    assert _core.Board.__module__ == _core.Move.__module__ == "polychess._core"
+    assert _core.InvalidMoveError.__module__ == "polychess._core"
+    move = next(iter(Board("three-player").legal_moves))
+    assert pickle.loads(pickle.dumps(move)) == move
+    assert b"_core_" not in pickle.dumps(move)  # by polychess._core's name, not the level's
+
+
+@pytest.mark.parametrize("level", ["z80", "x86_64_v9"])
+def test_a_level_not_built_is_a_clear_import_error(level) -> None:
+    env = {**os.environ, "POLYCHESS_LEVEL": level}
+    out = subprocess.run([sys.executable, "-c", "import polychess.board"], capture_output=True, text=True, env=env)
+    assert out.returncode == 1
+    assert f"ImportError: POLYCHESS_LEVEL={level}: polychess has no core built for that level" in out.stderr
