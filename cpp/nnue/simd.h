@@ -3,7 +3,7 @@
 // CMakeLists.txt), and a portable loop for every other CPU. GCC at -O3 vectorizes the
 // portable loops for AVX2 as well (measured: the same nodes/s); written out, the vector code
 // no longer depends on one compiler's judgement of a loop, and each target is tested (the
-// main CI run the native kernels, the sanitizer run the portable ones).
+// main CI run the vector kernels of the level the CPU loads, the sanitizer run the portable ones).
 //
 // Lengths are multiples of HIDDEN_STEP (network.h): 16 values, one AVX2 register.
 #pragma once
