@@ -115,14 +115,18 @@ class _Batches:
 
     _FIELDS = ("features", "turn", "score", "result", "in_game", "points", "classic")
 
+    @classmethod
+    def _made_of(cls, count: int, players: int, field: Callable[[str], Any]) -> _Batches:
+        """Positions whose tensors are ``field(name)``, not read from a file."""
+        batches = object.__new__(cls)
+        batches.count, batches.players = count, players
+        for name in cls._FIELDS:
+            setattr(batches, name, field(name))
+        return batches
+
     def kept(self, rows: Any) -> _Batches:
         """The positions of ``rows`` alone."""
-        subset = object.__new__(_Batches)
-        subset.count = len(rows)
-        subset.players = self.players
-        for name in self._FIELDS:
-            setattr(subset, name, getattr(self, name)[rows])
-        return subset
+        return _Batches._made_of(len(rows), self.players, lambda name: getattr(self, name)[rows])
 
 
 class _Sides:
@@ -377,9 +381,6 @@ def _concatenate(parts: list[_Batches]) -> _Batches:
     torch = _torch()
     if len(parts) == 1:
         return parts[0]
-    joined = object.__new__(_Batches)
-    joined.count = sum(p.count for p in parts)
-    joined.players = parts[0].players
-    for name in _Batches._FIELDS:
-        setattr(joined, name, torch.cat([getattr(p, name) for p in parts]))
-    return joined
+    return _Batches._made_of(
+        sum(p.count for p in parts), parts[0].players, lambda name: torch.cat([getattr(p, name) for p in parts])
+    )
