@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Compare polychess with Stockfish (perft) and python-chess (legal-move iteration).
+"""Compare polychess with Stockfish and Athena (perft) and python-chess (legal-move iteration).
 
-    PYTHONPATH=python python bench/compare.py           # full run (Stockfish perft 6)
-    PYTHONPATH=python python bench/compare.py --quick   # smoke run (smaller depths)
+    PYTHONPATH=python python bench/compare.py                        # full run (perft 6)
+    PYTHONPATH=python python bench/compare.py --athena /path/athena  # and four-player against Athena
+    PYTHONPATH=python python bench/compare.py --quick                # smoke run (smaller depths)
 
 Everything is measured in one run on this machine, so the ratios compare like with like.
 The script reports; it does not assert: the exit code is 0 whatever the figures (a wrong
@@ -11,7 +12,8 @@ only if polychess itself cannot be imported.
 
 Stockfish and python-chess are *not* dependencies of polychess. If they are missing this
 script installs them itself (``apt-get install -y stockfish``, ``pip install chess``) and
-skips the rows that need them if that fails.
+skips the rows that need them if that fails. Athena (arianahejazyan/Athena, a four-player
+engine with its own perft) is taken as a path, built by whoever runs the script.
 """
 
 from __future__ import annotations
@@ -44,14 +46,21 @@ STANDARD_FENS = {
     "position 5": "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
 }
 
-# Known perft counts from the start positions.
+# Known perft counts from the start positions (four-player teams 6: Athena's own test data).
 STANDARD_PERFT = {1: 20, 2: 400, 3: 8_902, 4: 197_281, 5: 4_865_609, 6: 119_060_324, 7: 3_195_901_860}
 THREE_PLAYER_PERFT = {4: 178_080, 5: 3_960_896}
-FOUR_PLAYER_PERFT = {4: 152_050, 5: 3_452_310}  # teams, modern start (docs/rules.md §2.5)
+FOUR_PLAYER_PERFT = {4: 152_050, 5: 3_452_310, 6: 77_430_383}  # teams, modern start (docs/rules.md §2.5)
 
-TARGET_PERFT_STANDARD = 0.25  # polychess standard nodes/s >= 0.25 x Stockfish
-TARGET_PERFT_THREE_PLAYER = 0.15  # polychess three-player nodes/s >= 0.15 x Stockfish (standard)
-TARGET_PERFT_FOUR_PLAYER = 0.15  # polychess four-player nodes/s >= 0.15 x Stockfish (standard)
+# The chess.com teams start in Athena's position notation (its tests/data/perft.txt).
+ATHENA_START = (
+    "R-0,0,0,0-1,1,1,1-1,1,1,1-0,0,0,0-0-x,x,x,yR,yN,yB,yK,yQ,yB,yN,yR,x,x,x/x,x,x,yP,yP,yP,yP,yP,yP,yP,yP,x,x,x/"
+    "x,x,x,8,x,x,x/bR,bP,10,gP,gR/bN,bP,10,gP,gN/bB,bP,10,gP,gB/bQ,bP,10,gP,gK/bK,bP,10,gP,gQ/bB,bP,10,gP,gB/"
+    "bN,bP,10,gP,gN/bR,bP,10,gP,gR/x,x,x,8,x,x,x/x,x,x,rP,rP,rP,rP,rP,rP,rP,rP,x,x,x/x,x,x,rR,rN,rB,rQ,rK,rB,rN,rR,x,x,x"
+)
+
+TARGET_PERFT_STANDARD = 1.0  # polychess standard nodes/s >= Stockfish's (issue 28)
+TARGET_PERFT_FOUR_PLAYER = 1.2  # polychess four-player teams nodes/s >= 1.2x Athena's
+TARGET_PERFT_THREE_PLAYER = 1.0  # polychess three-player nodes/s >= its own four-player rate
 TARGET_ITERATION = 10.0  # iterating legal_moves >= 10x as fast as python-chess
 
 STOCKFISH_TIMEOUT = 600.0  # seconds allowed for one Stockfish command
@@ -113,13 +122,13 @@ def install_stockfish() -> str | None:
 class Engine:
     """A persistent UCI engine process; lines are read by a thread so reads can time out."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, name: str = "Stockfish") -> None:
         self.proc = subprocess.Popen(
             [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1
         )
         self.lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
-        self.name = "Stockfish"
+        self.name = name
         self.send("uci")
         for line in self.until(lambda s: s == "uciok"):
             if line.startswith("id name "):
@@ -156,14 +165,16 @@ class Engine:
         self.send("isready")
         self.until(lambda s: s == "readyok")
 
-    def perft(self, depth: int) -> tuple[int, float]:
-        """(nodes, seconds) of ``go perft depth`` from the start position; the clock runs
-        from sending the command to reading ``Nodes searched``."""
-        self.send("position startpos")
+    def perft(
+        self, depth: int, position: str = "position startpos", command: str = "go perft", total: str = "Nodes searched"
+    ) -> tuple[int, float]:
+        """(nodes, seconds) of ``command depth`` from ``position``; the clock runs from
+        sending the command to reading the line that starts with ``total``."""
+        self.send(position)
         self.ready()
         start = time.perf_counter()
-        self.send(f"go perft {depth}")
-        lines = self.until(lambda s: s.startswith("Nodes searched"))
+        self.send(f"{command} {depth}")
+        lines = self.until(lambda s: s.startswith(total))
         seconds = time.perf_counter() - start
         nodes = int(lines[-1].split(":", 1)[1])
         return nodes, seconds
@@ -211,7 +222,7 @@ def best_of(runs: int, measure: Callable[[], tuple[int, float]]) -> tuple[int, f
 
 
 def our_perft(variant: str, depth: int) -> tuple[int, float]:
-    board = polychess.Board(variant)
+    board = polychess.Board(variant)  # four-player: teams
     start = time.perf_counter()
     nodes = board.perft(depth)
     return nodes, time.perf_counter() - start
@@ -266,12 +277,28 @@ def fmt_nps(nps: float) -> str:
 # -- main ------------------------------------------------------------------------------------
 
 
+def engine_perft(path: str, name: str, depth: int, runs: int, **commands: str) -> tuple[int, float, str] | None:
+    """(nodes, seconds, engine name) of an external engine's best perft run, or None (said why)."""
+    try:
+        engine = Engine(path, name)
+        try:
+            say(f"{engine.name} ({path}): perft {depth} from the start, best of {runs}")
+            nodes, seconds = best_of(runs, lambda: engine.perft(depth, **commands))
+        finally:
+            engine.close()
+    except (OSError, RuntimeError, ValueError) as exc:
+        say(f"{name} measurement failed ({exc}): its rows are skipped.")
+        return None
+    return nodes, seconds, engine.name
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="smaller depths, fewer repetitions (smoke run)")
+    parser.add_argument("--athena", metavar="PATH", help="an Athena binary: the four-player perft reference")
     args = parser.parse_args(argv)
 
-    sf_depth, std_depth, tp_depth = (5, 5, 4) if args.quick else (6, 6, 5)
+    depth = 5 if args.quick else 6
     runs = 3
     repeat, min_time = (3, 0.02) if args.quick else (7, 0.2)
 
@@ -286,62 +313,60 @@ def main(argv: list[str] | None = None) -> int:
         f"machine: {cpu}, {os.cpu_count()} CPUs; Python {platform.python_version()}; polychess {polychess.__version__}"
     )
 
-    # Stockfish -------------------------------------------------------------------------
-    sf_nps: float | None = None
-    sf_row: tuple[str, ...] | None = None
-    binary = find_stockfish() or install_stockfish()
-    if binary is None:
-        say("Stockfish is unavailable: the Stockfish rows and the perft ratios are skipped.")
-    else:
-        try:
-            engine = Engine(binary)
-            try:
-                say(f"{engine.name} ({binary}): go perft {sf_depth} from the start, best of {runs}")
-                nodes, seconds = best_of(runs, lambda: engine.perft(sf_depth))
-            finally:
-                engine.close()
-            sf_nps = nodes / seconds
-            ok = nodes == STANDARD_PERFT[sf_depth]
-            sf_row = (
-                f"{engine.name} standard start, perft {sf_depth}",
-                f"{nodes:,}" + ("" if ok else " (WRONG)"),
-                f"{seconds:.3f}",
-                fmt_nps(sf_nps),
-                "1.00",
-                "reference",
-                "-",
-            )
-        except (OSError, RuntimeError, ValueError) as exc:
-            say(f"Stockfish measurement failed ({exc}): the Stockfish rows are skipped.")
-            sf_nps = None
+    # Perft: each game against its reference, measured in this run ---------------------------
+    perft = Table(["Perft", "Nodes", "Seconds", "Nodes/s", "Ratio", "Target", "Result"])
 
-    # polychess perft -------------------------------------------------------------------
-    perft = Table(["Perft", "Nodes", "Seconds", "Nodes/s", "Ratio to SF", "Target", "Result"])
-    if sf_row:
-        perft.add(*sf_row)
-    else:
-        perft.add("Stockfish standard start", "-", "-", "-", "-", "reference", "SKIPPED")
+    def reference_row(label: str, measured: tuple[int, float, str] | None, expected: int) -> float | None:
+        if measured is None:
+            perft.add(label, "-", "-", "-", "-", "reference", "SKIPPED")
+            return None
+        nodes, seconds, name = measured
+        ok = nodes == expected
+        perft.add(
+            f"{name}, {label}",
+            f"{nodes:,}" + ("" if ok else " (WRONG)"),
+            f"{seconds:.3f}",
+            fmt_nps(nodes / seconds),
+            "1.00",
+            "reference",
+            "-",
+        )
+        return nodes / seconds
 
-    for variant, depth, expected, target in (
-        ("standard", std_depth, STANDARD_PERFT[std_depth], TARGET_PERFT_STANDARD),
-        ("three-player", tp_depth, THREE_PLAYER_PERFT[tp_depth], TARGET_PERFT_THREE_PLAYER),
-        ("four-player", tp_depth, FOUR_PLAYER_PERFT[tp_depth], TARGET_PERFT_FOUR_PLAYER),
-    ):
+    def our_row(variant: str, expected: int | None, reference: float | None, target: float, against: str) -> float:
         say(f"polychess {variant} start: perft {depth}, best of {runs}")
         nodes, seconds = best_of(runs, functools.partial(our_perft, variant, depth))
         nps = nodes / seconds
-        ratio = nps / sf_nps if sf_nps else None
-        ok = nodes == expected
-        result = verdict(ratio, target) if ok else "WRONG COUNT"
+        ratio = nps / reference if reference else None
+        ok = expected is None or nodes == expected
         perft.add(
-            f"polychess {variant} start, perft {depth}",
+            f"polychess {variant}, perft {depth}",
             f"{nodes:,}" + ("" if ok else f" (expected {expected:,})"),
             f"{seconds:.3f}",
             fmt_nps(nps),
             "n/a" if ratio is None else f"{ratio:.2f}",
-            f">= {target:.2f}",
-            result,
+            f">= {target:.2f}x {against}",
+            verdict(ratio, target) if ok else "WRONG COUNT",
         )
+        return nps
+
+    binary = find_stockfish() or install_stockfish()
+    if binary is None:
+        say("Stockfish is unavailable: the standard ratio is skipped.")
+    stockfish = engine_perft(binary, "Stockfish", depth, runs) if binary else None
+    sf_nps = reference_row(f"standard, go perft {depth}", stockfish, STANDARD_PERFT[depth])
+    our_row("standard", STANDARD_PERFT[depth], sf_nps, TARGET_PERFT_STANDARD, "Stockfish")
+
+    athena = None
+    if args.athena:
+        athena = engine_perft(
+            args.athena, "Athena", depth, runs, position=f"position fen {ATHENA_START}", command="perft", total="Nodes:"
+        )
+    else:
+        say("no --athena PATH: the four-player ratio is skipped.")
+    athena_nps = reference_row(f"four-player teams, perft {depth}", athena, FOUR_PLAYER_PERFT[depth])
+    four_nps = our_row("four-player", FOUR_PLAYER_PERFT[depth], athena_nps, TARGET_PERFT_FOUR_PLAYER, "Athena")
+    our_row("three-player", THREE_PLAYER_PERFT.get(depth), four_nps, TARGET_PERFT_THREE_PLAYER, "our four-player")
 
     # legal-move iteration --------------------------------------------------------------
     chess = import_python_chess()
@@ -377,8 +402,8 @@ def main(argv: list[str] | None = None) -> int:
     perft.print(f"Perft (single thread, bulk counting at the last ply; best of {runs})")
     iteration.print(f"Time per position to iterate board.legal_moves fully (best of {repeat})")
     print()
-    print("Targets: standard perft >= 0.25x Stockfish nodes/s; three-player and four-player perft >= 0.15x Stockfish")
-    print("standard nodes/s; legal_moves iteration >= 10x python-chess. This script reports only.")
+    print("Targets (issue 28): standard perft >= 1.0x Stockfish; four-player teams perft >= 1.2x Athena; three-player")
+    print("perft >= our four-player rate; legal_moves iteration >= 10x python-chess. This script reports only.")
     return 0
 
 

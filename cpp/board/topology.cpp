@@ -67,6 +67,8 @@ std::unique_ptr<Topology<W>> build(const Variant& v) {
     const Line& line = lay.lines[li];
     const int len = int(line.cells.size());
     t->line_top[li] = uint16_t(1u << (len - 1));
+    std::fill(std::begin(t->line_cells[li]), std::end(t->line_cells[li]), uint8_t(OFF_LINE));
+    for (int i = 0; i < len; ++i) t->line_cells[li][i + 1] = uint8_t(line.cells[i]);
     for (int i = 0; i <= len; ++i) {
       t->span_from[li][i] = BB::empty();
       for (int j = i; j < len; ++j) t->span_from[li][i].set(line.cells[j]);

@@ -465,8 +465,7 @@ int GameState<W>::active_players() const {
 
 template <int W>
 bool GameState<W>::in_check(int player) const {
-  const int king = pos_->king_of(player);
-  return king != NO_CELL && bool(pos_->attackers_to(king, pos_->attacking_enemies_of(player)));
+  return pos_->in_check(player);
 }
 
 // ---- the steps as text ---------------------------------------------------------------------

@@ -128,7 +128,7 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
   };
 
   if (ksq != NO_CELL) {
-    checkers = pos.attackers_to(ksq, attackers);
+    if (pos.attacked(ksq, attackers)) checkers = pos.attackers_to(ksq, attackers);
     const BB snipers = ((t.rook_reach[ksq] & rook_likes) | (t.bishop_reach[ksq] & bishop_likes)) & attackers;
     for_each_cell(snipers, [&](int s) {
       const BB line = t.between(ksq, s);
@@ -144,7 +144,7 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
       lift_king();
       BB steps = BB::empty();
       for_each_cell(step_targets, [&](int to) {
-        if (!pos.attackers_to(to, attackers, lifted)) steps.set(to);
+        if (!pos.attacked(to, attackers, lifted)) steps.set(to);
       });
       sink.add(ksq, steps);
       if constexpr (Sink::STOPS_EARLY)
@@ -208,7 +208,7 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
           if (rule.king_from != ksq || (rule.must_be_empty & occ) || (rule.king_path & king_forbidden)) continue;
           bool safe = true;
           lift_king();
-          for_each_cell(rule.king_path, [&](int cell) { safe = safe && !pos.attackers_to(cell, attackers, lifted); });
+          for_each_cell(rule.king_path, [&](int cell) { safe = safe && !pos.attacked(cell, attackers, lifted); });
           if (safe) sink.add(make_castling(ksq, rule.king_to, c, side));
         }
       }
@@ -230,7 +230,7 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
           uint16_t after[MAX_LINES];
           std::memcpy(after, lines, sizeof(uint16_t) * t.line_count);
           for (int cell : {from, skipped, landing}) t.toggle_lines(after, cell);
-          if (pos.attackers_to(ksq, attackers.minus(BB::cell(landing)), after)) return;
+          if (pos.attacked(ksq, attackers.minus(BB::cell(landing)), after)) return;
         }
         const Move move = make_en_passant(from, skipped, vc);
         if (t.promotion[pc].test(skipped))
@@ -245,7 +245,7 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
     for (int victim = 0; victim < pos.players(); ++victim) {
       if (!pos.is_enemy(me, victim) || meta.status[victim] != ACTIVE || (untouchable_players >> victim & 1)) continue;
       const int target = pos.king_of(victim);
-      if (target == NO_CELL) continue;
+      if (target == NO_CELL || !pos.attacked(target, own)) continue;
       const BB remaining = attackers.minus(pos.pieces_of(victim));
       for_each_cell(pos.attackers_to(target, own), [&](int from) {
         if (ksq != NO_CELL) {
@@ -254,7 +254,7 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
           uint16_t after[MAX_LINES];
           std::memcpy(after, pos.line_occupancy(), sizeof(uint16_t) * t.line_count);
           t.toggle_lines(after, from);
-          if (pos.attackers_to(king_after, remaining, after)) return;
+          if (pos.attacked(king_after, remaining, after)) return;
         }
         const Piece attacker = pos.piece_at(from);
         if (kind_of(attacker) == PAWN && t.promotion[colour_of(attacker)].test(target))

@@ -244,7 +244,7 @@ void Position<W>::validate() const {
     for (int p = 0; p < players(); ++p) {
       if (!is_enemy(me, p)) continue;
       const int k = king_of(p);
-      if (k != NO_CELL && attackers_to(k, pieces_of(me)))
+      if (k != NO_CELL && attacked(k, pieces_of(me)))
         fail("the " + colour_name(p) + " king is in check but it is " + colour_name(me) + " to move");
     }
   }

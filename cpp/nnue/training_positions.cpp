@@ -26,7 +26,7 @@ void add_game(const Variant& variant, const Rules& rules, const FeatureSet& f, c
       throw InvalidTrainingData("training data corrupted: move " + std::to_string(ply + 1) + " of a game from " +
                                 quoted(record.start) + " is not legal there");
     const bool noisy = !pos.history().empty() && pos.history().back().captured != NO_PIECE;
-    if (int(ply) >= skip_plies && !noisy && !checkers(pos) && std::abs(int(m.score)) < MATE_SCORE) {
+    if (int(ply) >= skip_plies && !noisy && !pos.in_check(pos.turn()) && std::abs(int(m.score)) < MATE_SCORE) {
       const size_t at = out.features.size();
       out.features.resize(at + size_t(n) * out.slots, -1);
       for (int p = 0; p < n; ++p) {

@@ -81,13 +81,12 @@ class Searcher {
     const auto own = pos_.pieces_of(player);
     return bool(own.minus(pos_.kind_bb(PAWN) | pos_.kind_bb(KING)));
   }
-  bool in_check() const { return bool(checkers(pos_)); }
+  bool in_check() const { return pos_.in_check(pos_.turn()); }
   // Whether an enemy of `mover` is in check (after his move: not only the next player).
   bool enemy_in_check(int mover) const {
     for (int p = 0; p < pos_.players(); ++p) {
       if (!pos_.is_enemy(mover, p) || status(p) != ACTIVE) continue;
-      const int king = pos_.king_of(p);
-      if (king != NO_CELL && pos_.attackers_to(king, pos_.attacking_enemies_of(p))) return true;
+      if (pos_.in_check(p)) return true;
     }
     return false;
   }
@@ -97,8 +96,7 @@ class Searcher {
     const int me = pos_.turn();
     for (int p = 0; p < pos_.players(); ++p) {
       if (p == me || pos_.is_enemy(me, p) || status(p) != ACTIVE) continue;
-      const int king = pos_.king_of(p);
-      if (king != NO_CELL && pos_.attackers_to(king, pos_.attacking_enemies_of(p))) return true;
+      if (pos_.in_check(p)) return true;
     }
     return false;
   }
