@@ -44,7 +44,7 @@ struct Topology {
   BB rook_reach[MAX_CELLS], bishop_reach[MAX_CELLS];  // on an empty board
 
   int line_count;
-  uint16_t line_top[MAX_LINES];                  // bit of the line's last position
+  uint16_t line_top[MAX_LINES];  // bit of the line's last position
   // The cell at each position of the line, shifted by one: [0] and [length + 1] are OFF_LINE,
   // an index no board uses, so that a scan running off either end lands on it.
   uint8_t line_cells[MAX_LINES][MAX_LINE_LENGTH + 2];
