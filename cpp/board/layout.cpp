@@ -188,8 +188,7 @@ Layout build_layout(const Geometry& g) {
   lay.cell_count = g.cell_count();
   lay.colour_count = g.colour_count();
   const int n = lay.cell_count, colours = lay.colour_count;
-  // One index above every board is kept free: topology.h's OFF_LINE.
-  if (n >= MAX_CELLS || colours > MAX_COLOURS) throw std::logic_error("board too large");
+  if (n > MAX_CELLS || colours > MAX_COLOURS) throw std::logic_error("board too large");
 
   lay.rook_rays.resize(n);
   lay.bishop_rays.resize(n);

@@ -67,8 +67,6 @@ std::unique_ptr<Topology<W>> build(const Variant& v) {
     const Line& line = lay.lines[li];
     const int len = int(line.cells.size());
     t->line_top[li] = uint16_t(1u << (len - 1));
-    std::fill(std::begin(t->line_cells[li]), std::end(t->line_cells[li]), uint8_t(OFF_LINE));
-    for (int i = 0; i < len; ++i) t->line_cells[li][i + 1] = uint8_t(line.cells[i]);
     for (int i = 0; i <= len; ++i) {
       t->span_from[li][i] = BB::empty();
       for (int j = i; j < len; ++j) t->span_from[li][i].set(line.cells[j]);
@@ -105,6 +103,7 @@ std::unique_ptr<Topology<W>> build(const Variant& v) {
     }
   }
   for (int c = 0; c < MAX_CELLS; ++c) {
+    t->pawn_attackers_of_any[c] = BB::empty();
     t->landing_of_skipped[c] = NO_CELL;
     t->colour_of_skipped[c] = -1;
     t->castling_lost[c] = 0;
@@ -115,7 +114,10 @@ std::unique_ptr<Topology<W>> build(const Variant& v) {
       t->pawn_push[colour][c] = int16_t(lay.pawn_push[colour][c]);
       t->pawn_double[colour][c] = int16_t(lay.pawn_double_step[colour][c]);
       t->pawn_capture[colour][c] = set_of<W>(lay.pawn_captures[colour][c]);
-      for (int target : lay.pawn_captures[colour][c]) t->pawn_attackers[colour][target].set(c);
+      for (int target : lay.pawn_captures[colour][c]) {
+        t->pawn_attackers[colour][target].set(c);
+        t->pawn_attackers_of_any[target].set(c);
+      }
       const int landing = lay.pawn_double_step[colour][c];
       if (landing != NO_CELL) {
         const int skipped = lay.pawn_push[colour][c];

@@ -10,7 +10,6 @@
 
 #include <bit>
 #include <cstdint>
-#include <utility>
 #include <vector>
 
 #include "board/variant.h"
@@ -30,7 +29,6 @@ struct LinePair {
 };
 
 constexpr int MAX_SLOTS = 12;
-constexpr int OFF_LINE = MAX_CELLS - 1;  // a cell index beyond every board: always empty
 
 template <int W>
 struct Topology {
@@ -44,10 +42,7 @@ struct Topology {
   BB rook_reach[MAX_CELLS], bishop_reach[MAX_CELLS];  // on an empty board
 
   int line_count;
-  uint16_t line_top[MAX_LINES];  // bit of the line's last position
-  // The cell at each position of the line, shifted by one: [0] and [length + 1] are OFF_LINE,
-  // an index no board uses, so that a scan running off either end lands on it.
-  uint8_t line_cells[MAX_LINES][MAX_LINE_LENGTH + 2];
+  uint16_t line_top[MAX_LINES];                  // bit of the line's last position
   BB span_from[MAX_LINES][MAX_LINE_LENGTH + 1];  // cells at positions >= i
   uint8_t rook_slot_count[MAX_CELLS], bishop_slot_count[MAX_CELLS], slot_count[MAX_CELLS];
   LineSlot rook_slots[MAX_CELLS][MAX_SLOTS], bishop_slots[MAX_CELLS][MAX_SLOTS];
@@ -58,6 +53,7 @@ struct Topology {
   int16_t pawn_double[MAX_COLOURS][MAX_CELLS];
   BB pawn_capture[MAX_COLOURS][MAX_CELLS];
   BB pawn_attackers[MAX_COLOURS][MAX_CELLS];  // pawns of the colour that capture on cell
+  BB pawn_attackers_of_any[MAX_CELLS];        // those cells for every colour at once
   BB promotion[MAX_COLOURS];
   int16_t landing_of_skipped[MAX_CELLS];  // double step that skips this cell
   int8_t colour_of_skipped[MAX_CELLS];
@@ -88,14 +84,6 @@ struct Topology {
     BB span = span_from[s.line][lo].minus(span_from[s.line][hi + 1]);
     span.toggle(cell);
     return span;
-  }
-  // The nearest occupied cells before and after the slot's cell along its line (OFF_LINE past
-  // an end): the only pieces on that line that can attack the cell.
-  std::pair<int, int> line_neighbours(LineSlot s, const uint16_t* line_occ) const {
-    const uint32_t occ = line_occ[s.line];
-    const uint32_t below = occ & ((1u << s.pos) - 1);
-    const uint32_t above = (occ & (~1u << s.pos)) | uint32_t(line_top[s.line]) << 1;  // a mark past the end
-    return {line_cells[s.line][std::bit_width(below)], line_cells[s.line][std::countr_zero(above) + 1]};
   }
   BB rook_attacks(int cell, const uint16_t* line_occ) const {
     BB a = BB::empty();

@@ -6,6 +6,10 @@
 #include <bit>
 #include <cstdint>
 
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
 namespace polychess {
 
 template <int W>
@@ -22,6 +26,7 @@ struct Bitboard {
     return b;
   }
 
+  constexpr uint64_t word(int i) const { return w[i]; }
   constexpr bool test(int i) const { return w[i >> 6] >> (i & 63) & 1; }
   constexpr void set(int i) { w[i >> 6] |= uint64_t(1) << (i & 63); }
   constexpr void toggle(int i) { w[i >> 6] ^= uint64_t(1) << (i & 63); }
@@ -88,11 +93,101 @@ struct Bitboard {
   constexpr bool operator!=(const Bitboard& o) const { return !(*this == o); }
 };
 
+#if defined(__AVX2__)
+// The hexagon's two words as one 128-bit vector where the CPU has AVX2 (for the variable
+// shifts that make a one-cell set).
+template <>
+struct alignas(16) Bitboard<2> {
+  __m128i v;
+
+  static Bitboard empty() { return {_mm_setzero_si128()}; }
+  static Bitboard cell(int i) {
+    // 1 shifted left by i - 64 * lane: the other lane's count is out of range and gives zero.
+    const __m128i lane_start = _mm_set_epi64x(64, 0);
+    return {_mm_sllv_epi64(_mm_set1_epi64x(1), _mm_sub_epi64(_mm_set1_epi64x(i), lane_start))};
+  }
+
+  uint64_t word(int i) const { return uint64_t(i == 0 ? _mm_cvtsi128_si64(v) : _mm_extract_epi64(v, 1)); }
+  bool test(int i) const { return !_mm_testz_si128(v, cell(i).v); }
+  void set(int i) { v = _mm_or_si128(v, cell(i).v); }
+  void toggle(int i) { v = _mm_xor_si128(v, cell(i).v); }
+  void reset(int i) { v = _mm_andnot_si128(cell(i).v, v); }
+
+  bool any() const { return !_mm_testz_si128(v, v); }
+  bool none() const { return !any(); }
+  explicit operator bool() const { return any(); }
+  int count() const { return std::popcount(word(0)) + std::popcount(word(1)); }
+  bool more_than_one() const { return count() > 1; }
+  int first() const {
+    if (const uint64_t x = word(0)) return std::countr_zero(x);
+    return 64 + std::countr_zero(word(1));
+  }
+
+  Bitboard operator&(const Bitboard& o) const { return {_mm_and_si128(v, o.v)}; }
+  Bitboard operator|(const Bitboard& o) const { return {_mm_or_si128(v, o.v)}; }
+  Bitboard operator^(const Bitboard& o) const { return {_mm_xor_si128(v, o.v)}; }
+  Bitboard operator~() const { return {_mm_xor_si128(v, _mm_set1_epi64x(-1))}; }
+  Bitboard minus(const Bitboard& o) const { return {_mm_andnot_si128(o.v, v)}; }
+  Bitboard& operator&=(const Bitboard& o) { return *this = *this & o; }
+  Bitboard& operator|=(const Bitboard& o) { return *this = *this | o; }
+  Bitboard& operator^=(const Bitboard& o) { return *this = *this ^ o; }
+  bool operator==(const Bitboard& o) const { return (*this ^ o).none(); }
+  bool operator!=(const Bitboard& o) const { return !(*this == o); }
+};
+
+// The cross's three words as one 256-bit vector, the fourth lane always zero, where the CPU has
+// AVX2: each whole-set operation is one instruction and sets stay in vector registers.
+template <>
+struct alignas(32) Bitboard<3> {
+  __m256i v;
+
+  static Bitboard empty() { return {_mm256_setzero_si256()}; }
+  static Bitboard cell(int i) {
+    // 1 shifted left by i - 64 * lane: lanes other than i's shift by 64 or more, or by a
+    // "negative" (huge) count, and come out zero.
+    const __m256i lane_start = _mm256_setr_epi64x(0, 64, 128, 192);
+    return {_mm256_sllv_epi64(_mm256_set1_epi64x(1), _mm256_sub_epi64(_mm256_set1_epi64x(i), lane_start))};
+  }
+
+  // Lanes read from registers (no trip through memory); i is a constant once inlined.
+  uint64_t word(int i) const {
+    const __m128i half = i < 2 ? _mm256_castsi256_si128(v) : _mm256_extracti128_si256(v, 1);
+    return uint64_t(i % 2 == 0 ? _mm_cvtsi128_si64(half) : _mm_extract_epi64(half, 1));
+  }
+  bool test(int i) const { return !_mm256_testz_si256(v, cell(i).v); }
+  void set(int i) { v = _mm256_or_si256(v, cell(i).v); }
+  void toggle(int i) { v = _mm256_xor_si256(v, cell(i).v); }
+  void reset(int i) { v = _mm256_andnot_si256(cell(i).v, v); }
+
+  bool any() const { return !_mm256_testz_si256(v, v); }
+  bool none() const { return !any(); }
+  explicit operator bool() const { return any(); }
+  int count() const { return std::popcount(word(0)) + std::popcount(word(1)) + std::popcount(word(2)); }
+  bool more_than_one() const { return count() > 1; }
+  int first() const {
+    if (const uint64_t x = word(0)) return std::countr_zero(x);
+    if (const uint64_t x = word(1)) return 64 + std::countr_zero(x);
+    return 128 + std::countr_zero(word(2));
+  }
+
+  Bitboard operator&(const Bitboard& o) const { return {_mm256_and_si256(v, o.v)}; }
+  Bitboard operator|(const Bitboard& o) const { return {_mm256_or_si256(v, o.v)}; }
+  Bitboard operator^(const Bitboard& o) const { return {_mm256_xor_si256(v, o.v)}; }
+  Bitboard operator~() const { return {_mm256_xor_si256(v, _mm256_setr_epi64x(-1, -1, -1, 0))}; }
+  Bitboard minus(const Bitboard& o) const { return {_mm256_andnot_si256(o.v, v)}; }
+  Bitboard& operator&=(const Bitboard& o) { return *this = *this & o; }
+  Bitboard& operator|=(const Bitboard& o) { return *this = *this | o; }
+  Bitboard& operator^=(const Bitboard& o) { return *this = *this ^ o; }
+  bool operator==(const Bitboard& o) const { return (*this ^ o).none(); }
+  bool operator!=(const Bitboard& o) const { return !(*this == o); }
+};
+#endif
+
 // Calls f(cell) for every cell of b, lowest first.
 template <int W, class F>
 inline void for_each_cell(const Bitboard<W>& b, F&& f) {
   for (int i = 0; i < W; ++i) {
-    uint64_t x = b.w[i];
+    uint64_t x = b.word(i);
     while (x) {
       f(i * 64 + std::countr_zero(x));
       x &= x - 1;

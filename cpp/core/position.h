@@ -89,8 +89,8 @@ class Position {
   // Every piece of `among` that attacks `cell`, with sliders seeing through `line_occ`.
   BB attackers_to(int cell, BB among, const uint16_t* line_occ) const;
   BB attackers_to(int cell, BB among) const { return attackers_to(cell, among, line_occ_); }
-  // Whether attackers_to(cell, among, line_occ) has any piece, without building the set: the
-  // question of every legality test, answered with one look along each line through the cell.
+  // Whether attackers_to(cell, among, line_occ) has any piece: the question of every legality
+  // test, answered at the first attacker found.
   bool attacked(int cell, BB among, const uint16_t* line_occ) const;
   bool attacked(int cell, BB among) const { return attacked(cell, among, line_occ_); }
   // Whether the player's king is attacked by the pieces of his active enemies.
@@ -210,38 +210,25 @@ inline Bitboard<W> Position<W>::attackers_to(int cell, BB among, const uint16_t*
   if (rooks && (t.rook_reach[cell] & rooks)) a |= t.rook_attacks(cell, line_occ) & rooks;
   const BB bishops = (by_kind_[BISHOP] | queens) & among;
   if (bishops && (t.bishop_reach[cell] & bishops)) a |= t.bishop_attacks(cell, line_occ) & bishops;
-  const BB pawns = by_kind_[PAWN] & among;
+  const BB pawns = by_kind_[PAWN] & among & t.pawn_attackers_of_any[cell];
   if (pawns)
     for (int c = 0; c < colours(); ++c) a |= t.pawn_attackers[c][cell] & pawns & by_colour_[c];
   return a & among;
 }
 
-// Which lines a kind slides along: bit 0 the straight lines, bit 1 the diagonals.
-inline constexpr uint8_t SLIDES_ALONG[KIND_NB] = {0, 0, 0, 2, 1, 3, 0, 3};
-
 template <int W>
 inline bool Position<W>::attacked(int cell, BB among, const uint16_t* line_occ) const {
   const Topology<W>& t = *topo_;
   if (((t.knight[cell] & by_kind_[KNIGHT]) | (t.king[cell] & by_kind_[KING])) & among) return true;
-  const BB pawns = by_kind_[PAWN] & among;
+  const BB pawns = by_kind_[PAWN] & among & t.pawn_attackers_of_any[cell];
   if (pawns)
     for (int c = 0; c < colours(); ++c)
       if (t.pawn_attackers[c][cell] & pawns & by_colour_[c]) return true;
-  // On each line only the nearest piece either way can attack along it.
-  auto slides_here = [&](int at, uint8_t along) {
-    return (SLIDES_ALONG[kind_of(board_[at])] & along) && among.test(at);
-  };
   const BB queens = by_kind_[QUEEN] | by_kind_[ONE_POINT_QUEEN];
-  if (t.rook_reach[cell] & (by_kind_[ROOK] | queens) & among)
-    for (int i = 0; i < t.rook_slot_count[cell]; ++i) {
-      const auto [before, after] = t.line_neighbours(t.rook_slots[cell][i], line_occ);
-      if (slides_here(before, 1) || slides_here(after, 1)) return true;
-    }
-  if (t.bishop_reach[cell] & (by_kind_[BISHOP] | queens) & among)
-    for (int i = 0; i < t.bishop_slot_count[cell]; ++i) {
-      const auto [before, after] = t.line_neighbours(t.bishop_slots[cell][i], line_occ);
-      if (slides_here(before, 2) || slides_here(after, 2)) return true;
-    }
+  const BB rooks = (by_kind_[ROOK] | queens) & among;
+  if ((t.rook_reach[cell] & rooks) && (t.rook_attacks(cell, line_occ) & rooks)) return true;
+  const BB bishops = (by_kind_[BISHOP] | queens) & among;
+  if ((t.bishop_reach[cell] & bishops) && (t.bishop_attacks(cell, line_occ) & bishops)) return true;
   return false;
 }
 
