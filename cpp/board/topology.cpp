@@ -53,6 +53,7 @@ std::unique_ptr<Topology<W>> build(const Variant& v) {
   for (int c = 0; c < n; ++c) t->all.set(c);
 
   for (int c = 0; c < n; ++c) {
+    t->only[c] = BB::cell(c);
     t->king[c] = set_of<W>(lay.king_targets[c]);
     t->knight[c] = set_of<W>(lay.knight_targets[c]);
     t->rook_reach[c] = t->bishop_reach[c] = BB::empty();

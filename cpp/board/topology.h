@@ -38,6 +38,7 @@ struct Topology {
   int cell_count;
   BB all;
 
+  BB only[MAX_CELLS];  // the one-cell sets
   BB king[MAX_CELLS], knight[MAX_CELLS];
   BB rook_reach[MAX_CELLS], bishop_reach[MAX_CELLS];  // on an empty board
 
@@ -76,24 +77,25 @@ struct Topology {
     for (int i = 0; i < slot_count[cell]; ++i) line_occ[slots[cell][i].line] ^= uint16_t(1u << slots[cell][i].pos);
   }
 
-  BB line_attacks(int cell, LineSlot s, const uint16_t* line_occ) const {
+  // The stretch of the line a slider on the slot's cell sees, the cell itself included.
+  BB line_stretch(LineSlot s, const uint16_t* line_occ) const {
     const uint32_t occ = line_occ[s.line];
     const uint32_t below = (occ & ((1u << s.pos) - 1)) | 1u;
     const uint32_t above = (occ & (~1u << s.pos)) | line_top[s.line];
     const int lo = std::bit_width(below) - 1, hi = std::countr_zero(above);
-    BB span = span_from[s.line][lo].minus(span_from[s.line][hi + 1]);
-    span.toggle(cell);
-    return span;
+    return span_from[s.line][lo].minus(span_from[s.line][hi + 1]);
   }
+  // The cell itself is taken out of the union with a table's set, not by flipping its bit: the
+  // set stays in registers (a bit flipped in a word picked at run time sends it through memory).
   BB rook_attacks(int cell, const uint16_t* line_occ) const {
     BB a = BB::empty();
-    for (int i = 0; i < rook_slot_count[cell]; ++i) a |= line_attacks(cell, rook_slots[cell][i], line_occ);
-    return a;
+    for (int i = 0; i < rook_slot_count[cell]; ++i) a |= line_stretch(rook_slots[cell][i], line_occ);
+    return a.minus(only[cell]);
   }
   BB bishop_attacks(int cell, const uint16_t* line_occ) const {
     BB a = BB::empty();
-    for (int i = 0; i < bishop_slot_count[cell]; ++i) a |= line_attacks(cell, bishop_slots[cell][i], line_occ);
-    return a;
+    for (int i = 0; i < bishop_slot_count[cell]; ++i) a |= line_stretch(bishop_slots[cell][i], line_occ);
+    return a.minus(only[cell]);
   }
 };
 
