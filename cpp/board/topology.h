@@ -4,12 +4,17 @@
 // position, one word per line, updated on every piece move. A slider's attacks along one line
 // are the stretch between the nearest occupied cells on either side, found with two bit scans
 // and two table look-ups. This works for any board, including the forked diagonals through
-// the hexagon's centre (a fork is simply two lines sharing their first cells), and needs no
-// magic numbers or large tables.
+// the hexagon's centre (a fork is simply two lines sharing their first cells).
+//
+// A one-word board (standard chess) goes further: each slider's attacks for every arrangement of
+// the cells that can block it are tabled once, from the lines, and found with one multiply by a
+// magic number (found when the table is built, not written down) and one look-up. The line
+// words are then not needed and not kept.
 #pragma once
 
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "board/variant.h"
@@ -30,9 +35,18 @@ struct LinePair {
 
 constexpr int MAX_SLOTS = 12;
 
+// The pieces on the board as a slider sees them: the occupied cells, and the same cells as one
+// word per line (not read, nor kept, where Topology::MAGIC_SLIDERS).
+template <int W>
+struct Occupancy {
+  Bitboard<W> cells;
+  const uint16_t* lines;
+};
+
 template <int W>
 struct Topology {
   using BB = Bitboard<W>;
+  static constexpr bool MAGIC_SLIDERS = W == 1;
 
   const Variant* variant;
   int cell_count;
@@ -49,6 +63,17 @@ struct Topology {
   LineSlot rook_slots[MAX_CELLS][MAX_SLOTS], bishop_slots[MAX_CELLS][MAX_SLOTS];
   LineSlot slots[MAX_CELLS][MAX_SLOTS];  // every line through the cell
   std::vector<LinePair> pairs;           // [a * cell_count + b]
+
+  // Where MAGIC_SLIDERS, for each cell: the cells that can block a slider there (the line ends
+  // cannot: nothing lies beyond them), and how an arrangement of them numbers its attacks.
+  struct Magic {
+    uint64_t blockers, factor;
+    uint32_t start;  // in slider_attacks
+    int shift;
+    uint32_t index(uint64_t occupied) const { return start + uint32_t(((occupied & blockers) * factor) >> shift); }
+  };
+  Magic rook_magic[MAX_CELLS], bishop_magic[MAX_CELLS];
+  std::vector<BB> slider_attacks;
 
   int16_t pawn_push[MAX_COLOURS][MAX_CELLS];
   int16_t pawn_double[MAX_COLOURS][MAX_CELLS];
@@ -87,16 +112,43 @@ struct Topology {
   }
   // The cell itself is taken out of the union with a table's set, not by flipping its bit: the
   // set stays in registers (a bit flipped in a word picked at run time sends it through memory).
-  BB rook_attacks(int cell, const uint16_t* line_occ) const {
+  BB rook_attacks_along_lines(int cell, const uint16_t* line_occ) const {
     BB a = BB::empty();
     for (int i = 0; i < rook_slot_count[cell]; ++i) a |= line_stretch(rook_slots[cell][i], line_occ);
     return a.minus(only[cell]);
   }
-  BB bishop_attacks(int cell, const uint16_t* line_occ) const {
+  BB bishop_attacks_along_lines(int cell, const uint16_t* line_occ) const {
     BB a = BB::empty();
     for (int i = 0; i < bishop_slot_count[cell]; ++i) a |= line_stretch(bishop_slots[cell][i], line_occ);
     return a.minus(only[cell]);
   }
+
+  BB rook_attacks(int cell, Occupancy<W> occ) const {
+    if constexpr (MAGIC_SLIDERS) return slider_attacks[rook_magic[cell].index(occ.cells.word(0))];
+    return rook_attacks_along_lines(cell, occ.lines);
+  }
+  BB bishop_attacks(int cell, Occupancy<W> occ) const {
+    if constexpr (MAGIC_SLIDERS) return slider_attacks[bishop_magic[cell].index(occ.cells.word(0))];
+    return bishop_attacks_along_lines(cell, occ.lines);
+  }
+};
+
+// A position's occupancy with some cells flipped (a piece lifted, a move made), for asking what
+// would then be attacked without making the move.
+template <int W>
+struct FlippedOccupancy {
+  Bitboard<W> cells;
+  uint16_t lines[MAX_LINES];
+
+  void copy(const Topology<W>& t, Occupancy<W> from) {
+    cells = from.cells;
+    if constexpr (!Topology<W>::MAGIC_SLIDERS) std::memcpy(lines, from.lines, sizeof(uint16_t) * t.line_count);
+  }
+  void flip(const Topology<W>& t, int cell) {
+    cells.toggle(cell);
+    if constexpr (!Topology<W>::MAGIC_SLIDERS) t.toggle_lines(lines, cell);
+  }
+  Occupancy<W> view() const { return {cells, lines}; }
 };
 
 // Built on first use and kept for the life of the process.

@@ -48,7 +48,7 @@ template <int W>
 void add_positional_features(const Position<W>& pos, const EvalTables<W>& e, PlayerFeatures& f) {
   using BB = Bitboard<W>;
   const Topology<W>& t = pos.topo();
-  const uint16_t* occ = pos.line_occupancy();
+  const Occupancy<W> occ = pos.occupancy();
   const BB pawns = pos.kind_bb(PAWN), kings = pos.kind_bb(KING);
   const BB queens = pos.kind_bb(QUEEN) | pos.kind_bb(ONE_POINT_QUEEN);
   const BB rooks = pos.kind_bb(ROOK);

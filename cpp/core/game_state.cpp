@@ -286,7 +286,7 @@ void GameState<W>::score_move(Move move, int mover, const uint8_t* statuses, con
   // check now only if the moved piece attacks it, or a slider's line to it runs through a cell
   // the move emptied.
   const Topology<W>& t = pos_->topo();
-  const uint16_t* lines = pos_->line_occupancy();
+  const Occupancy<W> occ = pos_->occupancy();
   const int to = move_to(move);
   const Piece moved = pos_->piece_at(to);
   Bitboard<W> hits = Bitboard<W>::empty();
@@ -300,19 +300,19 @@ void GameState<W>::score_move(Move move, int mover, const uint8_t* statuses, con
     case KING:
       break;  // a king gives no check
     case BISHOP:
-      hits = t.bishop_attacks(to, lines);
+      hits = t.bishop_attacks(to, occ);
       break;
     case ROOK:
-      hits = t.rook_attacks(to, lines);
+      hits = t.rook_attacks(to, occ);
       break;
     default:  // the queens
-      hits = t.rook_attacks(to, lines) | t.bishop_attacks(to, lines);
+      hits = t.rook_attacks(to, occ) | t.bishop_attacks(to, occ);
   }
   auto lines_through = [&](int cell) { return t.rook_reach[cell] | t.bishop_reach[cell]; };
   Bitboard<W> uncovered = lines_through(move_from(move));
   if (move_type(move) == CASTLING) {
     const auto& c = t.castle[move_aux(move) / 2][move_aux(move) % 2];
-    hits |= t.rook_attacks(c.rook_to, lines);
+    hits |= t.rook_attacks(c.rook_to, occ);
     uncovered |= lines_through(c.rook_from);
   } else if (move_type(move) == EN_PASSANT) {
     uncovered |= lines_through(t.landing_of_skipped[to]);

@@ -11,8 +11,6 @@
 // captures and promotions only (the search's quiescence).
 #pragma once
 
-#include <cstring>
-
 #include "core/position.h"
 
 namespace polychess {
@@ -118,12 +116,12 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
     BB allowed;
   } pins[2 * MAX_SLOTS];
   int pin_count = 0;
-  uint16_t lifted[MAX_LINES];  // line occupancy with the king lifted off its cell, made on demand
+  FlippedOccupancy<W> lifted;  // with the king lifted off its cell, made on demand
   bool king_lifted = false;
   auto lift_king = [&] {
     if (king_lifted) return;
-    std::memcpy(lifted, pos.line_occupancy(), sizeof(uint16_t) * t.line_count);
-    t.toggle_lines(lifted, ksq);
+    lifted.copy(t, pos.occupancy());
+    lifted.flip(t, ksq);
     king_lifted = true;
   };
 
@@ -144,7 +142,7 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
       lift_king();
       BB steps = BB::empty();
       for_each_cell(step_targets, [&](int to) {
-        if (!pos.attacked(to, attackers, lifted)) steps.set(to);
+        if (!pos.attacked(to, attackers, lifted.view())) steps.set(to);
       });
       sink.add(ksq, steps);
       if constexpr (Sink::STOPS_EARLY)
@@ -167,22 +165,29 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
     if ((rook_likes | bishop_likes).test(c)) answer |= t.between(ksq, c);
     evasion &= answer;
   });
-  const uint16_t* lines = pos.line_occupancy();
+  const Occupancy<W> occupancy = pos.occupancy();
   const BB pawns = own & pos.kind_bb(PAWN);
+  // The cells the mover's pieces attack, gathered while their moves are listed: whether an enemy
+  // king stands on one is the king-capture test's first question (asked below).
+  BB attacked_by_me = BB::empty();
+  bool attacked_by_me_known = false;
   if (evasion) {
     const BB mask = targets & evasion;
-    auto emit = [&](int from, BB to) {
+    auto emit = [&](int from, BB attacks) {
+      attacked_by_me |= attacks;
+      BB to = attacks & mask;
       if (pinned.test(from)) to &= allowed_for_pinned(from);
       sink.add(from, to);
     };
-    for_each_cell(own & pos.kind_bb(KNIGHT), [&](int from) { emit(from, t.knight[from] & mask); });
-    for_each_cell(own & bishop_likes, [&](int from) { emit(from, t.bishop_attacks(from, lines) & mask); });
-    for_each_cell(own & rook_likes, [&](int from) { emit(from, t.rook_attacks(from, lines) & mask); });
+    for_each_cell(own & pos.kind_bb(KNIGHT), [&](int from) { emit(from, t.knight[from]); });
+    for_each_cell(own & bishop_likes, [&](int from) { emit(from, t.bishop_attacks(from, occupancy)); });
+    for_each_cell(own & rook_likes, [&](int from) { emit(from, t.rook_attacks(from, occupancy)); });
     if constexpr (Sink::STOPS_EARLY)
       if (sink.found) return;
 
     for (int pc = 0; pawns && pc < colours; ++pc) {
       for_each_cell(pawns & pos.colour_bb(pc), [&](int from) {
+        attacked_by_me |= t.pawn_capture[pc][from];
         BB to = t.pawn_capture[pc][from] & occ & targets;
         const int push = t.pawn_push[pc][from];
         if (push != NO_CELL && !occ.test(push) && (!CAPTURES_ONLY || t.promotion[pc].test(push))) {
@@ -197,6 +202,8 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
         if (promotions) sink.add_promotions(from, promotions);
       });
     }
+    for_each_cell(own & kings, [&](int k) { attacked_by_me |= t.king[k]; });
+    attacked_by_me_known = true;
 
     if (!CAPTURES_ONLY && !checkers && ksq != NO_CELL) {
       for (int c = 0; c < colours; ++c) {
@@ -208,7 +215,8 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
           if (rule.king_from != ksq || (rule.must_be_empty & occ) || (rule.king_path & king_forbidden)) continue;
           bool safe = true;
           lift_king();
-          for_each_cell(rule.king_path, [&](int cell) { safe = safe && !pos.attacked(cell, attackers, lifted); });
+          for_each_cell(rule.king_path,
+                        [&](int cell) { safe = safe && !pos.attacked(cell, attackers, lifted.view()); });
           if (safe) sink.add(make_castling(ksq, rule.king_to, c, side));
         }
       }
@@ -227,10 +235,10 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
       if (meta.controller[pc] != me) continue;
       for_each_cell(t.pawn_attackers[pc][skipped] & pawns & pos.colour_bb(pc), [&](int from) {
         if (ksq != NO_CELL) {
-          uint16_t after[MAX_LINES];
-          std::memcpy(after, lines, sizeof(uint16_t) * t.line_count);
-          for (int cell : {from, skipped, landing}) t.toggle_lines(after, cell);
-          if (pos.attacked(ksq, attackers.minus(BB::cell(landing)), after)) return;
+          FlippedOccupancy<W> after;
+          after.copy(t, occupancy);
+          for (int cell : {from, skipped, landing}) after.flip(t, cell);
+          if (pos.attacked(ksq, attackers.minus(BB::cell(landing)), after.view())) return;
         }
         const Move move = make_en_passant(from, skipped, vc);
         if (t.promotion[pc].test(skipped))
@@ -245,16 +253,17 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
     for (int victim = 0; victim < pos.players(); ++victim) {
       if (!pos.is_enemy(me, victim) || meta.status[victim] != ACTIVE || (untouchable_players >> victim & 1)) continue;
       const int target = pos.king_of(victim);
-      if (target == NO_CELL || !pos.attacked(target, own)) continue;
+      if (target == NO_CELL) continue;
+      if (attacked_by_me_known ? !attacked_by_me.test(target) : !pos.attacked(target, own)) continue;
       const BB remaining = attackers.minus(pos.pieces_of(victim));
       for_each_cell(pos.attackers_to(target, own), [&](int from) {
         if (ksq != NO_CELL) {
           const int king_after = from == ksq ? target : ksq;
           if (from == ksq && king_forbidden.test(target)) return;
-          uint16_t after[MAX_LINES];
-          std::memcpy(after, pos.line_occupancy(), sizeof(uint16_t) * t.line_count);
-          t.toggle_lines(after, from);
-          if (pos.attacked(king_after, remaining, after)) return;
+          FlippedOccupancy<W> after;
+          after.copy(t, pos.occupancy());
+          after.flip(t, from);
+          if (pos.attacked(king_after, remaining, after.view())) return;
         }
         const Piece attacker = pos.piece_at(from);
         if (kind_of(attacker) == PAWN && t.promotion[colour_of(attacker)].test(target))

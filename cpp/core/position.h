@@ -69,7 +69,7 @@ class Position {
   BB occupied() const { return occupied_; }
   BB colour_bb(int colour) const { return by_colour_[colour]; }
   BB kind_bb(Kind k) const { return by_kind_[k]; }
-  const uint16_t* line_occupancy() const { return line_occ_; }
+  Occupancy<W> occupancy() const { return {occupied_, line_occ_}; }
   // The colour's material and placement (placement.h), kept up to date move by move.
   int placement(int colour) const { return placement_[colour]; }
   // The evaluation the position was made with: its weights and placement values.
@@ -86,13 +86,13 @@ class Position {
   bool is_enemy(int player, int other) const { return other != player && team_[other] != team_[player]; }
   // The player's king cell, or NO_CELL.
   int king_of(int player) const;
-  // Every piece of `among` that attacks `cell`, with sliders seeing through `line_occ`.
-  BB attackers_to(int cell, BB among, const uint16_t* line_occ) const;
-  BB attackers_to(int cell, BB among) const { return attackers_to(cell, among, line_occ_); }
-  // Whether attackers_to(cell, among, line_occ) has any piece: the question of every legality
+  // Every piece of `among` that attacks `cell`, with sliders seeing through `occ`.
+  BB attackers_to(int cell, BB among, Occupancy<W> occ) const;
+  BB attackers_to(int cell, BB among) const { return attackers_to(cell, among, occupancy()); }
+  // Whether attackers_to(cell, among, occ) has any piece: the question of every legality
   // test, answered at the first attacker found.
-  bool attacked(int cell, BB among, const uint16_t* line_occ) const;
-  bool attacked(int cell, BB among) const { return attacked(cell, among, line_occ_); }
+  bool attacked(int cell, BB among, Occupancy<W> occ) const;
+  bool attacked(int cell, BB among) const { return attacked(cell, among, occupancy()); }
   // Whether the player's king is attacked by the pieces of his active enemies.
   bool in_check(int player) const {
     const int king = king_of(player);
@@ -164,7 +164,7 @@ class Position {
   BB by_colour_[MAX_COLOURS];
   BB by_kind_[KIND_NB];
   BB occupied_;
-  uint16_t line_occ_[MAX_LINES];
+  uint16_t line_occ_[MAX_LINES];  // kept only where the sliders look along lines (topology.h)
   int32_t placement_[MAX_COLOURS];
   uint8_t team_[MAX_PLAYERS];
   Meta meta_;
@@ -202,14 +202,14 @@ inline int Position<W>::king_of(int player) const {
 }
 
 template <int W>
-inline Bitboard<W> Position<W>::attackers_to(int cell, BB among, const uint16_t* line_occ) const {
+inline Bitboard<W> Position<W>::attackers_to(int cell, BB among, Occupancy<W> occ) const {
   const Topology<W>& t = *topo_;
   BB a = (t.knight[cell] & by_kind_[KNIGHT]) | (t.king[cell] & by_kind_[KING]);
   const BB queens = by_kind_[QUEEN] | by_kind_[ONE_POINT_QUEEN];
   const BB rooks = (by_kind_[ROOK] | queens) & among;
-  if (rooks && (t.rook_reach[cell] & rooks)) a |= t.rook_attacks(cell, line_occ) & rooks;
+  if (rooks && (t.rook_reach[cell] & rooks)) a |= t.rook_attacks(cell, occ) & rooks;
   const BB bishops = (by_kind_[BISHOP] | queens) & among;
-  if (bishops && (t.bishop_reach[cell] & bishops)) a |= t.bishop_attacks(cell, line_occ) & bishops;
+  if (bishops && (t.bishop_reach[cell] & bishops)) a |= t.bishop_attacks(cell, occ) & bishops;
   const BB pawns = by_kind_[PAWN] & among & t.pawn_attackers_of_any[cell];
   if (pawns)
     for (int c = 0; c < colours(); ++c) a |= t.pawn_attackers[c][cell] & pawns & by_colour_[c];
@@ -217,7 +217,7 @@ inline Bitboard<W> Position<W>::attackers_to(int cell, BB among, const uint16_t*
 }
 
 template <int W>
-inline bool Position<W>::attacked(int cell, BB among, const uint16_t* line_occ) const {
+inline bool Position<W>::attacked(int cell, BB among, Occupancy<W> occ) const {
   const Topology<W>& t = *topo_;
   if (((t.knight[cell] & by_kind_[KNIGHT]) | (t.king[cell] & by_kind_[KING])) & among) return true;
   const BB pawns = by_kind_[PAWN] & among & t.pawn_attackers_of_any[cell];
@@ -226,9 +226,9 @@ inline bool Position<W>::attacked(int cell, BB among, const uint16_t* line_occ) 
       if (t.pawn_attackers[c][cell] & pawns & by_colour_[c]) return true;
   const BB queens = by_kind_[QUEEN] | by_kind_[ONE_POINT_QUEEN];
   const BB rooks = (by_kind_[ROOK] | queens) & among;
-  if ((t.rook_reach[cell] & rooks) && (t.rook_attacks(cell, line_occ) & rooks)) return true;
+  if ((t.rook_reach[cell] & rooks) && (t.rook_attacks(cell, occ) & rooks)) return true;
   const BB bishops = (by_kind_[BISHOP] | queens) & among;
-  if ((t.bishop_reach[cell] & bishops) && (t.bishop_attacks(cell, line_occ) & bishops)) return true;
+  if ((t.bishop_reach[cell] & bishops) && (t.bishop_attacks(cell, occ) & bishops)) return true;
   return false;
 }
 
@@ -259,7 +259,7 @@ inline void Position<W>::put(int cell, Piece p) {
   by_colour_[colour_of(p)].set(cell);
   by_kind_[kind_of(p)].set(cell);
   occupied_.set(cell);
-  topo_->toggle_lines(line_occ_, cell);
+  if constexpr (!Topology<W>::MAGIC_SLIDERS) topo_->toggle_lines(line_occ_, cell);
   meta_.key ^= zobrist().piece[colour_of(p)][kind_of(p)][cell];
   placement_[colour_of(p)] += placement_table_->value[colour_of(p)][kind_of(p)][cell];
 }
@@ -271,7 +271,7 @@ inline void Position<W>::remove(int cell) {
   by_colour_[colour_of(p)].reset(cell);
   by_kind_[kind_of(p)].reset(cell);
   occupied_.reset(cell);
-  topo_->toggle_lines(line_occ_, cell);
+  if constexpr (!Topology<W>::MAGIC_SLIDERS) topo_->toggle_lines(line_occ_, cell);
   meta_.key ^= zobrist().piece[colour_of(p)][kind_of(p)][cell];
   placement_[colour_of(p)] -= placement_table_->value[colour_of(p)][kind_of(p)][cell];
 }

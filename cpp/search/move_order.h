@@ -91,8 +91,8 @@ class MoveOrder {
         if (king == NO_CELL) continue;
         kings[king_count++] = king;
         knight |= t.knight[king];
-        bishop |= t.bishop_attacks(king, pos.line_occupancy());
-        rook |= t.rook_attacks(king, pos.line_occupancy());
+        bishop |= t.bishop_attacks(king, pos.occupancy());
+        rook |= t.rook_attacks(king, pos.occupancy());
       }
     }
     bool checks(const Position<W>& pos, Move m) const {
