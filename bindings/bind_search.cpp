@@ -13,14 +13,34 @@ using namespace pybind11::literals;
 namespace polychess {
 namespace {
 
+py::list move_objects(const Variant& v, const std::vector<Move>& moves) {
+  py::list list;
+  for (Move m : moves) list.append(move_object(v, m));
+  return list;
+}
+
 py::dict report_dict(const Variant& v, const SearchReport& r) {
-  py::list pv;
-  for (Move m : r.pv) pv.append(move_object(v, m));
+  py::list lines;
+  for (const SearchLine& line : r.lines)
+    lines.append(
+        py::dict("move"_a = move_object(v, line.move), "score"_a = line.score, "pv"_a = move_objects(v, line.pv),
+                 "player_values"_a = per_player(line.player_values, v.players), "mate_moves"_a = line.mate_moves));
   return py::dict("best"_a = r.best == MOVE_NONE ? py::object(py::none()) : move_object(v, r.best), "score"_a = r.score,
                   "depth"_a = r.depth, "seldepth"_a = r.seldepth, "nodes"_a = r.nodes, "seconds"_a = r.seconds,
-                  "pv"_a = pv, "player_values"_a = per_player(r.player_values, v.players),
-                  "mate_moves"_a = r.mate_moves, "cutoffs"_a = r.cutoffs,
-                  "first_move_cutoffs"_a = r.first_move_cutoffs);
+                  "pv"_a = move_objects(v, r.pv), "player_values"_a = per_player(r.player_values, v.players),
+                  "mate_moves"_a = r.mate_moves, "cutoffs"_a = r.cutoffs, "first_move_cutoffs"_a = r.first_move_cutoffs,
+                  "lines"_a = lines);
+}
+
+// The legal moves of the game's position that `moves` name (Move objects or move text).
+std::vector<Move> named_root_moves(const PyGame& g, const py::list& moves) {
+  return g.visit([&](const auto& state) {
+    Move legal[MAX_MOVES];
+    const int n = state.legal_moves(legal);
+    std::vector<Move> named;
+    for (py::handle m : moves) named.push_back(named_move(g.variant(), legal, n, state.position().turn(), m));
+    return named;
+  });
 }
 
 }  // namespace
@@ -37,10 +57,15 @@ void bind_search(py::module_& m) {
           "search",
           [](Engine& e, const PyGame& g, int depth, uint64_t nodes, double seconds,
              std::optional<std::function<void(py::dict)>> info, const NameText& algorithm, int threads, int noise,
-             uint64_t noise_seed, const std::shared_ptr<Network>& network) {
+             uint64_t noise_seed, const std::shared_ptr<Network>& network, int multipv,
+             const std::optional<py::list>& searchmoves) {
             // (the argument keeps the network alive until the search returns)
-            const SearchLimits limits{depth,   nodes, seconds,    algorithm_named(algorithm),
-                                      threads, noise, noise_seed, network.get()};
+            const SearchLimits limits{
+                depth,      nodes,
+                seconds,    algorithm_named(algorithm),
+                threads,    noise,
+                noise_seed, network.get(),
+                multipv,    searchmoves ? named_root_moves(g, *searchmoves) : std::vector<Move>{}};
             const Variant& v = g.variant();
             // An exception raised by the Python callback is kept, the search is stopped and
             // ends normally (its threads joined), and the exception is raised afterwards.
@@ -68,7 +93,8 @@ void bind_search(py::module_& m) {
           },
           py::arg("game"), py::arg("depth") = 0, py::arg("nodes") = 0, py::arg("seconds") = 0.0,
           py::arg("info") = py::none(), py::arg("algorithm") = "paranoid", py::arg("threads") = 1, py::arg("noise") = 0,
-          py::arg("noise_seed") = 0, py::arg("network") = py::none())
+          py::arg("noise_seed") = 0, py::arg("network") = py::none(), py::arg("multipv") = 1,
+          py::arg("searchmoves") = py::none())
       .def("stop", &Engine::stop, "Stops a running search (from another thread).")
       .def("clear", &Engine::clear, "Empties the transposition table.");
   m.def(

@@ -67,10 +67,11 @@ int Searcher<W>::alphabeta(int depth, int alpha, int beta, int ply) {
 
   if (depth <= 0) return quiesce(alpha, beta, ply, 0);
   Move moves[MAX_MOVES];
-  const int n = legal_moves(pos_, moves);
+  int n = legal_moves(pos_, moves);
   if (n == 0) return stuck(depth, alpha, beta, ply, -1);
   settle(n);
   if (decided()) return decided_score(ply);
+  if (ply == 0) n = keep_root_moves(moves, n);
 
   const bool maximizing = on_root_side(pos_.turn());
   frames_[ply].move = MOVE_NONE;

@@ -16,10 +16,11 @@ Values Searcher<W>::maxn(int depth, int ply) {
   TTEntry e;
   const Move tt_move = tt_.probe(key, e) ? e.move : MOVE_NONE;
   Move moves[MAX_MOVES];
-  const int n = legal_moves(pos_, moves);
+  int n = legal_moves(pos_, moves);
   if (n == 0) return maxn_stuck(depth, ply, -1);
   settle(n);
   if (decided()) return ended(ply);
+  if (ply == 0) n = keep_root_moves(moves, n);
 
   const int me = pos_.turn();
   order_.sort(pos_, moves, n, tt_move, ply);

@@ -56,6 +56,20 @@ struct SearchLimits {
   // The learned evaluation (nnue/network.h), of the searched game; null: the classic one
   // (evaluate.h). The caller keeps it alive through the search.
   const Network* network = nullptr;
+  // Analysis: how many best lines to find, each with a different first move (MultiPV), and the
+  // root moves to choose among (empty: every legal move; UCI's searchmoves).
+  int multipv = 1;
+  std::vector<Move> searchmoves;
+};
+
+// One of the best lines: its first move, the root side's score, the line as far as it is a
+// game line, its end's mate count and evaluation (as in SearchReport).
+struct SearchLine {
+  Move move = MOVE_NONE;
+  int score = 0;
+  std::vector<Move> pv;
+  int mate_moves = -1;
+  std::array<int, MAX_PLAYERS> player_values{};
 };
 
 // The algorithm a name ("paranoid", "maxn", "brs") stands for; std::invalid_argument otherwise.
@@ -74,6 +88,10 @@ struct SearchReport {
   // How well the moves are ordered: the cutoffs of the alpha-beta search (quiescence not
   // counted), and how many of them the first move searched gave (two-sided engines reach 90%).
   uint64_t cutoffs = 0, first_move_cutoffs = 0;
+  // The last completed iteration's best lines, best first (SearchLimits::multipv of them, fewer
+  // where fewer moves may be played); the first is the one above. Empty where no iteration
+  // completed.
+  std::vector<SearchLine> lines;
 };
 
 using IterationCallback = std::function<void(const SearchReport&)>;

@@ -48,20 +48,48 @@ template <int W>
 SearchReport Searcher<W>::run(const IterationCallback& on_iteration) {
   SearchReport report;
   Move moves[MAX_MOVES];
-  const int n = state_.legal_moves(moves);
+  line_count_ = 0;
+  const int n = keep_root_moves(moves, state_.legal_moves(moves));
   if (n == 0) return finish(report);
   report.best = moves[0];
+  const int lines_wanted = std::min(limits_.multipv, n);
+  std::vector<SearchLine> lines;
+  lines.reserve(size_t(lines_wanted));
   const int max_depth = limits_.depth > 0 ? std::min(limits_.depth, MAX_DEPTH) : MAX_DEPTH;
   for (int depth = std::min(first_depth_, max_depth); depth <= max_depth; ++depth) {
     seldepth_ = 0;
-    const int score = algorithm_ == Algorithm::MAXN ? maxn(depth, 0)[root_] : aspiration(depth, report.score);
-    if (stopped_ && report.depth > 0) break;  // an unfinished iteration is not trusted
-    report.score = score;
+    lines.clear();
+    line_count_ = 0;
+    // Each line searches the root without the first moves of the lines found before it.
+    while (int(lines.size()) < lines_wanted) {
+      const int k = int(lines.size());
+      const int previous = k < int(report.lines.size()) ? report.lines[k].score : report.score;
+      const int score = algorithm_ == Algorithm::MAXN ? maxn(depth, 0)[root_] : aspiration(depth, previous);
+      if (stopped_ && (report.depth > 0 || k > 0)) break;  // an unfinished line is not trusted
+      line_.assign(pv_[0], pv_[0] + pv_length_[0]);
+      if (two_sides_) extend_line_from_table(depth);
+      SearchLine line = describe_line(score);
+      if (line.move == MOVE_NONE)  // stopped before a move was searched: the first one left
+        line.move = *std::find_if(moves, moves + n, [&](Move m) {
+          return std::find(lines_found_, lines_found_ + line_count_, m) == lines_found_ + line_count_;
+        });
+      lines_found_[line_count_++] = line.move;
+      lines.push_back(std::move(line));
+      if (stopped_) break;
+    }
+    // An unfinished iteration is not trusted, unless it is the first.
+    if (lines.empty() || (int(lines.size()) < lines_wanted && report.depth > 0)) break;
+    std::stable_sort(lines.begin(), lines.end(),
+                     [](const SearchLine& a, const SearchLine& b) { return a.score > b.score; });
+    report.lines = lines;
+    const SearchLine& best = lines[0];
+    report.best = best.move;
+    report.score = best.score;
+    report.pv = best.pv;
+    report.mate_moves = best.mate_moves;
+    report.player_values = best.player_values;
     report.depth = depth;
     report.seldepth = std::max(seldepth_, depth);
-    line_.assign(pv_[0], pv_[0] + pv_length_[0]);
-    if (two_sides_) extend_line_from_table(depth);
-    if (!line_.empty()) report.best = line_[0];
     finish(report);
     if (busy_) {
       const std::lock_guard<std::mutex> lock(share_.deepest_mutex);
@@ -70,8 +98,9 @@ SearchReport Searcher<W>::run(const IterationCallback& on_iteration) {
     }
     if (on_iteration) on_iteration(report);
     // A decided score ends the deepening, unless a depth was asked for: that search reports
-    // the depth (a table carried over from an earlier search can prove a mate early).
-    if (stopped_ || (std::abs(score) > WIN_BAND && limits_.depth == 0)) break;
+    // the depth (a table carried over from an earlier search can prove a mate early). With
+    // several lines, the others may still be open.
+    if (stopped_ || (std::abs(report.score) > WIN_BAND && limits_.depth == 0 && lines_wanted == 1)) break;
   }
   return finish(report);
 }
@@ -113,21 +142,19 @@ int Searcher<W>::aspiration(int depth, int previous) {
   }
 }
 
-// Fills in the report from the principal line, replayed in a copy of the game. A best-reply
-// line skips turns: it is replayed passing the turn to whoever moves next in it, and reported
-// only as far as it is a game line. A line in which the root player mates an opponent reports
-// his moves up to that mate.
+// Describes the principal line, replayed in a copy of the game. A best-reply line skips turns:
+// it is replayed passing the turn to whoever moves next in it, and reported only as far as it
+// is a game line. A line in which the root player mates an opponent reports his moves up to
+// that mate.
 template <int W>
-SearchReport& Searcher<W>::finish(SearchReport& report) {
-  report.nodes = nodes_;
-  report.cutoffs = cutoffs_;
-  report.first_move_cutoffs = first_move_cutoffs_;
-  report.seconds = std::chrono::duration<double>(SearchClock::now() - start_).count();
+SearchLine Searcher<W>::describe_line(int score) const {
+  SearchLine line;
+  line.score = score;
+  if (!line_.empty()) line.move = line_[0];
   Position<W> end = pos_;
   GameState<W> game(end, state_);
   size_t game_line = line_.size();
   int root_moves = 0;
-  report.mate_moves = -1;
   auto moves_own_piece = [](const Position<W>& pos, Move m) {
     const Piece piece = pos.piece_at(move_from(m));
     return piece && pos.meta().controller[colour_of(piece)] == pos.turn();
@@ -142,13 +169,23 @@ SearchReport& Searcher<W>::finish(SearchReport& report) {
     root_moves += root_moves_now;
     const size_t out_before = game.eliminations().size();
     game.apply(m);
-    for (size_t e = out_before; e < game.eliminations().size() && root_moves_now && report.mate_moves < 0; ++e)
+    for (size_t e = out_before; e < game.eliminations().size() && root_moves_now && line.mate_moves < 0; ++e)
       if (game.eliminations()[e].reason == Reason::CHECKMATE && game.eliminations()[e].by == root_)
-        report.mate_moves = root_moves;
+        line.mate_moves = root_moves;
   }
-  report.pv.assign(line_.begin(), line_.begin() + game_line);
-  report.player_values = network_ ? network_->evaluate(end) : evaluate_players(end, eval_);
-  if (report.mate_moves < 0 && root_moves > 0 && delivers_mate(end)) report.mate_moves = root_moves;
+  line.pv.assign(line_.begin(), line_.begin() + game_line);
+  line.player_values = network_ ? network_->evaluate(end) : evaluate_players(end, eval_);
+  if (line.mate_moves < 0 && root_moves > 0 && delivers_mate(end)) line.mate_moves = root_moves;
+  return line;
+}
+
+// The counts and the time.
+template <int W>
+SearchReport& Searcher<W>::finish(SearchReport& report) {
+  report.nodes = nodes_;
+  report.cutoffs = cutoffs_;
+  report.first_move_cutoffs = first_move_cutoffs_;
+  report.seconds = std::chrono::duration<double>(SearchClock::now() - start_).count();
   return report;
 }
 
@@ -208,6 +245,15 @@ SearchReport search(const GameState<W>& root, TranspositionTable& tt, const Sear
                                 ", seconds 0 to " + std::to_string(int(MAX_SECONDS)) + ")");
   if (limits.threads < 1 || limits.threads > 256) throw std::invalid_argument("threads must be between 1 and 256");
   if (limits.noise < 0 || limits.noise > 10000) throw std::invalid_argument("noise must be between 0 and 10000");
+  if (limits.multipv < 1 || limits.multipv > MAX_MOVES)
+    throw std::invalid_argument("multipv must be between 1 and " + std::to_string(MAX_MOVES));
+  if (!limits.searchmoves.empty()) {
+    Move legal[MAX_MOVES];
+    const int n = root.legal_moves(legal);
+    for (const Move m : limits.searchmoves)
+      if (std::find(legal, legal + n, m) == legal + n)
+        throw std::invalid_argument("searchmoves holds a move that is not legal here");
+  }
   if (limits.network) limits.network->check_game(root.position().variant());
   // Lazy SMP: helper threads search the same root with their own histories, sharing the table,
   // which they fill with results the main thread then finds, and the moves each is searching,
@@ -221,6 +267,7 @@ SearchReport search(const GameState<W>& root, TranspositionTable& tt, const Sear
   SearchLimits helper_limits = limits;
   helper_limits.nodes = 0;  // helpers stop with the main thread
   helper_limits.seconds = 0.0;
+  helper_limits.multipv = 1;  // they only fill the table: the main thread finds the lines
   std::vector<std::unique_ptr<Searcher<W>>> helpers;
   for (int i = 1; i < limits.threads; ++i)
     helpers.push_back(std::make_unique<Searcher<W>>(root, tt, helper_limits, helpers_stop, *share, 1 + (i & 1)));
@@ -240,7 +287,7 @@ SearchReport search(const GameState<W>& root, TranspositionTable& tt, const Sear
   auto main = std::make_unique<Searcher<W>>(root, tt, limits, stop, *share, 1);
   SearchReport report = main->run(on_iteration);
   running.join();
-  if (share->deepest.depth > report.depth) {
+  if (share->deepest.depth > report.depth && limits.multipv == 1) {
     const SearchReport main_report = report;
     report = share->deepest;
     report.nodes = main_report.nodes;

@@ -9,6 +9,7 @@
 // the searcher adds is only how much a result is worth to whom.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <vector>
@@ -70,6 +71,7 @@ class Searcher {
   Values maxn_stuck(int depth, int ply, int qply);
   Values ended(int ply) const;
   void extend_line_from_table(int depth);
+  SearchLine describe_line(int score) const;
   SearchReport& finish(SearchReport& report);
   bool delivers_mate(const Position<W>& end) const;
 
@@ -214,6 +216,19 @@ class Searcher {
   int draw_score(int ply) const { return draw_values(ply)[root_]; }
 
   // ---- moves ------------------------------------------------------------------------------
+  // Keeps, of the root's moves, those the search may choose in the line it is looking for:
+  // among the searchmoves, and not the first move of a better line found already.
+  int keep_root_moves(Move* moves, int n) const {
+    int kept = 0;
+    for (int i = 0; i < n; ++i) {
+      const Move m = moves[i];
+      const auto& only = limits_.searchmoves;
+      if (!only.empty() && std::find(only.begin(), only.end(), m) == only.end()) continue;
+      if (std::find(lines_found_, lines_found_ + line_count_, m) != lines_found_ + line_count_) continue;
+      moves[kept++] = m;
+    }
+    return kept;
+  }
   void play(Move m) { state_.play(m); }
   void take_back() { state_.undo(); }
   // Judges the player to move once his number of legal moves is known (GameState::settle).
@@ -264,7 +279,9 @@ class Searcher {
 
   Position<W> pos_;
   GameState<W> state_;
-  std::vector<Move> line_;  // the principal line of the last completed iteration
+  std::vector<Move> line_;       // the principal line of the last completed iteration
+  Move lines_found_[MAX_MOVES];  // the first moves of this iteration's lines found so far
+  int line_count_ = 0;
   TranspositionTable& tt_;
   SearchLimits limits_;
   const std::atomic<bool>& stop_;

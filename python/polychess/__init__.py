@@ -20,7 +20,7 @@ from polychess import evaluation  # first: it gives the core each game's weights
 from polychess._core import Layout
 from polychess.board import VARIANTS, Board, Colour, Kind, LegalMoves, Move, Piece, Status
 from polychess.clock import Clock
-from polychess.engine import Engine, SearchResult
+from polychess.engine import Engine, SearchLine, SearchResult
 from polychess.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, InvalidPositionError, OptionError
 from polychess.game import Elimination, Game, GameOverError, Outcome, Reason, Termination, TimeForfeitError
 from polychess.rules import Rules
@@ -50,6 +50,7 @@ __all__ = [
     "Playout",
     "Reason",
     "Rules",
+    "SearchLine",
     "SearchResult",
     "Status",
     "Termination",

@@ -14,8 +14,8 @@ import numbers
 import os
 import random
 import reprlib
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 
 from polychess import _core
 from polychess.board import Board, Colour, Move
@@ -23,7 +23,15 @@ from polychess.game import Game
 from polychess.nnue import Network, shipped_network
 from polychess.strength import MAX_LEVEL, Level, level_for_elo, level_of
 
-__all__ = ["Engine", "SearchResult", "ALGORITHMS", "DEFAULT_ALGORITHM", "default_algorithm", "max_hash_mb"]
+__all__ = [
+    "Engine",
+    "SearchResult",
+    "SearchLine",
+    "ALGORITHMS",
+    "DEFAULT_ALGORITHM",
+    "default_algorithm",
+    "max_hash_mb",
+]
 
 # The algorithms for the multi-player games (three-player, four-player free-for-all):
 # "brs" (best-reply search: the opponents' turns collapse into the one reply worst for the
@@ -40,6 +48,31 @@ _FREE_FOR_ALL_ALGORITHM = "paranoid"
 def default_algorithm(board: Board) -> str:
     """The algorithm an engine created without one uses for this board's game."""
     return _FREE_FOR_ALL_ALGORITHM if board.mode == "ffa" else DEFAULT_ALGORITHM
+
+
+def _mate_in(score: int, players: int, mate_moves: int) -> int | None:
+    if abs(score) >= _core.MATE - 1000:
+        moves = (_core.MATE - abs(score)) // max(1, players) + 1
+        return moves if score > 0 else -moves
+    return mate_moves if mate_moves >= 0 else None
+
+
+@dataclass(frozen=True)
+class SearchLine:
+    """One of the best lines of a search (``Engine.search(multipv=N)``): its first ``move``,
+    ``score`` for the side of the player to move, the line ``pv``, and ``scores``, every
+    player's evaluation at its end, as in :class:`SearchResult`."""
+
+    move: Move
+    score: int
+    scores: dict[Colour, int]
+    pv: list[Move]
+    mate_moves: int = -1
+
+    @property
+    def mate_in(self) -> int | None:
+        """As :attr:`SearchResult.mate_in`, for this line."""
+        return _mate_in(self.score, len(self.scores), self.mate_moves)
 
 
 @dataclass(frozen=True)
@@ -65,6 +98,9 @@ class SearchResult:
     # The alpha-beta search's cutoffs (quiescence not counted) and those the first move gave.
     cutoffs: int = 0
     first_move_cutoffs: int = 0
+    # The best lines of the last completed iteration, best first (``multipv`` of them, fewer
+    # where fewer moves may be played); the first is the one above.
+    lines: list[SearchLine] = field(default_factory=list)
 
     @property
     def nps(self) -> float:
@@ -82,11 +118,7 @@ class SearchResult:
         or the game is lost), counting his own moves; None if no mate was found. In the
         multi-player games a mate eliminates one opponent and the game goes on, so this also
         counts a principal variation that ends in the root player's mate of an opponent."""
-        players = max(1, len(self.scores))
-        if abs(self.score) >= _core.MATE - 1000:
-            moves = (_core.MATE - abs(self.score)) // players + 1
-            return moves if self.score > 0 else -moves
-        return self.mate_moves if self.mate_moves >= 0 else None
+        return _mate_in(self.score, len(self.scores), self.mate_moves)
 
 
 class Engine:
@@ -151,6 +183,9 @@ class Engine:
         nodes: int | None = None,
         time: float | None = None,
         info: Callable[[SearchResult], None] | None = None,
+        *,
+        multipv: int = 1,
+        searchmoves: Iterable[Move | str] | None = None,
     ) -> SearchResult:
         """Searches the position (or a game's current position) for the player to move.
 
@@ -158,12 +193,23 @@ class Engine:
         comes first, or when :meth:`stop` is called; with no limit it runs until stopped.
         ``info`` is called with the result of every completed iteration.
 
+        ``multipv`` asks for that many best lines, each with a different first move
+        (``SearchResult.lines``; each line after the first is searched without the first moves
+        of the lines before it, so N lines take about N times as long). ``searchmoves`` (legal
+        moves, or their text) restricts the choice at the root to those moves.
+
         The best move is always one of the legal moves of what was passed in, or None when
         there is none. A board is searched from its position as it stands, by its game's
         declared rules (:mod:`polychess.rules`) from the first move on.
         """
         board = _board_of(position)
         depth, nodes, time = _search_limits(depth, nodes, time)
+        multipv = whole_number("multipv", multipv, 1, MAX_MULTIPV)
+        root_moves = None
+        if searchmoves is not None:
+            root_moves = [board._legal(move) for move in searchmoves]  # IllegalMoveError names a bad one
+            if not root_moves:
+                raise ValueError("searchmoves is empty: give at least one legal move, or None for every move")
         nodes = _capped(nodes, self.strength)
         callback = None
         if info is not None:
@@ -183,7 +229,18 @@ class Engine:
             state = _core.GameState(board.core.copy(), judge_start=False)
         network = self._network_for(board)
         report = self._engine.search(
-            state, depth, nodes, time, callback, algorithm, self.threads, self.strength.noise, self.seed, network
+            state,
+            depth,
+            nodes,
+            time,
+            callback,
+            algorithm,
+            self.threads,
+            self.strength.noise,
+            self.seed,
+            network,
+            multipv,
+            root_moves,
         )
         return _result(board, report)
 
@@ -212,6 +269,7 @@ class Engine:
 
 
 MAX_THREADS = 256
+MAX_MULTIPV = 500  # as Stockfish's MultiPV option
 
 
 def max_hash_mb() -> int:
@@ -288,4 +346,17 @@ def _result(board: Board, report: dict[str, object]) -> SearchResult:
         seldepth=int(report["seldepth"]),  # type: ignore[call-overload]
         cutoffs=int(report["cutoffs"]),  # type: ignore[call-overload]
         first_move_cutoffs=int(report["first_move_cutoffs"]),  # type: ignore[call-overload]
+        lines=[_line(board, line) for line in report["lines"]],  # type: ignore[attr-defined]
+    )
+
+
+def _line(board: Board, line: dict[str, object]) -> SearchLine:
+    values = line["player_values"]
+    assert isinstance(values, list)
+    return SearchLine(
+        move=line["move"],  # type: ignore[arg-type]
+        score=int(line["score"]),  # type: ignore[call-overload]
+        scores=dict(zip(board.colours, values, strict=True)),
+        pv=list(line["pv"]),  # type: ignore[call-overload]
+        mate_moves=int(line["mate_moves"]),  # type: ignore[call-overload]
     )

@@ -151,6 +151,23 @@ def test_python_chess_analyses_with_polychess_uci():
         engine.quit()
 
 
+def test_python_chess_analyses_several_lines():
+    engine = chess.engine.SimpleEngine.popen_uci(UCI, timeout=30)
+    try:
+        board = chess.Board()
+        infos = engine.analyse(board, chess.engine.Limit(depth=4), multipv=3)
+        assert [info["multipv"] for info in infos] == [1, 2, 3]
+        first_moves = [info["pv"][0] for info in infos]
+        assert len(set(first_moves)) == 3 and all(move in board.legal_moves for move in first_moves)
+        scores = [info["score"].white().score() for info in infos]
+        assert scores == sorted(scores, reverse=True)
+        # searchmoves: python-chess's root_moves
+        info = engine.analyse(board, chess.engine.Limit(depth=3), root_moves=[chess.Move.from_uci("a2a3")])
+        assert info["pv"][0] == chess.Move.from_uci("a2a3")
+    finally:
+        engine.quit()
+
+
 def test_garbage_on_stdin_is_answered_and_survived():
     garbage = (
         b"\x00\xff\xfe garbage\n"
@@ -191,6 +208,7 @@ def test_handshake_options_and_their_errors(session):
     assert names == [
         "Hash",
         "Threads",
+        "MultiPV",
         "Algorithm",
         "UCI_Variant",
         "Move Overhead",
@@ -202,21 +220,19 @@ def test_handshake_options_and_their_errors(session):
     s.send(
         "setoption name Hash value 8",
         "setoption name Threads value 2",
+        "setoption name MultiPV value 3",
         "setoption name Algorithm value maxn",
         "setoption name Move Overhead value 10",
         "setoption name Clear Hash",
         "isready",
     )
     assert s.until("readyok") == ["readyok"]
-    assert (s.server.hash_mb, s.server.engine.threads, s.server.engine.algorithm, s.server.overhead) == (
-        8,
-        2,
-        "maxn",
-        0.01,
-    )
+    assert (s.server.hash_mb, s.server.engine.threads, s.server.multipv, s.server.engine.algorithm) == (8, 2, 3, "maxn")
+    assert s.server.overhead == 0.01
     for command, message in (
         ("setoption name Hash value -1", "expected a whole number from 0"),
         ("setoption name Threads value many", "expected a whole number from 1"),
+        ("setoption name MultiPV value 0", "expected a whole number from 1"),
         ("setoption name Algorithm value alphazero", "unknown algorithm"),
         ("setoption name UCI_Variant value chess960", "unknown variant"),
         ("setoption name Colour value red", "no such option"),
@@ -270,6 +286,25 @@ def test_every_game_searches_and_reports(session, game):
         assert words[words.index("score") + 1] in ("cp", "mate")
     move = lines[-1].split()[1]
     assert move in {str(m) for m in GAME_KINDS[game].new_game().legal_moves}
+
+
+@pytest.mark.parametrize("game", ["three-player", "four-player-teams", "four-player-ffa"])
+def test_multipv_info_lines_in_the_multi_player_games(session, game):
+    s = session(game)
+    legal = [str(m) for m in GAME_KINDS[game].new_game().legal_moves]
+    s.send("setoption name MultiPV value 2", "position startpos", f"go depth 2 searchmoves {' '.join(legal[:3])}")
+    lines = s.until("bestmove")
+    infos = [line.split() for line in lines if line.startswith("info depth")]
+    assert [(int(words[2]), int(words[words.index("multipv") + 1])) for words in infos] == [
+        (1, 1),
+        (1, 2),
+        (2, 1),
+        (2, 2),
+    ]
+    for first, second in (infos[0:2], infos[2:4]):
+        first_move, second_move = first[first.index("pv") + 1], second[second.index("pv") + 1]
+        assert first_move != second_move and {first_move, second_move} <= set(legal[:3])
+    assert lines[-1].split()[1] in legal[:3]
 
 
 def test_four_player_session(session):
@@ -439,12 +474,8 @@ def test_the_movers_clock_is_chosen_by_colour_initial_or_team():
     ]
     assert mover_clock(game_kind("standard"), Colour.BLACK, parse_go(["wtime", "5"])) is None
     odd = parse_go("depth x wtime 5 frobnicate searchmoves e2e4 d2d4 nodes 7".split())
-    assert odd.limits == {"nodes": 7} and odd.times == {"w": 0.005}
-    assert odd.ignored == [
-        "'depth x': expected a whole number from 1",
-        "'frobnicate': not a parameter of go",
-        "'searchmoves e2e4 d2d4': searchmoves is not supported (every move is searched)",
-    ]
+    assert odd.limits == {"nodes": 7} and odd.times == {"w": 0.005} and odd.searchmoves == ["e2e4", "d2d4"]
+    assert odd.ignored == ["'depth x': expected a whole number from 1", "'frobnicate': not a parameter of go"]
 
 
 def test_a_clocked_search_stops_at_its_hard_limit_on_the_fake_clock(session):
@@ -469,7 +500,8 @@ def test_a_clocked_search_stops_at_its_hard_limit_on_the_fake_clock(session):
         ("go depth 1e2", "'depth 1e2': expected a whole number from 1"),
         ("go depth", "'depth': expected a whole number from 1"),
         ("go movetime abc", "'movetime abc': expected a whole number from 0"),
-        ("go searchmoves e2e4 d2d4", "'searchmoves e2e4 d2d4': searchmoves is not supported (every move is searched)"),
+        ("go searchmoves e7e5 d7d5", None),
+        ("go searchmoves e2e4 e7e5", "searchmoves 'e2e4': not a legal move here"),
         ("go", None),
         ("go wtime 60000 winc 0", None),  # no clock for Black, who moves
     ],

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from polychess import __version__, _core
-from polychess.board import Board, Colour, StopFlag
-from polychess.engine import ALGORITHMS, MAX_THREADS, Engine, SearchResult, max_hash_mb
+from polychess.board import Board, Colour, Move, StopFlag
+from polychess.engine import ALGORITHMS, MAX_MULTIPV, MAX_THREADS, Engine, SearchResult, max_hash_mb
 from polychess.formats.fen4 import write_fen4
 from polychess.game import Game
 from polychess.nnue import InvalidNetworkError, Network
@@ -64,13 +64,15 @@ class GoCommand:
     increments: dict[str, float] = field(default_factory=dict)
     infinite: bool = False
     ponder: bool = False
+    searchmoves: list[str] = field(default_factory=list)  # as written: read against the position later
     ignored: list[str] = field(default_factory=list)
 
 
 def parse_go(words: Sequence[str]) -> GoCommand:
     """The parameters of ``go``. Clock values are milliseconds (``wtime``, ``rtime``,
-    ``btime``, ``ytime``, ``gtime`` and their ``inc``); unknown or malformed words, values out
-    of range and ``searchmoves`` (not supported) are listed in ``ignored`` and skipped."""
+    ``btime``, ``ytime``, ``gtime`` and their ``inc``); ``searchmoves`` takes every following
+    word up to the next parameter; unknown or malformed words and values out of range are
+    listed in ``ignored`` and skipped."""
     go = GoCommand()
     i = 0
     while i < len(words):
@@ -79,11 +81,11 @@ def parse_go(words: Sequence[str]) -> GoCommand:
         if word in ("infinite", "ponder"):
             setattr(go, word, True)
             i += 1
-        elif word == "searchmoves":  # every following move: the search cannot be restricted to some
+        elif word == "searchmoves":  # every following word up to the next parameter
             j = i + 1
             while j < len(words) and words[j].lower() not in _ALL_GO_WORDS:
                 j += 1
-            go.ignored.append(f"{' '.join(words[i:j])!r}: searchmoves is not supported (every move is searched)")
+            go.searchmoves.extend(words[i + 1 : j])
             i = j
         elif word in _INTEGER_GO_PARAMETERS or _clock_word(word):
             number = _integer(value)
@@ -218,11 +220,12 @@ class _Search(_Job):
 
     what = "search"
 
-    def __init__(self, server: UciServer, game: Game, go: GoCommand) -> None:
+    def __init__(self, server: UciServer, game: Game, go: GoCommand, searchmoves: list[Move] | None) -> None:
         super().__init__()
         self.server = server
         self.game = game
         self.go = go
+        self.searchmoves = searchmoves
         self.started = server.time_source()
         self.pondering = go.ponder
         self.hold = go.infinite or go.ponder  # bestmove waits for stop (or ponderhit)
@@ -248,6 +251,8 @@ class _Search(_Job):
                 depth=_at_most(depth, int(_core.MAX_DEPTH)),
                 nodes=_at_most(nodes, int(_core.MAX_NODES)),
                 info=self.report,
+                multipv=server.multipv,
+                searchmoves=self.searchmoves,
             )
         finally:
             self.done.set()  # also if writing failed (stdout closed): the watchdog and stop() then end
@@ -256,7 +261,8 @@ class _Search(_Job):
         server.write(_bestmove(self.game, result))
 
     def report(self, result: SearchResult) -> None:
-        self.server.write(info_line(result, self.game))
+        for line in info_lines(result, multipv=self.server.multipv > 1):
+            self.server.write(line)
         if self.iteration_stop is not None and not self.pondering:
             if self.iteration_stop(self.server.time_source() - self.started, result.best_move, result.score):
                 self.server.engine.stop()
@@ -350,20 +356,25 @@ def _bestmove(game: Game, result: SearchResult) -> str:
     return line
 
 
-def info_line(result: SearchResult, game: Game) -> str:
-    """An ``info`` line for one finished iteration; scores are for the side to move."""
-    if abs(result.score) >= _core.MATE - 1000 and result.mate_in is not None:
-        score = f"mate {result.mate_in}"
-    else:
-        score = f"cp {result.score}"
+def info_lines(result: SearchResult, *, multipv: bool = False) -> list[str]:
+    """The ``info`` lines of one finished iteration: its best line, or with ``multipv`` each of
+    its lines, numbered (``multipv 1`` the best). Scores are for the side to move."""
+    lines = result.lines if multipv else result.lines[:1]
     milliseconds = int(result.seconds * 1000)
-    parts = [
-        f"info depth {result.depth} seldepth {result.seldepth} score {score} nodes {result.nodes}",
-        f"nps {int(result.nps)} time {milliseconds}",
-    ]
-    if result.pv:
-        parts.append("pv " + " ".join(str(m) for m in result.pv))
-    return " ".join(parts)
+    out = []
+    for number, line in enumerate(lines, 1):
+        if abs(line.score) >= _core.MATE - 1000 and line.mate_in is not None:
+            score = f"mate {line.mate_in}"
+        else:
+            score = f"cp {line.score}"
+        parts = [f"info depth {result.depth} seldepth {result.seldepth}"]
+        if multipv:
+            parts.append(f"multipv {number}")
+        parts.append(f"score {score} nodes {result.nodes} nps {int(result.nps)} time {milliseconds}")
+        if line.pv:
+            parts.append("pv " + " ".join(str(m) for m in line.pv))
+        out.append(" ".join(parts))
+    return out
 
 
 @dataclass(frozen=True)
@@ -385,6 +396,7 @@ class UciServer:
         self._write_lock = threading.Lock()
         self.time_source = time_source
         self.hash_mb = DEFAULT_HASH_MB
+        self.multipv = 1
         self.overhead = DEFAULT_OVERHEAD_MS / 1000.0
         self.engine = Engine(hash_mb=self.hash_mb)
         # EvalFile's (docs/nnue.md): a network file's, "network" (the package's own for each game) or "classic"
@@ -466,6 +478,7 @@ class UciServer:
         return [
             _Option("Hash", f"type spin default {DEFAULT_HASH_MB} min 0 max {max_hash_mb()}"),
             _Option("Threads", f"type spin default 1 min 1 max {MAX_THREADS}"),
+            _Option("MultiPV", f"type spin default 1 min 1 max {MAX_MULTIPV}"),
             _Option("Algorithm", f"type combo default {self.engine.algorithm or 'auto'} {algorithms}"),
             _Option("UCI_Variant", f"type combo default {_uci_variant(self.kind.name)} {variants}"),
             _Option("Move Overhead", f"type spin default {DEFAULT_OVERHEAD_MS} min 0 max 5000"),
@@ -520,6 +533,8 @@ class UciServer:
             )
         elif name == "threads":
             self.engine.threads = _whole(value, 1, MAX_THREADS)
+        elif name == "multipv":
+            self.multipv = _whole(value, 1, MAX_MULTIPV)
         elif name == "algorithm":
             if value.lower() not in ("auto", *ALGORITHMS):
                 raise ValueError(f"unknown algorithm {value!r} (auto, {', '.join(ALGORITHMS)})")
@@ -594,13 +609,29 @@ class UciServer:
             self.info(f"Game completed. {completed_text(game)}")
             self.write("bestmove (none)")
             return
+        searchmoves = self.root_moves(game, go)
         if not go.infinite and not self.bounded(game, go):
             self.info(
                 f"go: no limit that ends the search (depth, nodes, mate, movetime or the mover's clock); "
                 f"searching for {DEFAULT_MOVETIME_MS} ms" + (" after ponderhit" if go.ponder else "")
             )
             go.limits["movetime"] = DEFAULT_MOVETIME_MS
-        self._start(_Search(self, game, go))
+        self._start(_Search(self, game, go, searchmoves))
+
+    def root_moves(self, game: Game, go: GoCommand) -> list[Move] | None:
+        """The legal moves among ``go searchmoves`` (None: every move); the others are
+        reported and left out, and with none legal every move is searched."""
+        if not go.searchmoves:
+            return None
+        moves = []
+        for text in go.searchmoves:
+            try:
+                moves.append(game.board.parse_move(text))
+            except ValueError:
+                self.info(f"go: ignored searchmoves {_cut(text)!r}: not a legal move here")
+        if not moves:
+            self.info("go: no legal move among searchmoves; every move is searched")
+        return moves or None
 
     def bounded(self, game: Game, go: GoCommand) -> bool:
         """Whether this ``go`` ends by itself: by a depth, node, mate or time limit, or on the
