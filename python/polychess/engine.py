@@ -21,6 +21,7 @@ from polychess import _core
 from polychess.board import Board, Colour, Move
 from polychess.game import Game
 from polychess.nnue import Network, shipped_network
+from polychess.outlook import Outlook, model_for
 from polychess.strength import MAX_LEVEL, Level, level_for_elo, level_of
 
 __all__ = [
@@ -68,6 +69,7 @@ class SearchLine:
     scores: dict[Colour, int]
     pv: list[Move]
     mate_moves: int = -1
+    outlook: Outlook | None = None
 
     @property
     def mate_in(self) -> int | None:
@@ -101,6 +103,9 @@ class SearchResult:
     # The best lines of the last completed iteration, best first (``multipv`` of them, fewer
     # where fewer moves may be played); the first is the one above.
     lines: list[SearchLine] = field(default_factory=list)
+    # What ``score`` means for the side to move: pawns of the game, the chances of winning,
+    # drawing and losing, the expected place (polychess.outlook). None where nothing was searched.
+    outlook: Outlook | None = None
 
     @property
     def nps(self) -> float:
@@ -347,6 +352,7 @@ def _result(board: Board, report: dict[str, object]) -> SearchResult:
         cutoffs=int(report["cutoffs"]),  # type: ignore[call-overload]
         first_move_cutoffs=int(report["first_move_cutoffs"]),  # type: ignore[call-overload]
         lines=[_line(board, line) for line in report["lines"]],  # type: ignore[attr-defined]
+        outlook=model_for(board.kind).outlook(int(report["score"])),  # type: ignore[call-overload]
     )
 
 
@@ -359,4 +365,5 @@ def _line(board: Board, line: dict[str, object]) -> SearchLine:
         scores=dict(zip(board.colours, values, strict=True)),
         pv=list(line["pv"]),  # type: ignore[call-overload]
         mate_moves=int(line["mate_moves"]),  # type: ignore[call-overload]
+        outlook=model_for(board.kind).outlook(int(line["score"])),  # type: ignore[call-overload]
     )

@@ -164,6 +164,11 @@ def test_python_chess_analyses_several_lines():
         # searchmoves: python-chess's root_moves
         info = engine.analyse(board, chess.engine.Limit(depth=3), root_moves=[chess.Move.from_uci("a2a3")])
         assert info["pv"][0] == chess.Move.from_uci("a2a3")
+        # win/draw/loss in thousandths (polychess.outlook)
+        engine.configure({"UCI_ShowWDL": True})
+        info = engine.analyse(chess.Board("6k1/5ppp/8/8/8/8/8/R5K1 b - - 0 1"), chess.engine.Limit(depth=2))
+        wdl = info["wdl"].white()
+        assert wdl.wins + wdl.draws + wdl.losses == 1000 and wdl.wins > wdl.losses
     finally:
         engine.quit()
 
@@ -213,6 +218,7 @@ def test_handshake_options_and_their_errors(session):
         "UCI_Variant",
         "Move Overhead",
         "Ponder",
+        "UCI_ShowWDL",
         "Clear Hash",
         "EvalFile",
         *strength,

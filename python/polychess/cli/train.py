@@ -3,7 +3,9 @@
 ``polychess train generate`` has the core play the engine against itself, every move searched
 to a node budget, from random or given openings, on ``--jobs`` threads, and writes the games
 as a training data file (resumable: run the same command again to finish a stopped run);
-``polychess train fit`` trains a network on such files (PyTorch) and writes it.
+``polychess train fit`` trains a network on such files (PyTorch) and writes it;
+``polychess train outcomes`` fits each game's outcome model (:mod:`polychess.outlook`) to such
+files and writes the models file.
 """
 
 from __future__ import annotations
@@ -28,7 +30,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         description="Make training data for the networks (docs/nnue.md).",
     )
     steps = parser.add_subparsers(
-        dest="step", required=True, metavar="STEP", help="generate: self-play data; fit: a network trained on it"
+        dest="step",
+        required=True,
+        metavar="STEP",
+        help="generate: self-play data; fit: a network trained on it; outcomes: the outcome models fitted to it",
     )
     generate_parser = steps.add_parser(
         "generate",
@@ -105,6 +110,23 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     fit.set_defaults(run=_run_fit)
 
+    outcomes = steps.add_parser(
+        "outcomes",
+        help="fit the outcome models (win/draw/loss, expected place) to training data",
+        description="Fit each game's outcome model (the chances of winning, drawing and losing that a search "
+        "score stands for; docs/search.md, 'Scores people read') to training data files, one game or several, "
+        "and write the models file (by default print it).",
+    )
+    outcomes.add_argument("data", nargs="+", type=Path, help="training data files (polychess train generate)")
+    outcomes.add_argument("-o", "--output", type=Path, help="the models file to write (JSON)")
+    outcomes.add_argument(
+        "--skip-plies", type=int, default=8, help="plies left out at the start of each game (default 8)"
+    )
+    outcomes.add_argument(
+        "--positions", type=positive_int, default=200_000, help="positions fitted on per game, at most (default 200000)"
+    )
+    outcomes.set_defaults(run=_run_outcomes)
+
 
 def _run_generate(args: argparse.Namespace) -> int:
     kind = game_kind_argument(args)
@@ -172,4 +194,25 @@ def _run_fit(args: argparse.Namespace) -> int:
         f"held-out loss {report.loss_before:.6f} before, {report.loss_after:.6f} after "
         f"(the classic evaluation's: {report.loss_classic:.6f}); written to {args.output}"
     )
+    return 0
+
+
+def _run_outcomes(args: argparse.Namespace) -> int:
+    from polychess import _core
+    from polychess.outlook import fit, models_text
+
+    by_game: dict[str, list[Path]] = {}
+    try:
+        for path in args.data:
+            by_game.setdefault(_core.TrainingData(path.read_bytes()).game, []).append(path)
+        models = [fit(paths, args.skip_plies, args.positions) for paths in by_game.values()]
+    except (OSError, ValueError) as error:
+        raise UsageError(str(error)) from None
+    source = "polychess train outcomes " + " ".join(path.name for path in args.data)
+    text = models_text(models, source)
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        args.output.write_text(text, encoding="utf-8")
+        print(f"{len(models)} models written to {args.output}")
     return 0

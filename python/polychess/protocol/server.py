@@ -261,7 +261,7 @@ class _Search(_Job):
         server.write(_bestmove(self.game, result))
 
     def report(self, result: SearchResult) -> None:
-        for line in info_lines(result, multipv=self.server.multipv > 1):
+        for line in info_lines(result, multipv=self.server.multipv > 1, wdl=self.server.show_wdl):
             self.server.write(line)
         if self.iteration_stop is not None and not self.pondering:
             if self.iteration_stop(self.server.time_source() - self.started, result.best_move, result.score):
@@ -356,9 +356,10 @@ def _bestmove(game: Game, result: SearchResult) -> str:
     return line
 
 
-def info_lines(result: SearchResult, *, multipv: bool = False) -> list[str]:
+def info_lines(result: SearchResult, *, multipv: bool = False, wdl: bool = False) -> list[str]:
     """The ``info`` lines of one finished iteration: its best line, or with ``multipv`` each of
-    its lines, numbered (``multipv 1`` the best). Scores are for the side to move."""
+    its lines, numbered (``multipv 1`` the best). Scores are for the side to move; with ``wdl``
+    each says, in thousandths, its chances of winning, drawing and losing (polychess.outlook)."""
     lines = result.lines if multipv else result.lines[:1]
     milliseconds = int(result.seconds * 1000)
     out = []
@@ -370,7 +371,10 @@ def info_lines(result: SearchResult, *, multipv: bool = False) -> list[str]:
         parts = [f"info depth {result.depth} seldepth {result.seldepth}"]
         if multipv:
             parts.append(f"multipv {number}")
-        parts.append(f"score {score} nodes {result.nodes} nps {int(result.nps)} time {milliseconds}")
+        parts.append(f"score {score}")
+        if wdl and line.outlook is not None:
+            parts.append("wdl {} {} {}".format(*line.outlook.permille()))
+        parts.append(f"nodes {result.nodes} nps {int(result.nps)} time {milliseconds}")
         if line.pv:
             parts.append("pv " + " ".join(str(m) for m in line.pv))
         out.append(" ".join(parts))
@@ -397,6 +401,7 @@ class UciServer:
         self.time_source = time_source
         self.hash_mb = DEFAULT_HASH_MB
         self.multipv = 1
+        self.show_wdl = False
         self.overhead = DEFAULT_OVERHEAD_MS / 1000.0
         self.engine = Engine(hash_mb=self.hash_mb)
         # EvalFile's (docs/nnue.md): a network file's, "network" (the package's own for each game) or "classic"
@@ -483,6 +488,7 @@ class UciServer:
             _Option("UCI_Variant", f"type combo default {_uci_variant(self.kind.name)} {variants}"),
             _Option("Move Overhead", f"type spin default {DEFAULT_OVERHEAD_MS} min 0 max 5000"),
             _Option("Ponder", "type check default false"),
+            _Option("UCI_ShowWDL", "type check default false"),
             _Option("Clear Hash", "type button"),
             _Option("EvalFile", "type string default <classic>"),
             _Option("Skill Level", f"type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}"),
@@ -550,6 +556,8 @@ class UciServer:
             self.overhead = _whole(value, 0, 5000) / 1000.0
         elif name == "ponder":
             _check(value)
+        elif name == "uci_showwdl":
+            self.show_wdl = _check(value)
         elif name == "clear hash":
             self.engine.clear()
         elif name == "evalfile":

@@ -1,0 +1,234 @@
+"""What a score means: the chances of winning, drawing and losing, and the place to expect.
+
+A search scores a position in centipawns for the side to move, and a centipawn is not worth the
+same in every game: three opponents take back more than one does. As Stockfish does for its
+win/draw/loss output, each game's scores are mapped to outcomes by a model fitted to the
+engine's own games (self-play training data, :mod:`polychess.training`)::
+
+    win(s)  = 1 / (1 + exp(-(s - a) / b))
+    loss(s) = 1 / (1 + exp(-(-s - a) / b))
+    draw(s) = 1 - win(s) - loss(s)
+
+fitted by maximum likelihood. Where two sides play (standard chess, four-player teams) *win*
+is the side winning and *draw* a draw, and a position is the same for both sides seen from
+either, so one ``a`` and ``b`` serve both curves. Where every player is on his own
+(three-player chess, free-for-all) *win* is finishing first alone, *loss* last alone, and
+*draw* anything between; the loss curve has its own ``loss_a`` and ``loss_b`` (a player far
+behind is often not the last one out), each curve fitted alone.
+``pawns(s) = s / a`` is the score in the game's own pawns: +1.0 is where the side to move wins
+half the time, in every game, so "+1.3" means the same thing everywhere.
+
+>>> from polychess import outlook
+>>> model = outlook.model_for("standard")
+>>> model.pawns(model.a)
+1.0
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from array import array
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass
+from functools import cache
+from importlib import resources
+
+from polychess import _core
+from polychess.catalogue import KINDS, GameKind
+
+__all__ = ["Outlook", "OutcomeModel", "fit", "model_for", "shipped_models"]
+
+# A score this close to the mate score is a found win or loss: certain, whatever the model says.
+_DECIDED = _core.MATE - 1000
+
+
+@dataclass(frozen=True)
+class Outlook:
+    """One side's prospects: its score in the game's pawns, the chances (0 to 1) of winning,
+    drawing (in the multi-player games: neither first nor last) and losing, and the place to
+    expect (1 the best; where two sides play, 1 a win, 2 a loss, 1.5 a draw)."""
+
+    pawns: float
+    win: float
+    draw: float
+    loss: float
+    expected_place: float
+
+    def permille(self) -> tuple[int, int, int]:
+        """Win, draw and loss in thousandths, summing to 1000 (UCI's ``wdl``)."""
+        win, loss = round(1000 * self.win), round(1000 * self.loss)
+        return win, 1000 - win - loss, loss
+
+
+@dataclass(frozen=True)
+class OutcomeModel:
+    """A game's fitted model (module docstring): its parameters ``a`` and ``b`` in centipawns,
+    the number of ``sides`` (2, or the players where each is on his own) and the positions it
+    was fitted on."""
+
+    game: str  # GameKind.family
+    a: float
+    b: float
+    sides: int
+    positions: int = 0
+    loss_a: float | None = None  # None: a and b (two sides)
+    loss_b: float | None = None
+
+    def outlook(self, score: int) -> Outlook:
+        """The prospects of the side to move with this search score."""
+        if abs(score) >= _DECIDED:
+            win = 1.0 if score > 0 else 0.0
+            return Outlook(math.copysign(99.0, score), win, 0.0, 1.0 - win, 1.0 if win else float(self.sides))
+        win = _sigmoid((score - self.a) / self.b)
+        loss_a, loss_b = (self.a, self.b) if self.loss_a is None or self.loss_b is None else (self.loss_a, self.loss_b)
+        loss = _sigmoid((-score - loss_a) / loss_b)
+        if win + loss > 1.0:  # separately fitted curves may overlap far out
+            win, loss = win / (win + loss), loss / (win + loss)
+        draw = 1.0 - win - loss
+        middle = (self.sides + 1) / 2
+        return Outlook(self.pawns(score), win, draw, loss, win + self.sides * loss + middle * draw)
+
+    def pawns(self, score: int) -> float:
+        """The score in the game's pawns: 1.0 where the side to move wins half the time."""
+        return round(score / self.a, 2)
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x)) if x > -500 else 0.0
+
+
+_SHIPPED = "outcome_models.json"
+
+
+@cache
+def shipped_models() -> dict[str, OutcomeModel]:
+    """The models the package ships, by game (``data/outcome_models.json``; docs/search.md says
+    how they were fitted)."""
+    text = resources.files("polychess").joinpath(f"data/{_SHIPPED}").read_text(encoding="utf-8")
+    return {game: OutcomeModel(**fields) for game, fields in json.loads(text)["models"].items()}
+
+
+def model_for(game: GameKind | str) -> OutcomeModel:
+    """The shipped model of a game (a GameKind, or its family name such as ``three-player``)."""
+    family = game.family if isinstance(game, GameKind) else game
+    models = shipped_models()
+    if family not in models:
+        raise ValueError(f"no outcome model for {family!r} (there are: {', '.join(models)})")
+    return models[family]
+
+
+def fit(paths: Iterable[str | os.PathLike[str]], skip_plies: int = 8, most_positions: int = 200_000) -> OutcomeModel:
+    """Fits a game's model to training data files of that game (``polychess train generate``):
+    the positions the network training reads (the first ``skip_plies`` of each game, positions
+    in check or just after a capture, and found wins and losses left out), at most
+    ``most_positions`` of them taken evenly, each with the mover's search score and how his
+    game ended."""
+    scores: list[int] = []
+    outcomes: list[int] = []  # 0 loss, 1 draw (or a middle place), 2 win
+    game = ""
+    for path in paths:
+        with open(path, "rb") as file:
+            data = _core.TrainingData(file.read())
+        if game and data.game != game:
+            raise ValueError(f"{os.fspath(path)} holds {data.game} games, not {game}")
+        game = data.game
+        kind = _kind_of_family(game)
+        raw = data.positions(kind.new_game().rules.to_core(), 0, data.games, skip_plies)
+        players, count = raw["players"], raw["count"]
+        turn, score, result = array("B", raw["turn"]), array("h", raw["score"]), array("B", raw["result"])
+        best = 2 * (players - 1)  # a result of this: ahead of everybody
+        two_sides = len(kind.sides) == 2
+        for i in range(count):
+            mover_result = result[i * players + turn[i]]
+            scores.append(score[i])
+            if two_sides:
+                outcomes.append(2 if 2 * mover_result > best else 0 if 2 * mover_result < best else 1)
+            else:
+                outcomes.append(2 if mover_result == best else 0 if mover_result == 0 else 1)
+    if not scores:
+        raise ValueError("no positions to fit: the files hold no games past their opening plies")
+    step = max(1, -(-len(scores) // most_positions))
+    scores, outcomes = scores[::step], outcomes[::step]
+    sides = len(_kind_of_family(game).sides)
+    if sides == 2:
+        a, b = _maximum_likelihood(lambda a, b: _likelihoods(scores, outcomes, a, b))
+        return OutcomeModel(game, round(a, 1), round(b, 1), sides, len(scores))
+    wins = [int(o == 2) for o in outcomes]
+    losses = [int(o == 0) for o in outcomes]
+    minus = [-s for s in scores]
+    a, b = _maximum_likelihood(lambda a, b: _binary_likelihoods(scores, wins, a, b))
+    loss_a, loss_b = _maximum_likelihood(lambda a, b: _binary_likelihoods(minus, losses, a, b))
+    return OutcomeModel(game, round(a, 1), round(b, 1), sides, len(scores), round(loss_a, 1), round(loss_b, 1))
+
+
+def _likelihoods(scores: Sequence[int], outcomes: Sequence[int], a: float, b: float) -> Iterable[float]:
+    """Each outcome's probability under the symmetric model (0 loss, 1 draw, 2 win)."""
+    for s, outcome in zip(scores, outcomes, strict=True):
+        win, loss = _sigmoid((s - a) / b), _sigmoid((-s - a) / b)
+        yield win if outcome == 2 else loss if outcome == 0 else 1.0 - win - loss
+
+
+def _binary_likelihoods(scores: Sequence[int], happened: Sequence[int], a: float, b: float) -> Iterable[float]:
+    """Each event's probability under one logistic curve, or its complement's where it did not happen."""
+    for s, event in zip(scores, happened, strict=True):
+        p = _sigmoid((s - a) / b)
+        yield p if event else 1.0 - p
+
+
+def _kind_of_family(family: str) -> GameKind:
+    for kind in KINDS:
+        if kind.family == family:
+            return kind
+    raise ValueError(f"no game {family!r}")
+
+
+def _maximum_likelihood(likelihoods: Callable[[float, float], Iterable[float]]) -> tuple[float, float]:
+    """The (a, b) that make the observations likeliest (the product of their ``likelihoods``),
+    by Nelder and Mead's simplex: two parameters, no gradient needed."""
+
+    def cost(point: tuple[float, float]) -> float:
+        a, b = point
+        if a <= 0 or b <= 1:
+            return math.inf
+        return -sum(math.log(max(p, 1e-12)) for p in likelihoods(a, b))
+
+    simplex = [(200.0, 100.0), (400.0, 100.0), (200.0, 200.0)]
+    costs = [cost(p) for p in simplex]
+    for _ in range(200):
+        order = sorted(range(3), key=costs.__getitem__)
+        simplex, costs = [simplex[i] for i in order], [costs[i] for i in order]
+        if abs(costs[2] - costs[0]) < 1e-6 * max(1.0, abs(costs[0])):
+            break
+        centre = _between(simplex[0], simplex[1], 0.5)
+        reflected = _between(centre, simplex[2], -1.0)
+        reflected_cost = cost(reflected)
+        if reflected_cost < costs[0]:
+            expanded = _between(centre, simplex[2], -2.0)
+            expanded_cost = cost(expanded)
+            simplex[2], costs[2] = (
+                (expanded, expanded_cost) if expanded_cost < reflected_cost else (reflected, reflected_cost)
+            )
+        elif reflected_cost < costs[1]:
+            simplex[2], costs[2] = reflected, reflected_cost
+        else:
+            contracted = _between(centre, simplex[2], 0.5)
+            contracted_cost = cost(contracted)
+            if contracted_cost < costs[2]:
+                simplex[2], costs[2] = contracted, contracted_cost
+            else:  # shrink toward the best
+                for i in (1, 2):
+                    simplex[i] = _between(simplex[0], simplex[i], 0.5)
+                    costs[i] = cost(simplex[i])
+    return simplex[costs.index(min(costs))]
+
+
+def _between(p: tuple[float, float], q: tuple[float, float], t: float) -> tuple[float, float]:
+    """The point a share ``t`` of the way from p to q (beyond q above 1, behind p below 0)."""
+    return (p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1]))
+
+
+def models_text(models: Iterable[OutcomeModel], source: str) -> str:
+    """The JSON of a models file: the models by game, and how they were made."""
+    return json.dumps({"source": source, "models": {m.game: asdict(m) for m in models}}, indent=2) + "\n"
