@@ -18,7 +18,7 @@ import sys
 from collections.abc import Sequence
 
 from polychess import __version__
-from polychess.cli import bench, match, perft, play, selfplay, serve, show, train, tune, uci
+from polychess.cli import bench, match, perft, play, review, selfplay, serve, show, train, tune, uci
 from polychess.cli.common import UsageError
 from polychess.errors import InvalidPositionError
 
@@ -38,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.add_parser(sub)
     bench.add_parser(sub)
     show.add_parser(sub)
+    review.add_parser(sub)
     serve.add_parser(sub)
     uci.add_parser(sub)
     match.add_parsers(sub)

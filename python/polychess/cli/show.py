@@ -19,7 +19,7 @@ from polychess import text_board
 from polychess.board import VARIANTS, Board, Move
 from polychess.cli.common import UsageError, add_color_options, colour_arg, positive_int, use_color
 from polychess.cli.wording import plural
-from polychess.formats import read_pgn4, read_record
+from polychess.formats import read_pgn, read_pgn4, read_record
 from polychess.game import Game
 
 __all__ = ["ConverterMissing", "add_parser", "load_record", "svg_to_png"]
@@ -48,7 +48,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     source.add_argument("--mode", choices=("teams", "ffa"), help="four-player --fen: the mode")
     source.add_argument("--setup", choices=("modern", "classic"), help="four-player --fen: the setup")
     source.add_argument("--neutrality", action="store_true", help="three-player --fen: with the neutrality field")
-    source.add_argument("--record", metavar="FILE", help="a game record (polychess record, or PGN4 for .pgn4 files)")
+    source.add_argument(
+        "--record", metavar="FILE", help="a game record (polychess record; PGN4 for .pgn4 files, PGN for .pgn)"
+    )
     source.add_argument(
         "--ply", type=int, metavar="N", help="with --record: the position after N moves (default: the end)"
     )
@@ -65,11 +67,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def load_record(path: str) -> Game:
-    """A game from a record file: PGN4 (by the .pgn4 suffix or a StartFen4 tag) or a polychess
-    record (docs/game-records.md)."""
+    """A game from a record file: PGN4 (by the .pgn4 suffix or a StartFen4 tag), PGN (by the
+    .pgn suffix) or a polychess record (docs/game-records.md)."""
     text = Path(path).read_text(encoding="utf-8")
     if path.lower().endswith(".pgn4") or "[StartFen4 " in text:
         return read_pgn4(text)
+    if path.lower().endswith(".pgn"):
+        return read_pgn(text)
     return read_record(text)
 
 

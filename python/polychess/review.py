@@ -1,0 +1,187 @@
+"""A game reviewed by the engine: every move's evaluation, the best move it missed, and the
+moves that threw away the most, for every game (``polychess review``).
+
+Each move is judged from the position before it: the engine searches the position (the best
+move and its score) and, where the move played was another, the position again with only that
+move (its score). Both scores are for the mover's side and are read as expected results by the
+game's outcome model (:mod:`polychess.outlook`: winning counts 1, a draw or a middle place 0.5,
+losing 0), so a move is judged by the share of a game it gave away, the same in every game:
+at least :data:`THRESHOLDS` ``["inaccuracy"]`` (0.05) an inaccuracy, 0.10 a mistake, 0.15 a
+blunder, as lichess marks the winning chances lost.
+
+>>> from polychess import Game
+>>> from polychess.review import review_game
+>>> game = Game("standard")
+>>> for move in ("f2f3", "e7e5", "g2g4", "d8h4"):
+...     _ = game.push(move)
+>>> review = review_game(game, nodes=2000)
+>>> [m.mark for m in review.moves]
+[None, None, 'blunder', None]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from polychess.board import Colour, Move
+from polychess.engine import Engine, SearchResult
+from polychess.game import Game, Reason
+from polychess.outlook import OutcomeModel, model_for
+
+__all__ = ["MARKS", "THRESHOLDS", "Review", "ReviewedMove", "review_game"]
+
+# The least share of a game a move gives away to be marked, worst first.
+THRESHOLDS = {"blunder": 0.15, "mistake": 0.10, "inaccuracy": 0.05}
+MARKS = tuple(THRESHOLDS)
+
+
+@dataclass(frozen=True)
+class ReviewedMove:
+    """One move of a reviewed game: its ply (1 the first), who played it, the move and the
+    engine's best move there, both scores for the mover's side in centipawns, the expected
+    results they stand for (0 to 1), the mark it earned (None, or one of :data:`MARKS`), and
+    every player's expected result after it (``standings``: the mover's from the move's score,
+    the others' from the evaluation at the end of the engine's line; partners share one)."""
+
+    ply: int
+    player: Colour
+    move: Move
+    best_move: Move
+    score: int
+    best_score: int
+    expected: float
+    best_expected: float
+    mark: str | None
+    standings: dict[Colour, float]
+
+    @property
+    def given_away(self) -> float:
+        """The share of a game the move gave away against the best move (0 for the best)."""
+        return max(0.0, self.best_expected - self.expected)
+
+
+@dataclass(frozen=True)
+class Review:
+    """A reviewed game: its game, the budget each search had, and every move reviewed."""
+
+    game: Game
+    budget: str
+    moves: tuple[ReviewedMove, ...]
+
+    def marks(self, player: Colour) -> dict[str, int]:
+        """How many moves of each mark the player made."""
+        counts = dict.fromkeys(MARKS, 0)
+        for move in self.moves:
+            if move.player == player and move.mark is not None:
+                counts[move.mark] += 1
+        return counts
+
+    def average_loss(self, player: Colour) -> float:
+        """The share of a game the player's moves gave away on average (lower is better)."""
+        losses = [m.given_away for m in self.moves if m.player == player]
+        return sum(losses) / len(losses) if losses else 0.0
+
+
+def review_game(
+    game: Game,
+    *,
+    engine: Engine | None = None,
+    nodes: int | None = None,
+    depth: int | None = None,
+    time: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Review:
+    """Reviews every move of the game (it is not changed) with ``engine`` (a fresh one if
+    None), each search to ``nodes``, ``depth`` or ``time`` (by default 20,000 nodes).
+    ``progress(done, total)`` is called after each move."""
+    if nodes is None and depth is None and time is None:
+        nodes = 20_000
+    engine = engine if engine is not None else Engine(hash_mb=32)
+    model = model_for(game.kind)
+    replay = game.copy()
+    steps = replay.steps
+    while True:  # back to the start; the steps are replayed forward
+        try:
+            replay.pop()
+        except IndexError:
+            break
+    total = sum(1 for step in steps if step.move is not None)
+    budget = ", ".join(
+        f"{name} {value}" for name, value in (("nodes", nodes), ("depth", depth), ("time", time)) if value
+    )
+    reviewed: list[ReviewedMove] = []
+    for step in steps:
+        if step.move is None:
+            _replay_event(replay, step.token, step.player, step.reason)
+            continue
+        player = replay.turn
+        best = engine.search(replay, nodes=nodes, depth=depth, time=time)
+        played = best
+        if step.move != best.best_move:
+            played = engine.search(replay, nodes=nodes, depth=depth, time=time, searchmoves=[step.move])
+        expected, best_expected = _expected(model, played.score), _expected(model, best.score)
+        reviewed.append(
+            ReviewedMove(
+                ply=len(reviewed) + 1,
+                player=player,
+                move=step.move,
+                best_move=best.best_move if best.best_move is not None else step.move,
+                score=played.score,
+                best_score=best.score,
+                expected=expected,
+                best_expected=best_expected,
+                mark=_mark(best_expected - expected),
+                standings=_standings(replay, model, player, played, expected),
+            )
+        )
+        replay.push(step.move)
+        if progress is not None:
+            progress(len(reviewed), total)
+    return Review(game, budget, tuple(reviewed))
+
+
+def _replay_event(game: Game, token: str, player: Colour | None, reason: Reason | None) -> None:
+    if reason == Reason.RESIGNATION and player is not None:
+        game.resign(player)
+    elif reason == Reason.TIME_FORFEIT and player is not None:
+        game.time_forfeit(player)
+    elif token == "draw":
+        game.agree_draw()
+    else:  # pragma: no cover - Game.steps lists only these events
+        raise ValueError(f"cannot replay {token!r}")
+
+
+def _expected(model: OutcomeModel, score: int) -> float:
+    o = model.outlook(score)
+    return o.win + o.draw / 2
+
+
+def _mark(given_away: float) -> str | None:
+    for mark, least in THRESHOLDS.items():
+        if given_away >= least:
+            return mark
+    return None
+
+
+def _standings(
+    game: Game, model: OutcomeModel, mover: Colour, played: SearchResult, expected: float
+) -> dict[Colour, float]:
+    """Every player's expected result after the move: the mover's side's from the move's
+    score; where two sides play the other side's is the rest; where each player is on his own,
+    the others' from their evaluation at the end of the line (each player's value against the
+    average of the others'), as the search scores a player."""
+    kind = game.kind
+    side_of = {colour: side for side in kind.sides for colour in side}
+    standings: dict[Colour, float] = {}
+    values = played.scores
+    for colour in kind.colours:
+        if side_of[colour] == side_of[mover]:
+            standings[colour] = expected
+        elif len(kind.sides) == 2:
+            standings[colour] = 1.0 - expected
+        else:
+            others = [values[c] for c in kind.colours if c != colour]
+            relative = values[colour] - sum(others) / max(1, len(others))
+            standings[colour] = _expected(model, round(relative))
+    return standings

@@ -1,0 +1,113 @@
+"""Game review (polychess.review, its graph, and ``polychess review``)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from polychess import Game
+from polychess.cli import main
+from polychess.formats import read_pgn4, write_record
+from polychess.review import THRESHOLDS, review_game
+from polychess.review_chart import review_svg
+
+SVG = "{http://www.w3.org/2000/svg}"
+TEAMS_RECORD = Path(__file__).parent.parent / "data" / "pgn4" / "cc_teams_26780486.pgn4"
+
+
+def _fools_mate() -> Game:
+    game = Game("standard")
+    for move in ("f2f3", "e7e5", "g2g4", "d8h4"):
+        game.push(move)
+    return game
+
+
+def test_the_move_that_allows_mate_is_a_blunder_and_the_mate_is_best():
+    game = _fools_mate()
+    review = review_game(game, nodes=3000)
+    assert [str(m.move) for m in review.moves] == ["f2f3", "e7e5", "g2g4", "d8h4"]
+    assert game.ply == 4 and game.is_over()  # the game reviewed is left as it was
+    blunder, mate = review.moves[2], review.moves[3]
+    assert blunder.mark == "blunder" and blunder.expected == 0.0 and blunder.best_move != blunder.move
+    assert mate.mark is None and mate.best_move == mate.move and mate.expected == 1.0
+    assert review.marks(blunder.player)["blunder"] == 1
+    # two sides: the other side's standing is the rest
+    assert blunder.standings[mate.player] == 1.0 - blunder.expected
+
+
+def test_every_mark_follows_from_the_share_given_away():
+    review = review_game(read_pgn4(TEAMS_RECORD.read_text()), nodes=400)
+    assert len(review.moves) == read_pgn4(TEAMS_RECORD.read_text()).ply
+    for m in review.moves:
+        expected_mark = next((mark for mark, least in THRESHOLDS.items() if m.given_away >= least), None)
+        assert m.mark == expected_mark
+        assert (m.move == m.best_move) <= (m.given_away == 0)
+        (red, yellow), (blue, green) = ([m.standings[c] for c in side] for side in review.game.kind.sides)
+        assert red == yellow and blue == green and red + blue == pytest.approx(1.0)
+
+
+def test_events_are_replayed_between_the_moves():
+    game = Game("three-player")
+    played = []
+    for ply in range(5):
+        if ply == 3:
+            game.resign("red")  # then White and Black play on
+        played.append(game.push(list(game.legal_moves)[0]))
+    review = review_game(game, depth=1)
+    assert [m.move for m in review.moves] == played
+    assert [m.player.value for m in review.moves] == ["white", "red", "black", "white", "black"]
+    assert all(len(m.standings) == 3 for m in review.moves)
+
+
+def test_the_graph_has_a_curve_a_side_with_a_point_a_ply():
+    review = review_game(_fools_mate(), nodes=2000)
+    root = ET.fromstring(review_svg(review))
+    curves = root.findall(f"{SVG}polyline")
+    assert len(curves) == 2  # White, Black
+    assert all(len(curve.get("points", "").split()) == len(review.moves) + 1 for curve in curves)
+    assert len(root.findall(f"{SVG}circle[@class='blunder']")) == 1
+
+
+def test_review_command_writes_text_graph_and_json(capsys, tmp_path):
+    record = tmp_path / "game.txt"
+    record.write_text(write_record(_fools_mate(), {}))
+    graph, data = tmp_path / "graph.svg", tmp_path / "moves.json"
+    assert main(["review", str(record), "--nodes", "2000", "--graph", str(graph), "--json", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert "g2g4" in out and "blunder" in out and "white: 1 blunder, 0 mistakes, 0 inaccuracies" in out
+    assert ET.fromstring(graph.read_text()).tag == f"{SVG}svg"
+    moves = json.loads(data.read_text())["moves"]
+    assert [m["mark"] for m in moves] == [None, None, "blunder", None]
+
+
+def test_review_command_refuses_what_it_cannot_do(capsys, tmp_path):
+    assert main(["review", str(tmp_path / "missing.txt")]) == 2
+    record = tmp_path / "game.txt"
+    record.write_text(write_record(_fools_mate(), {}))
+    assert main(["review", str(record), "--graph", str(tmp_path / "graph.gif")]) == 2
+    assert main(["review", str(record), "--time", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "missing.txt" in err and ".svg or .png" in err and "--time" in err
+
+
+@pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="rsvg-convert is not installed")
+def test_review_graph_as_png(tmp_path):
+    record = tmp_path / "game.txt"
+    record.write_text(write_record(_fools_mate(), {}))
+    png = tmp_path / "graph.png"
+    assert main(["review", str(record), "--depth", "2", "--graph", str(png)]) == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_module_docstring_examples():
+    import doctest
+
+    from polychess import engine, outlook, review
+
+    for module in (engine, outlook, review):
+        failures, tried = doctest.testmod(module, verbose=False)
+        assert tried > 0 and failures == 0, module.__name__
