@@ -30,18 +30,22 @@ import json
 import math
 import os
 from array import array
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import cache
 from importlib import resources
 
 from polychess import _core
+from polychess.board import Colour
 from polychess.catalogue import KINDS, GameKind
 
-__all__ = ["Outlook", "OutcomeModel", "fit", "model_for", "shipped_models"]
+__all__ = ["Outlook", "OutcomeModel", "fit", "model_for", "shipped_models", "standings"]
 
 # A score this close to the mate score is a found win or loss: certain, whatever the model says.
 _DECIDED = _core.MATE - 1000
+# No evaluation comes near this: a score beyond it is a game the search saw end, its result a
+# share of the mate score (+1 first alone, -1 last alone; places between in between).
+_ENDED = _core.MATE // 10
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,11 @@ class Outlook:
     draw: float
     loss: float
     expected_place: float
+
+    @property
+    def expected_result(self) -> float:
+        """Winning counted 1, a draw (or a middle place) 0.5, losing 0: the result to expect."""
+        return self.win + self.draw / 2
 
     def permille(self) -> tuple[int, int, int]:
         """Win, draw and loss in thousandths, summing to 1000 (UCI's ``wdl``)."""
@@ -81,6 +90,9 @@ class OutcomeModel:
         if abs(score) >= _DECIDED:
             win = 1.0 if score > 0 else 0.0
             return Outlook(math.copysign(99.0, score), win, 0.0, 1.0 - win, 1.0 if win else float(self.sides))
+        if abs(score) >= _ENDED:  # an end with places: the middle ones
+            share = score / _core.MATE
+            return Outlook(round(99.0 * share, 2), 0.0, 1.0, 0.0, 1.0 + (self.sides - 1) * (1.0 - share) / 2)
         win = _sigmoid((score - self.a) / self.b)
         loss_a, loss_b = (self.a, self.b) if self.loss_a is None or self.loss_b is None else (self.loss_a, self.loss_b)
         loss = _sigmoid((-score - loss_a) / loss_b)
@@ -93,6 +105,26 @@ class OutcomeModel:
     def pawns(self, score: int) -> float:
         """The score in the game's pawns: 1.0 where the side to move wins half the time."""
         return round(score / self.a, 2)
+
+
+def standings(kind: GameKind, mover: Colour, score: int, values: Mapping[Colour, int]) -> dict[Colour, Outlook]:
+    """Every player's outlook where the side to move (``mover``'s) has the search score
+    ``score`` and the evaluation gives each player ``values`` (a search line's end, as
+    ``SearchLine.scores``): the mover's side's from the score; where two sides play, the other
+    side's is the same seen from there; where each player is on his own, the others' from their
+    values (each against the average of the others', as the search scores a player)."""
+    model = model_for(kind)
+    side_of = {colour: side for side in kind.sides for colour in side}
+    result: dict[Colour, Outlook] = {}
+    for colour in kind.colours:
+        if side_of[colour] == side_of[mover]:
+            result[colour] = model.outlook(score)
+        elif len(kind.sides) == 2:
+            result[colour] = model.outlook(-score)
+        else:
+            others = [values[c] for c in kind.colours if c != colour]
+            result[colour] = model.outlook(round(values[colour] - sum(others) / max(1, len(others))))
+    return result
 
 
 def _sigmoid(x: float) -> float:

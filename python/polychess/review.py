@@ -25,9 +25,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from polychess.board import Colour, Move
-from polychess.engine import Engine, SearchResult
+from polychess.engine import Engine
 from polychess.game import Game, Reason
-from polychess.outlook import OutcomeModel, model_for
+from polychess.outlook import OutcomeModel, model_for, standings
 
 __all__ = ["MARKS", "THRESHOLDS", "Review", "ReviewedMove", "review_game"]
 
@@ -132,7 +132,10 @@ def review_game(
                 expected=expected,
                 best_expected=best_expected,
                 mark=_mark(best_expected - expected),
-                standings=_standings(replay, model, player, played, expected),
+                standings={
+                    colour: o.expected_result
+                    for colour, o in standings(replay.kind, player, played.score, played.scores).items()
+                },
             )
         )
         replay.push(step.move)
@@ -153,8 +156,7 @@ def _replay_event(game: Game, token: str, player: Colour | None, reason: Reason 
 
 
 def _expected(model: OutcomeModel, score: int) -> float:
-    o = model.outlook(score)
-    return o.win + o.draw / 2
+    return model.outlook(score).expected_result
 
 
 def _mark(given_away: float) -> str | None:
@@ -162,26 +164,3 @@ def _mark(given_away: float) -> str | None:
         if given_away >= least:
             return mark
     return None
-
-
-def _standings(
-    game: Game, model: OutcomeModel, mover: Colour, played: SearchResult, expected: float
-) -> dict[Colour, float]:
-    """Every player's expected result after the move: the mover's side's from the move's
-    score; where two sides play the other side's is the rest; where each player is on his own,
-    the others' from their evaluation at the end of the line (each player's value against the
-    average of the others'), as the search scores a player."""
-    kind = game.kind
-    side_of = {colour: side for side in kind.sides for colour in side}
-    standings: dict[Colour, float] = {}
-    values = played.scores
-    for colour in kind.colours:
-        if side_of[colour] == side_of[mover]:
-            standings[colour] = expected
-        elif len(kind.sides) == 2:
-            standings[colour] = 1.0 - expected
-        else:
-            others = [values[c] for c in kind.colours if c != colour]
-            relative = values[colour] - sum(others) / max(1, len(others))
-            standings[colour] = _expected(model, round(relative))
-    return standings

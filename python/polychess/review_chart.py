@@ -4,7 +4,8 @@ of the expected result after every ply, with the marked moves circled on their m
 The plies run left to right from the start (ply 0, every side even) to the last move; the
 height is the expected result, 0 (lost) at the bottom to 1 (won) at the top, with the even
 line dashed. Each point carries a ``<title>`` (ply, player, move, the side's expected result),
-so a browser shows it on hover.
+so a browser shows it on hover, and a ``data-ply`` attribute, for a page to go to that move
+when it is clicked (the points have the class ``point``, the marked moves their mark's).
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ def review_svg(review: Review, width: int = 720, height: int = 300) -> str:
             title = f"ply {move.ply}: {move.player.value} {move.move}; {name} {move.standings[colour]:.2f}"
             parts.append(
                 f'<circle cx="{x(move.ply):.1f}" cy="{y(move.standings[colour]):.1f}" r="2.2" '
-                f'fill="{_LINE[colour]}"><title>{escape(title)}</title></circle>'
+                f'fill="{_LINE[colour]}" class="point" data-ply="{move.ply}"><title>{escape(title)}</title></circle>'
             )
         parts.append(
             f'<rect x="{legend_x}" y="10" width="12" height="12" fill="{_LINE[colour]}"/>'
@@ -80,7 +81,7 @@ def review_svg(review: Review, width: int = 720, height: int = 300) -> str:
         title = f"ply {move.ply}: {move.player.value} {move.move} is a {move.mark} (best {move.best_move})"
         parts.append(
             f'<circle cx="{x(move.ply):.1f}" cy="{y(move.standings[move.player]):.1f}" r="6" fill="none" '
-            f'stroke="{_MARK_COLOUR[move.mark]}" stroke-width="2.5" class="{move.mark}">'
+            f'stroke="{_MARK_COLOUR[move.mark]}" stroke-width="2.5" class="{move.mark}" data-ply="{move.ply}">'
             f"<title>{escape(title)}</title></circle>"
         )
     parts.append("</svg>")

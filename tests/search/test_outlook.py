@@ -95,3 +95,12 @@ def test_search_results_carry_the_outlook():
     model = outlook.model_for(board.kind)
     assert result.outlook == model.outlook(result.score)
     assert [line.outlook for line in result.lines] == [model.outlook(line.score) for line in result.lines]
+
+
+def test_an_end_with_places_reads_as_its_place():
+    # a search that saw the game end with the mover second of four: a third of the mate score
+    model = outlook.model_for("four-player-ffa")
+    second = model.outlook(_core.MATE // 3)
+    assert (second.win, second.draw, second.loss) == (0.0, 1.0, 0.0)
+    assert second.expected_place == pytest.approx(2.0)
+    assert model.outlook(-(_core.MATE // 3)).expected_place == pytest.approx(3.0)

@@ -706,3 +706,61 @@ def test_the_engine_pool_lends_warm_tables_and_waits_for_a_free_engine(monkeypat
     assert got == [engine]
     with pytest.raises(ValueError):
         EnginePool(size=0)
+
+
+# -- analysis -------------------------------------------------------------------------------
+
+
+def _loaded(server: WebServer, name: str) -> dict[str, Any]:
+    text = (Path(__file__).parents[1] / "data" / "pgn4" / name).read_text()
+    reply = call(server, "POST", "/api/records", {"record": text})
+    assert reply.status == 201, reply.body
+    data: dict[str, Any] = reply.json
+    return data
+
+
+def test_analysis_of_a_ply_and_a_side_line(server: WebServer) -> None:
+    game = _loaded(server, "cc_teams_26780486.pgn4")
+    reply = post(server, game, "analysis", {"ply": 8, "lines": 3, "time": 0.3})
+    assert reply.status == 200, reply.body
+    data = reply.json
+    assert data["ply"] == 8 and data["turn"] == "red" and data["depth"] >= 1 and len(data["lines"]) == 3
+    moves = [line["move"] for line in data["lines"]]
+    assert len(set(moves)) == 3 and all(line["pv"][0] == line["move"] for line in data["lines"])
+    assert data["svg"].count('<g class="arrow" ') == 3
+    best = data["lines"][0]
+    assert set(best["players"]) == {"red", "blue", "yellow", "green"}
+    assert best["players"]["red"] == best["players"]["yellow"]  # partners share one outlook
+    assert best["players"]["red"]["win"] == pytest.approx(best["players"]["blue"]["loss"], abs=0.002)
+    # a side line from there: the best move, then the analysis goes on after it
+    after = post(server, game, "analysis", {"ply": 8, "line": [moves[0]], "lines": 1, "time": 0.2}).json
+    assert after["turn"] == "blue" and after["line"] == [moves[0]] and len(after["lines"]) == 1
+    assert any(targets for targets in after["legal"].values())
+
+
+def test_analysis_requests_are_checked(server: WebServer) -> None:
+    game = new_game(server, variant="three-player")
+    for body, words in (
+        ({"ply": 5}, "ply must be between 0 and 0"),
+        ({"ply": "1"}, "ply must be a whole number"),
+        ({"line": ["E2E5"]}, "line move 1 ('E2E5')"),
+        ({"line": "E2E4"}, "line must be a list"),
+        ({"lines": 9}, "lines must be a whole number from 1 to 5"),
+        ({"time": 60}, "time must be a number of seconds"),
+        ({"depth": 3}, "unknown field 'depth'"),
+    ):
+        reply = post(server, game, "analysis", body)
+        assert reply.status == 400 and words in reply.error, (body, reply.body)
+
+
+def test_review_gives_a_point_a_ply_and_the_graph(server: WebServer) -> None:
+    game = new_game(server, variant="standard")
+    for move in ("f2f3", "e7e5", "g2g4", "d8h4"):
+        assert post(server, game, "move", {"move": move}).status == 200
+    reply = post(server, game, "review", {"nodes": 1500})
+    assert reply.status == 200, reply.body
+    data = reply.json
+    assert [m["move"] for m in data["moves"]] == ["f2f3", "e7e5", "g2g4", "d8h4"]
+    assert data["moves"][2]["mark"] == "blunder"
+    assert data["svg"].count("<polyline") == 2 and data["svg"].count('class="point"') == 2 * 4
+    assert post(server, game, "review", {"nodes": 0}).status == 400

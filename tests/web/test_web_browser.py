@@ -431,3 +431,83 @@ def test_the_host_makes_a_game_together_from_the_form(server: WebServer, browser
     browser.close()
     browser.switch_to.window(host)
     assert red != host
+
+
+# -- analysis --------------------------------------------------------------------------------
+
+
+def _load_record_game(server: WebServer, name: str) -> str:
+    import json
+    import urllib.request
+
+    text = (Path(__file__).parents[1] / "data" / "pgn4" / name).read_text()
+    request = urllib.request.Request(
+        server.url.rstrip("/") + "/api/records",
+        data=json.dumps({"record": text}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=WAIT) as reply:
+        return str(json.loads(reply.read())["id"])
+
+
+def _where(driver: Any) -> str:
+    return str(_css(driver, "#analysis-where")[0].text)
+
+
+def test_analysis_of_a_loaded_record(server: WebServer, browser: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    game_id = _load_record_game(server, "cc_teams_26780486.pgn4")
+    browser.get("about:blank")  # else, from the page already open, only the fragment would change
+    browser.get(server.url + f"#game={game_id}")
+    _wait(browser, lambda d: _move_count(d) > 100, "the record's moves were not shown")
+    moves = len(_css(browser, "#moves .move[data-ply]"))  # the moves, not the events (a mate)
+    _css(browser, "#analysis-button")[0].click()
+    # the game ended in a mate: nothing to search there; the graph of the whole game
+    _wait(browser, lambda d: "Game over" in _css(d, "#analysis-depth")[0].text, "the end was not shown")
+    assert _where(browser) == f"After move {moves} of {moves}" and not _css(browser, "#analysis-lines li")
+    _wait(browser, lambda d: _css(d, "#analysis-graph svg"), "no evaluation graph")
+    # keyboard: back a move, where the engine finds the mate among its lines, drawn as arrows
+    browser.find_element("tag name", "body").send_keys(Keys.ARROW_LEFT)
+    _wait(browser, lambda d: _where(d) == f"After move {moves - 1} of {moves}", "the left arrow did not step back")
+    _wait(browser, lambda d: len(_css(d, "#analysis-lines li")) == 3, "no analysis lines")
+    _wait(browser, lambda d: len(_css(d, "#board g.arrow")) == 3, "no arrows on the board")
+    assert "depth" in _css(browser, "#analysis-depth")[0].text
+    curves = _css(browser, "#analysis-graph polyline")
+    assert len(curves) == 2  # the two teams
+    assert all(len(c.get_attribute("points").split()) == moves + 1 for c in curves)  # a point a ply, and the start
+    first_lines = [e.text for e in _css(browser, "#analysis-lines .line-move")]
+
+    # to the start, where Red moves first
+    browser.find_element("tag name", "body").send_keys(Keys.HOME)
+    _wait(browser, lambda d: _where(d) == f"After move 0 of {moves}", "Home did not go to the start")
+    _wait(
+        browser,
+        lambda d: "Red to move" in _css(d, "#analysis-depth")[0].text and len(_css(d, "#analysis-lines li")) == 3,
+        "no lines at the start",
+    )
+    assert [e.text for e in _css(browser, "#analysis-lines .line-move")] != first_lines
+    # each line shows every player's outlook
+    chips = _css(browser, "#analysis-lines li:first-child .outlook")
+    assert sorted(c.get_attribute("data-colour") for c in chips) == ["blue", "green", "red", "yellow"]
+
+    # a side line tried on the board: Red's h2 pawn one step
+    _click_cell(browser, "h2")
+    _click_cell(browser, "h3")
+    _wait(browser, lambda d: _where(d) == f"After move 0 of {moves}, then h2h3", "the side line was not played")
+    _wait(browser, lambda d: "Blue to move" in _css(d, "#analysis-depth")[0].text, "Blue is not to move after it")
+
+    # the graph leads to its moves
+    point = next(p for p in _css(browser, "#analysis-graph .point") if p.get_attribute("data-ply") == "40")
+    browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", point)
+    _wait(browser, lambda d: _where(d) == f"After move 40 of {moves}", "clicking the graph did not go to move 40")
+    _wait(browser, lambda d: len(_css(d, "#analysis-lines li")) == 3, "no lines at move 40")
+    assert browser.save_screenshot(str(tmp_path / "analysis.png"))  # kept for a person to look at
+    shot = Path("/tmp/polychess-analysis.png")
+    if shot.parent.is_dir():
+        browser.save_screenshot(str(shot))
+
+    # Escape leaves the analysis: the game's own board again
+    browser.find_element("tag name", "body").send_keys(Keys.ESCAPE)
+    _wait(browser, lambda d: _css(d, "#analysis")[0].get_attribute("hidden") is not None, "Escape did not leave")
+    _wait(browser, lambda d: not _css(d, "#board g.arrow"), "the arrows stayed after leaving")

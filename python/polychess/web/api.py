@@ -19,6 +19,8 @@ from polychess.formats.pgn4 import read_pgn4
 from polychess.formats.record import read_record
 from polychess.game import Game
 from polychess.strength import LEVELS
+from polychess.web.analysis import DEFAULT_REVIEW_NODES, MAX_REVIEW_NODES, analyse, parse_analysis_request, position_of
+from polychess.web.analysis import review as review_moves
 from polychess.web.errors import ApiError
 from polychess.web.invitations import SPECTATOR, Invitations
 from polychess.web.options import (
@@ -40,6 +42,8 @@ __all__ = [
     "get_game",
     "move",
     "engine",
+    "analysis",
+    "review",
     "set_seats",
     "resign",
     "record",
@@ -218,6 +222,39 @@ def engine(
         _refuse_unknown(data, ())
         session.play_engine(engines)
         return 200, state(session, orientation=_orientation(query, role), viewer=role)
+
+
+def analysis(
+    store: Store,
+    engines: EnginePool,
+    game_id: str,
+    data: Mapping[str, object],
+    query: Mapping[str, str],
+    token: str | None = None,
+) -> tuple[int, Json]:
+    """The engine's best lines for a position of the game: {"ply": N (after N moves; default
+    the position now), "line": [moves tried from there], "lines": 1-5, "time": seconds}. Any
+    page of the game may ask, spectators too."""
+    ply, side_line, lines, seconds = parse_analysis_request(data)
+    with store.using(game_id) as session:
+        role = authorize(session, token)
+        game = position_of(session, ply, side_line)
+        answer = analyse(engines, session, game, lines, seconds, _orientation(query, role))
+        return 200, {"ply": ply, "line": side_line, **answer}
+
+
+def review(
+    store: Store, engines: EnginePool, game_id: str, data: Mapping[str, object], token: str | None = None
+) -> tuple[int, Json]:
+    """Every move of the game judged, each search to {"nodes": N} nodes (default 3000): the
+    evaluation graph's data and picture."""
+    _refuse_unknown(data, ("nodes",))
+    nodes = data.get("nodes", DEFAULT_REVIEW_NODES)
+    if isinstance(nodes, bool) or not isinstance(nodes, int) or not 1 <= nodes <= MAX_REVIEW_NODES:
+        raise ApiError(400, f"nodes must be a whole number from 1 to {MAX_REVIEW_NODES}")
+    with store.using(game_id) as session:
+        authorize(session, token)
+        return 200, review_moves(engines, session, nodes)
 
 
 def set_seats(

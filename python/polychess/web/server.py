@@ -23,6 +23,8 @@ path                                        method  what
 ``/api/games/<id>``                         GET     the game's state (``?selected=E2`` adds dots)
 ``/api/games/<id>/move``                    POST    a human's move: {"move": "E2E4"} or {"from", "to", "promotion"}
 ``/api/games/<id>/engine``                  POST    the engine plays the seat to move
+``/api/games/<id>/analysis``                POST    best lines: {"ply": N, "line": [moves], "lines": 3, "time": 1}
+``/api/games/<id>/review``                  POST    every move judged, the evaluation graph: {"nodes": 3000}
 ``/api/games/<id>/seats``                   POST    who plays which seat: {"engines": ["red"], "engine_level": N}
 ``/api/games/<id>/resign``                  POST    {"player": "red"} resigns
 ``/api/games/<id>/offer``                   POST    {"kind": "draw" | "takeback"} (games by invitation)
@@ -460,6 +462,16 @@ def _engine(handler: RequestHandler, params: dict[str, str]) -> None:
     )
 
 
+def _analysis(handler: RequestHandler, params: dict[str, str]) -> None:
+    handler.send_json(
+        *api.analysis(handler.store, handler.engines, params["id"], handler.read_json(), handler.query, handler.token)
+    )
+
+
+def _review(handler: RequestHandler, params: dict[str, str]) -> None:
+    handler.send_json(*api.review(handler.store, handler.engines, params["id"], handler.read_json(), handler.token))
+
+
 def _resign(handler: RequestHandler, params: dict[str, str]) -> None:
     handler.send_json(*api.resign(handler.store, params["id"], handler.read_json(), handler.query, handler.token))
 
@@ -515,6 +527,8 @@ _ROUTES: list[tuple[re.Pattern[str], dict[str, Handler]]] = [
     (re.compile(_GAME), {"GET": _get_game}),
     (re.compile(_GAME + r"/move"), {"POST": _move}),
     (re.compile(_GAME + r"/engine"), {"POST": _engine}),
+    (re.compile(_GAME + r"/analysis"), {"POST": _analysis}),
+    (re.compile(_GAME + r"/review"), {"POST": _review}),
     (re.compile(_GAME + r"/seats"), {"POST": _seats}),
     (re.compile(_GAME + r"/resign"), {"POST": _resign}),
     (re.compile(_GAME + r"/offer"), {"POST": _offer}),

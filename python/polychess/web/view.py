@@ -10,7 +10,7 @@ from polychess.board import Board, Colour, Status
 from polychess.game import Elimination, Game, Outcome, Reason
 from polychess.web.session import Session
 
-__all__ = ["state", "render_board", "BOARD_SIZE"]
+__all__ = ["state", "render_board", "legal_moves_json", "orientation_of", "BOARD_SIZE"]
 
 BOARD_SIZE = 640
 _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
@@ -28,7 +28,7 @@ def state(
         board = game.board
         human = session.human_to_move()
         mine = human and (session.invitations is None or viewer == game.turn.value)
-        legal = _legal_moves(board) if mine else {}
+        legal = legal_moves_json(board) if mine else {}
         if selected is not None and selected not in legal:
             selected = None
         return {
@@ -70,14 +70,14 @@ def render_board(
     return svg.board(
         board,
         size=BOARD_SIZE,
-        orientation=_orientation(session, orientation),
+        orientation=orientation_of(session, orientation),
         lastmove=lastmove,
         check=check,
         dots=dots,
     )
 
 
-def _orientation(session: Session, requested: str | None) -> Colour:
+def orientation_of(session: Session, requested: str | None) -> Colour:
     """The seat at the bottom: as asked, else the human to move (hot-seat turns the board to
     each player), else the first human seat, else the first seat."""
     game = session.game
@@ -89,7 +89,7 @@ def _orientation(session: Session, requested: str | None) -> Colour:
     return humans[0] if humans else game.seats[0]
 
 
-def _legal_moves(board: Board) -> dict[str, list[dict[str, str | None]]]:
+def legal_moves_json(board: Board) -> dict[str, list[dict[str, str | None]]]:
     moves: dict[str, list[dict[str, str | None]]] = {}
     for move in board.legal_moves:
         moves.setdefault(move.from_cell, []).append(

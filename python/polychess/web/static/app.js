@@ -16,6 +16,7 @@ let refreshing = false;
 let token = null;       // this page's invitation secret, in a game played by invitation
 let invitations = null; // the links of the game this page created (shown once by the server)
 let events = null;      // the live-update stream (EventSource) of a game played by invitation
+let analysis = null;    // the analysis mode's state while it is on (see "analysis" below)
 
 // -- talking to the server ----------------------------------------------------------------
 
@@ -65,7 +66,9 @@ function show(state, live = false) {
   game = state;
   receivedAt = performance.now();
   selected = state.selected;
-  $("board").innerHTML = state.svg;
+  if (newGame && analysis) stopAnalysis();
+  if (!analysis) $("board").innerHTML = state.svg;
+  $("analysis-button").disabled = false;
   if (newGame) {
     fillOrientation();
     history.replaceState(null, "", `#game=${state.id}` + (token ? `&token=${token}` : ""));
@@ -282,6 +285,7 @@ function showMoves() {
   list.replaceChildren();
   let row = null;
   let number = null;
+  let ply = 0;
   for (const entry of game.moves) {
     if (!row || entry.number !== number) {
       number = entry.number;
@@ -296,10 +300,22 @@ function showMoves() {
     const move = document.createElement("span");
     move.className = entry.player ? `move ${entry.player}` : "move event";
     move.textContent = entry.text;
-    if (entry.player) move.title = NAMES[entry.player];
+    if (entry.player) {
+      move.title = NAMES[entry.player];
+      move.dataset.ply = String(++ply);
+      if (analysis) {
+        move.classList.add("clickable");
+        const mark = analysis.marks[ply];
+        if (mark) {
+          move.classList.add(mark);
+          move.title += ` (${mark})`;
+        }
+        move.classList.toggle("current", ply === analysis.ply && analysis.line.length === 0);
+      }
+    }
     row.append(move);
   }
-  list.scrollTop = list.scrollHeight;
+  if (!analysis) list.scrollTop = list.scrollHeight;
 }
 
 function showLog() {
@@ -361,6 +377,7 @@ function cellAt(x, y) {
 }
 
 async function onBoardClick(event) {
+  if (analysis) return analysisClick(event);
   if (!myTurn() || !$("promotion").hidden) return;
   const cell = cellAt(event.clientX, event.clientY);
   if (cell === null) return;
@@ -581,6 +598,201 @@ function report(error) {
   toastTimer = setTimeout(() => { toast.hidden = true; }, 6000);
 }
 
+// -- analysis -----------------------------------------------------------------------------
+// Any position of the game (a ply of its moves, then a side line tried on the board) with the
+// engine's best lines, thinking on in the server's engine pool until stopped, a request at a
+// time (each longer than the last: the engine's table stays warm between them); the whole
+// game's evaluation graph, whose points and the move list lead to their positions.
+
+const ANALYSIS_LINES = 3;
+const THINK_LIMIT_MS = 120000; // thinking stops by itself after this long at one position
+
+function movesPlayed() {
+  return game.moves.filter((m) => m.player).length;
+}
+
+function startAnalysis() {
+  analysis = { ply: movesPlayed(), line: [], thinking: false, turn: 0, picked: null, legal: {}, marks: {} };
+  $("analysis").hidden = false;
+  $("analysis-button").setAttribute("aria-pressed", "true");
+  showMoves();
+  loadGraph();
+  goTo(analysis.ply, []);
+}
+
+function stopAnalysis() {
+  if (!analysis) return;
+  analysis.turn++; // ends the thinking loop
+  analysis = null;
+  $("analysis").hidden = true;
+  $("analysis-button").setAttribute("aria-pressed", "false");
+  if (game) {
+    showMoves();
+    refresh().catch(report);
+  }
+}
+
+function goTo(ply, line) {
+  const last = movesPlayed();
+  analysis.ply = Math.max(0, Math.min(last, ply));
+  analysis.line = line;
+  analysis.picked = null;
+  const extra = line.length ? `, then ${line.join(" ")}` : "";
+  $("analysis-where").textContent = `After move ${analysis.ply} of ${last}${extra}`;
+  $("analysis-lines").replaceChildren();
+  $("analysis-depth").textContent = "thinking...";
+  showMoves();
+  markGraph();
+  think();
+}
+
+// Back takes back a side line's last move first; forward follows the game (not a side line).
+function step(delta) {
+  if (analysis.line.length) {
+    if (delta < 0) goTo(analysis.ply, analysis.line.slice(0, -1));
+    return;
+  }
+  if (analysis.ply + delta >= 0 && analysis.ply + delta <= movesPlayed()) goTo(analysis.ply + delta, []);
+}
+
+async function think() {
+  const turn = ++analysis.turn;
+  analysis.thinking = true;
+  $("analysis-think").textContent = "Stop";
+  const started = performance.now();
+  let seconds = 0.3;
+  try {
+    while (analysis && analysis.turn === turn) {
+      const body = { ply: analysis.ply, line: analysis.line, lines: ANALYSIS_LINES, time: seconds };
+      const data = await api("POST", gamePath("/analysis"), body);
+      if (!analysis || analysis.turn !== turn) return; // the position changed meanwhile
+      showAnalysis(data);
+      if (data.lines.length === 0 || performance.now() - started > THINK_LIMIT_MS) break;
+      seconds = Math.min(4, seconds * 2);
+    }
+  } catch (error) {
+    if (analysis && analysis.turn === turn) report(error);
+  }
+  if (analysis && analysis.turn === turn) {
+    analysis.thinking = false;
+    $("analysis-think").textContent = "Think";
+  }
+}
+
+function toggleThinking() {
+  if (analysis.thinking) {
+    analysis.turn++;
+    analysis.thinking = false;
+    $("analysis-think").textContent = "Think";
+  } else {
+    think();
+  }
+}
+
+function showAnalysis(data) {
+  $("board").innerHTML = data.svg;
+  analysis.legal = data.legal;
+  if (data.result) {
+    $("analysis-depth").textContent = `Game over: ${data.result}`;
+  } else {
+    $("analysis-depth").textContent = `depth ${data.depth}, ${data.nodes.toLocaleString("en")} nodes; ${NAMES[data.turn]} to move`;
+  }
+  const list = $("analysis-lines");
+  list.replaceChildren();
+  for (const line of data.lines) {
+    const item = document.createElement("li");
+    item.className = "line";
+    const move = document.createElement("span");
+    move.className = "line-move";
+    move.textContent = line.move;
+    const pv = document.createElement("span");
+    pv.className = "pv";
+    pv.textContent = line.pv.slice(1).join(" ");
+    const outlooks = document.createElement("div");
+    outlooks.className = "outlooks";
+    for (const [colour, o] of Object.entries(line.players)) {
+      const chip = document.createElement("span");
+      chip.className = "outlook";
+      chip.dataset.colour = colour;
+      const pawns = (o.pawns > 0 ? "+" : "") + o.pawns.toFixed(2);
+      chip.title = `${NAMES[colour]}: win ${pct(o.win)}, draw or middle place ${pct(o.draw)}, loss ${pct(o.loss)}, expected place ${o.expected_place}`;
+      chip.append(swatch(colour), `${pawns} (${pct(o.win)} win)`);
+      outlooks.append(chip);
+    }
+    item.append(move, pv, outlooks);
+    list.append(item);
+  }
+}
+
+function pct(share) {
+  return `${Math.round(share * 100)}%`;
+}
+
+async function loadGraph() {
+  const box = $("analysis-graph");
+  box.textContent = "Reviewing the game...";
+  try {
+    const data = await api("POST", gamePath("/review"), { nodes: 2000 });
+    if (!analysis) return;
+    box.innerHTML = data.svg;
+    analysis.marks = {};
+    for (const move of data.moves) if (move.mark) analysis.marks[move.ply] = move.mark;
+    showMoves();
+    markGraph();
+  } catch (error) {
+    box.textContent = "";
+    report(error);
+  }
+}
+
+function markGraph() {
+  for (const point of $("analysis-graph").querySelectorAll(".point")) {
+    point.classList.toggle("current", Number(point.dataset.ply) === analysis.ply);
+  }
+}
+
+function analysisClick(event) {
+  const cell = cellAt(event.clientX, event.clientY);
+  if (cell === null) return;
+  const picked = analysis.picked;
+  const targets = picked ? (analysis.legal[picked] || []).filter((m) => m.to === cell) : [];
+  for (const element of $("board").querySelectorAll(".analysis-selected")) element.classList.remove("analysis-selected");
+  if (targets.length > 0) {
+    // a promotion tried in analysis is a queen's, or the first the rules offer
+    const move = targets.find((m) => !m.promotion || m.promotion.toUpperCase() === "Q") || targets[0];
+    goTo(analysis.ply, [...analysis.line, move.move]);
+  } else if (analysis.legal[cell] && cell !== picked) {
+    analysis.picked = cell;
+    const shape = $("board").querySelector(`[data-cell="${cell}"].cell`);
+    if (shape) shape.classList.add("analysis-selected");
+  } else {
+    analysis.picked = null;
+  }
+}
+
+function onKey(event) {
+  if (!analysis || event.target.closest("input, textarea, select, dialog[open]")) return;
+  const keys = {
+    ArrowLeft: () => step(-1),
+    ArrowRight: () => step(1),
+    Home: () => goTo(0, []),
+    End: () => goTo(movesPlayed(), []),
+    " ": toggleThinking,
+    Escape: stopAnalysis,
+  };
+  const action = keys[event.key];
+  if (action) {
+    event.preventDefault();
+    action();
+  }
+}
+
+function onAnalysisTarget(event) {
+  if (!analysis) return;
+  const target = event.target.closest("[data-ply]");
+  if (target) goTo(Number(target.dataset.ply), []);
+}
+
 // -- start --------------------------------------------------------------------------------
 
 async function start() {
@@ -605,6 +817,16 @@ async function start() {
   $("invitations-button").addEventListener("click", showInvitations);
   $("orientation").addEventListener("change", () => refresh(selected).catch(report));
   $("save-record").addEventListener("click", (event) => { if (!game) event.preventDefault(); });
+  $("analysis-button").addEventListener("click", () => (analysis ? stopAnalysis() : startAnalysis()));
+  $("analysis-first").addEventListener("click", () => goTo(0, []));
+  $("analysis-prev").addEventListener("click", () => step(-1));
+  $("analysis-next").addEventListener("click", () => step(1));
+  $("analysis-last").addEventListener("click", () => goTo(movesPlayed(), []));
+  $("analysis-think").addEventListener("click", toggleThinking);
+  $("analysis-exit").addEventListener("click", stopAnalysis);
+  $("analysis-graph").addEventListener("click", onAnalysisTarget);
+  $("moves").addEventListener("click", onAnalysisTarget);
+  document.addEventListener("keydown", onKey);
   setInterval(tickClocks, 250);
   try {
     meta = await api("GET", "/api/meta");

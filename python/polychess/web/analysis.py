@@ -1,0 +1,190 @@
+"""Analysis in the browser: the engine's best lines for any position of a game (a ply of its
+moves, and a side line tried from there), and the review of the whole game (the evaluation
+graph and the marked moves).
+
+Both run on an engine borrowed from the server's :class:`~polychess.web.session.EnginePool`
+for a bounded time or node budget, never on a thread of their own: the pool bounds how many
+searches run at once, the budget how long each holds its engine. The game is copied under its
+session's lock and searched without it, so analysing never blocks the players. The engines
+analyse at full strength, whatever level the game's engine seats play at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from polychess import svg
+from polychess.errors import IllegalMoveError, InvalidMoveError
+from polychess.game import Game
+from polychess.outlook import Outlook, standings
+from polychess.review import review_game
+from polychess.review_chart import review_svg
+from polychess.strength import MAX_LEVEL
+from polychess.web.errors import ApiError
+from polychess.web.session import EnginePool, Session
+from polychess.web.view import BOARD_SIZE, legal_moves_json, orientation_of
+
+__all__ = [
+    "analyse",
+    "review",
+    "position_of",
+    "parse_analysis_request",
+    "MAX_ANALYSIS_TIME",
+    "MAX_LINES",
+    "MAX_REVIEW_NODES",
+    "DEFAULT_REVIEW_NODES",
+]
+
+MAX_ANALYSIS_TIME = 5.0  # seconds a request; the page asks again to think on
+MAX_LINES = 5
+MAX_SIDE_LINE = 200  # moves tried from a position of the game
+MAX_REVIEW_NODES = 20_000  # a search of the review; two searches a move at most
+DEFAULT_REVIEW_NODES = 3_000
+_PV_SHOWN = 16  # moves of each line sent to the page
+GRAPH_WIDTH, GRAPH_HEIGHT = 420, 220  # the panel's width
+
+Json = dict[str, object]
+
+
+def position_of(session: Session, ply: int | None, side_line: list[str]) -> Game:
+    """A copy of the session's game after ``ply`` of its moves (None: as it stands), then the
+    moves of ``side_line``; ApiError(400) naming what cannot be played."""
+    with session.lock:
+        game = session.game.copy()
+    moves_made = sum(1 for step in game.steps if step.move is not None)
+    if ply is not None:
+        if not 0 <= ply <= moves_made:
+            raise ApiError(400, f"ply must be between 0 and {moves_made}, got {ply}")
+        # back to just before move ply + 1: the events between the two (a resignation) stay
+        while moves_made > ply:
+            if game.pop() is not None:
+                moves_made -= 1
+    game.clock = None  # the side line is not played on anyone's clock
+    for number, text in enumerate(side_line, 1):
+        try:
+            game.push(text)
+        except (IllegalMoveError, InvalidMoveError) as error:
+            raise ApiError(400, f"line move {number} ({text!r}): {error}") from None
+        except ValueError as error:  # the game is over there
+            raise ApiError(400, f"line move {number} ({text!r}): {error}") from None
+    return game
+
+
+def analyse(
+    engines: EnginePool, session: Session, game: Game, lines: int, seconds: float, orientation: str | None
+) -> Json:
+    """The engine's ``lines`` best lines from the game's position, searched for ``seconds``:
+    for each its move, its moves, the score for the side to move and every player's outlook;
+    and the position drawn with each line's move as an arrow (the best one stronger), with
+    its legal moves for the page to try side lines."""
+    board = game.board
+    drawn = {
+        "svg": "",
+        "legal": legal_moves_json(board) if not game.is_over() else {},
+        "result": game.result() if game.is_over() else None,
+    }
+    if game.is_over() or not game.legal_moves:
+        drawn["svg"] = _board_svg(session, game, [], orientation)
+        return {"depth": 0, "nodes": 0, "lines": [], "turn": None, **drawn}
+    mover = game.turn
+    with engines.engine_for(session.id) as engine:
+        engine.level = MAX_LEVEL
+        result = engine.search(game, time=seconds, multipv=lines)
+    arrows = [(line.move.from_cell, line.move.to_cell, _ARROWS[min(i, 1)]) for i, line in enumerate(result.lines)]
+    drawn["svg"] = _board_svg(session, game, arrows, orientation)
+    return {
+        "depth": result.depth,
+        "nodes": result.nodes,
+        "turn": mover.value,
+        **drawn,
+        "lines": [
+            {
+                "move": str(line.move),
+                "from": line.move.from_cell,
+                "to": line.move.to_cell,
+                "pv": [str(m) for m in line.pv[:_PV_SHOWN]],
+                "score": line.score,
+                "mate_in": line.mate_in,
+                "players": {
+                    colour.value: _outlook_json(o)
+                    for colour, o in standings(game.kind, mover, line.score, line.scores).items()
+                },
+            }
+            for line in result.lines
+        ],
+    }
+
+
+# The best line's arrow, and the others'.
+_ARROWS = ("#1f8a3b", "#5b7fc7")
+
+
+def _board_svg(session: Session, game: Game, arrows: list[tuple[str, str, str]], orientation: str | None) -> str:
+    board = game.board
+    with session.lock:
+        bottom = orientation_of(session, orientation)
+    return svg.board(
+        board,
+        size=BOARD_SIZE,
+        orientation=bottom,
+        lastmove=board.move_stack[-1] if board.move_stack else None,
+        check=False if game.is_over() else None,
+        arrows=arrows,
+    )
+
+
+def _outlook_json(o: Outlook) -> Json:
+    return {
+        "pawns": o.pawns,
+        "win": round(o.win, 3),
+        "draw": round(o.draw, 3),
+        "loss": round(o.loss, 3),
+        "expected_place": round(o.expected_place, 2),
+    }
+
+
+def review(engines: EnginePool, session: Session, nodes: int) -> Json:
+    """Every move of the game judged (polychess.review), each search to ``nodes`` nodes: for
+    each move its mark and every player's expected result after it, and the graph as SVG."""
+    with session.lock:
+        game = session.game.copy()
+    game.clock = None
+    with engines.engine_for(session.id) as engine:
+        engine.level = MAX_LEVEL
+        reviewed = review_game(game, engine=engine, nodes=nodes)
+    return {
+        "moves": [
+            {
+                "ply": m.ply,
+                "player": m.player.value,
+                "move": str(m.move),
+                "best": str(m.best_move),
+                "mark": m.mark,
+                "standings": {c.value: round(e, 3) for c, e in m.standings.items()},
+            }
+            for m in reviewed.moves
+        ],
+        "svg": review_svg(reviewed, width=GRAPH_WIDTH, height=GRAPH_HEIGHT),
+    }
+
+
+def parse_analysis_request(data: Mapping[str, object]) -> tuple[int | None, list[str], int, float]:
+    """(ply, side line, lines, seconds) from an analysis request's JSON, checked field by field."""
+    unknown = sorted(set(data) - {"ply", "line", "lines", "time"})
+    if unknown:
+        raise ApiError(400, f"unknown field {unknown[0]!r} (ply, line, lines, time)")
+    ply = data.get("ply")
+    if ply is not None and (isinstance(ply, bool) or not isinstance(ply, int)):
+        raise ApiError(400, "ply must be a whole number")
+    line = data.get("line", [])
+    if not isinstance(line, list) or not all(isinstance(m, str) and 0 < len(m) <= 16 for m in line):
+        raise ApiError(400, "line must be a list of move texts")
+    if len(line) > MAX_SIDE_LINE:
+        raise ApiError(400, f"line must have at most {MAX_SIDE_LINE} moves")
+    lines = data.get("lines", 3)
+    if isinstance(lines, bool) or not isinstance(lines, int) or not 1 <= lines <= MAX_LINES:
+        raise ApiError(400, f"lines must be a whole number from 1 to {MAX_LINES}")
+    seconds = data.get("time", 1.0)
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 < seconds <= MAX_ANALYSIS_TIME:
+        raise ApiError(400, f"time must be a number of seconds above 0 and at most {MAX_ANALYSIS_TIME:g}")
+    return ply, list(line), lines, float(seconds)
