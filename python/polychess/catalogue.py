@@ -25,7 +25,7 @@ from polychess.rules import DECLARED, Rules
 if TYPE_CHECKING:
     from polychess.game import Game
 
-__all__ = ["GameKind", "KINDS", "RecordFormat", "VARIANTS", "kind_of"]
+__all__ = ["GameKind", "KINDS", "RecordFormat", "VARIANTS", "kind_of", "kind_of_family"]
 
 
 @dataclass(frozen=True)
@@ -135,3 +135,12 @@ def kind_of(variant: str, mode: str | None = None, setup: str | None = None) -> 
     first). A ValueError names what is unknown and what is known."""
     name, resolved_mode, resolved_setup = _core.resolve_variant(variant, mode or "", setup or "")
     return _BY_KEY[(name, resolved_mode or None, resolved_setup or None)]
+
+
+def kind_of_family(family: str) -> GameKind:
+    """The game a family name stands for (``GameKind.family``, such as ``four-player-teams``),
+    in its first setup; a ValueError for a name that is none."""
+    for kind in KINDS:
+        if kind.family == family:
+            return kind_of(kind.variant, kind.mode)
+    raise ValueError(f"no game {family!r}")

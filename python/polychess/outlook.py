@@ -37,7 +37,7 @@ from importlib import resources
 
 from polychess import _core
 from polychess.board import Colour
-from polychess.catalogue import KINDS, GameKind
+from polychess.catalogue import GameKind, kind_of_family
 
 __all__ = ["Outlook", "OutcomeModel", "fit", "model_for", "shipped_models", "standings"]
 
@@ -166,7 +166,7 @@ def fit(paths: Iterable[str | os.PathLike[str]], skip_plies: int = 8, most_posit
         if game and data.game != game:
             raise ValueError(f"{os.fspath(path)} holds {data.game} games, not {game}")
         game = data.game
-        kind = _kind_of_family(game)
+        kind = kind_of_family(game)
         raw = data.positions(kind.new_game().rules.to_core(), 0, data.games, skip_plies)
         players, count = raw["players"], raw["count"]
         turn, score, result = array("B", raw["turn"]), array("h", raw["score"]), array("B", raw["result"])
@@ -183,7 +183,7 @@ def fit(paths: Iterable[str | os.PathLike[str]], skip_plies: int = 8, most_posit
         raise ValueError("no positions to fit: the files hold no games past their opening plies")
     step = max(1, -(-len(scores) // most_positions))
     scores, outcomes = scores[::step], outcomes[::step]
-    sides = len(_kind_of_family(game).sides)
+    sides = len(kind_of_family(game).sides)
     if sides == 2:
         a, b = _maximum_likelihood(lambda a, b: _likelihoods(scores, outcomes, a, b))
         return OutcomeModel(game, round(a, 1), round(b, 1), sides, len(scores))
@@ -207,13 +207,6 @@ def _binary_likelihoods(scores: Sequence[int], happened: Sequence[int], a: float
     for s, event in zip(scores, happened, strict=True):
         p = _sigmoid((s - a) / b)
         yield p if event else 1.0 - p
-
-
-def _kind_of_family(family: str) -> GameKind:
-    for kind in KINDS:
-        if kind.family == family:
-            return kind
-    raise ValueError(f"no game {family!r}")
 
 
 def _maximum_likelihood(likelihoods: Callable[[float, float], Iterable[float]]) -> tuple[float, float]:

@@ -46,8 +46,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from polychess import _core
-from polychess.catalogue import GameKind, kind_of
-from polychess.evaluation import GAMES
+from polychess.catalogue import GameKind, kind_of_family
 from polychess.nnue import KING_BUCKETS, Network, input_count
 
 __all__ = ["FitReport", "fit_network", "score_scale"]
@@ -74,13 +73,6 @@ class FitReport:
     loss_after: float  # of the network returned
     loss_classic: float  # of the classic evaluation, on the same positions and the same loss
     epochs: int
-
-
-def _kind_of_game(game: str) -> GameKind:
-    if game not in GAMES:
-        raise ValueError(f"no game {game!r}")
-    variant, mode, _ = GAMES[game]
-    return kind_of(variant, mode or None)
 
 
 class _Batches:
@@ -330,7 +322,7 @@ def fit_network(
     games = {f.game for f in files}
     if len(games) != 1:
         raise ValueError(f"training data of one game, not of {', '.join(sorted(games))}")
-    kind = _kind_of_game(games.pop())
+    kind = kind_of_family(games.pop())
     train_parts, held_parts = [], []
     for f in files:
         cut = f.games - max(1, f.games // 10) if f.games > 1 else f.games
