@@ -95,7 +95,9 @@ void bind_search(py::module_& m) {
           py::arg("info") = py::none(), py::arg("algorithm") = "paranoid", py::arg("threads") = 1, py::arg("noise") = 0,
           py::arg("noise_seed") = 0, py::arg("network") = py::none(), py::arg("multipv") = 1,
           py::arg("searchmoves") = py::none())
-      .def("stop", &Engine::stop, "Stops a running search (from another thread).")
+      .def("stop", &Engine::stop,
+           "Stops the running search (from another thread); sent while none runs, it stops the next one at once.")
+      .def("allow", &Engine::allow, "Takes back a stop sent while no search ran.")
       .def("clear", &Engine::clear, "Empties the transposition table.");
   m.def(
       "evaluate",

@@ -56,10 +56,10 @@ int Searcher<W>::alphabeta(int depth, int alpha, int beta, int ply) {
 
   const uint64_t key = tt_key();
   Move tt_move = MOVE_NONE;
-  if (TTEntry e; tt_.probe(key, e)) {
+  if (TTEntry e; probe_table(key, e, ply)) {
     tt_move = e.move;
     if (ply > 0 && e.depth >= depth) {
-      const int s = from_tt(e.score, ply);
+      const int s = e.score;
       if (e.bound == BOUND_EXACT || (e.bound == BOUND_LOWER && s >= beta) || (e.bound == BOUND_UPPER && s <= alpha))
         return s;
     }
@@ -227,7 +227,7 @@ int Searcher<W>::alphabeta(int depth, int alpha, int beta, int ply) {
                                  : (best >= beta0   ? BOUND_LOWER
                                     : best <= alpha ? BOUND_UPPER
                                                     : BOUND_EXACT);
-  tt_.store(key, best_move, to_tt(best, ply), depth, bound);
+  store_table(key, best_move, best, depth, bound, ply);
   return best;
 }
 
@@ -256,9 +256,9 @@ int Searcher<W>::quiesce(int alpha, int beta, int ply, int qply) {
   if (ply >= MAX_PLY - 1 || qply >= MAX_QUIESCENCE_PLIES) return evaluate();
   const uint64_t key = tt_key();
   Move tt_move = MOVE_NONE;
-  if (TTEntry e; tt_.probe(key, e)) {
+  if (TTEntry e; probe_table(key, e, ply)) {
     tt_move = e.move;
-    const int s = from_tt(e.score, ply);
+    const int s = e.score;
     if (e.bound == BOUND_EXACT || (e.bound == BOUND_LOWER && s >= beta) || (e.bound == BOUND_UPPER && s <= alpha))
       return s;
   }
@@ -312,7 +312,7 @@ int Searcher<W>::quiesce(int alpha, int beta, int ply, int qply) {
     if (alpha >= beta) break;
   }
   const Bound bound = best >= beta0 ? BOUND_LOWER : best <= alpha0 ? BOUND_UPPER : BOUND_EXACT;
-  tt_.store(key, best_move, to_tt(best, ply), 0, bound);
+  store_table(key, best_move, best, 0, bound, ply);
   return best;
 }
 

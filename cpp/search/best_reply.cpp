@@ -70,7 +70,7 @@ int Searcher<W>::best_reply(int depth, int alpha, int beta, int ply, Move* moves
   for (; passes; --passes) pos_.unmake();
   if (stopped_) return 0;
   const Bound bound = best >= beta0 ? BOUND_LOWER : best <= alpha ? BOUND_UPPER : BOUND_EXACT;
-  tt_.store(key, best_move, to_tt(best, ply), depth, bound);
+  store_table(key, best_move, best, depth, bound, ply);
   return best;
 }
 

@@ -14,7 +14,7 @@ Values Searcher<W>::maxn(int depth, int ply) {
 
   const uint64_t key = tt_key();
   TTEntry e;
-  const Move tt_move = tt_.probe(key, e) ? e.move : MOVE_NONE;
+  const Move tt_move = probe_table(key, e, ply) ? e.move : MOVE_NONE;
   Move moves[MAX_MOVES];
   int n = legal_moves(pos_, moves);
   if (n == 0) return maxn_stuck(depth, ply, -1);
@@ -40,7 +40,7 @@ Values Searcher<W>::maxn(int depth, int ply) {
     }
   }
   order_.reward(pos_, best_move, depth, ply);
-  tt_.store(key, best_move, to_tt(best[me], ply), depth, BOUND_EXACT);
+  store_table(key, best_move, best[me], depth, BOUND_EXACT, ply);
   return best;
 }
 

@@ -1,15 +1,14 @@
 // Iterative deepening, the search report and the parallel search (lazy SMP).
 #include <algorithm>
 #include <bit>
+#include <functional>
+#include <string>
 #include <thread>
 
 #include "core/errors.h"
 #include "search/searcher.h"
 
 namespace polychess {
-
-// Table keys differ per algorithm: their scores mean different things.
-constexpr uint64_t ALGORITHM_SALT[] = {0, 0x9E3779B97F4A7C15ull, 0xC2B2AE3D27D4EB4Full};
 
 template <int W>
 Searcher<W>::Searcher(const GameState<W>& root, TranspositionTable& tt, const SearchLimits& limits,
@@ -27,7 +26,6 @@ Searcher<W>::Searcher(const GameState<W>& root, TranspositionTable& tt, const Se
       root_(pos_.turn()),
       two_sides_(alternating_sides(pos_)),
       algorithm_(two_sides_ ? Algorithm::PARANOID : limits.algorithm),
-      salt_(ALGORITHM_SALT[int(algorithm_)]),
       counts_points_(root.rules().ranking == Ranking::POINTS),
       opposing_sides_(opposing_sides(pos_)),
       contempt_(root.rules().ranking == Ranking::ORDER_OUT && opposing_sides(pos_) > 1 ? DRAW_CONTEMPT : 0) {
@@ -35,6 +33,8 @@ Searcher<W>::Searcher(const GameState<W>& root, TranspositionTable& tt, const Se
     out_at_root_[p] = pos_.meta().status[p] == OUT;
     in_at_root_ += !out_at_root_[p];
   }
+  salt_ = table_salt();
+  table_sign_ = two_sides_ && !on_root_side(0) ? -1 : 1;
   // Every ply can add a move, passes (best-reply search, null moves) and elimination events:
   // room for all of them, so that the search itself allocates nothing.
   pos_.reserve_history(size_t(MAX_PLY) * (2 * MAX_PLAYERS + 1));
@@ -116,12 +116,38 @@ void Searcher<W>::extend_line_from_table(int depth) {
   Move moves[MAX_MOVES];
   while (int(line_.size()) < depth) {
     TTEntry e;
+    // (keyed without the points: where they rank, the line ends here)
     if (!tt_.probe(end.key() ^ salt_, e) || e.move == MOVE_NONE) break;
     const int n = legal_moves(end, moves);
     if (std::find(moves, moves + n, e.move) == moves + n) break;
     end.make(e.move);
     line_.push_back(e.move);
   }
+}
+
+// What a table entry's score depends on besides the position (searcher.h): mixed into every key.
+template <int W>
+uint64_t Searcher<W>::table_salt() const {
+  uint64_t salt = 0;
+  auto mix = [&salt](uint64_t value) {  // splitmix64's finaliser over the running salt
+    uint64_t z = (salt ^ value) + 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    salt = z ^ (z >> 31);
+  };
+  const Variant& variant = pos_.variant();
+  mix(std::hash<std::string>{}(variant.name + '/' + variant.mode + '/' + variant.setup));
+  mix(std::hash<std::string>{}(rules_text(state_.rules())));
+  mix(uint64_t(algorithm_));
+  // The evaluation: the network's weights (by their hash) or the classic evaluation's table, and the noise.
+  mix(network_ ? limits_.network->hash() : uint64_t(reinterpret_cast<uintptr_t>(&pos_.evaluation())));
+  mix(uint64_t(limits_.noise));
+  mix(limits_.noise ? limits_.noise_seed : 0);
+  if (!two_sides_) {  // the root player's own scores, against the opponents in at the root
+    mix(uint64_t(root_) + 1);
+    for (int p = 0; p < pos_.players(); ++p) mix(out_at_root_[p]);
+  }
+  return salt;
 }
 
 // An alpha-beta iteration in a window around the previous iteration's score, widened on the

@@ -266,13 +266,42 @@ class Searcher {
     for (int j = ply + 1; j < pv_length_[ply + 1]; ++j) pv_[ply][j] = pv_[ply + 1][j];
     pv_length_[ply] = std::max(pv_length_[ply + 1], ply + 1);
   }
-  uint64_t tt_key() const { return pos_.key() ^ salt_; }
+  // ---- the transposition table -----------------------------------------------------------
+  // The table outlives the search (an Engine keeps it from one search to the next), so what an
+  // entry means must not depend on the search that stored it. Its key is the position's, salted
+  // with everything else a score depends on (table_salt(): the algorithm, the game and its
+  // rules, the evaluation, and where more than two sides play the root player and who was out
+  // at the root), plus the points where they rank (they are not in the position's key). Where
+  // two sides alternate the scores are kept for the side of seat 0, so that a search for either
+  // side reads what a search for the other stored; elsewhere the salt keeps each root player's
+  // entries apart, as his scores mean nothing to another.
+  uint64_t tt_key() const { return counts_points_ ? (pos_.key() ^ salt_ ^ points_key()) : pos_.key() ^ salt_; }
+  uint64_t points_key() const {
+    uint64_t k = 0;
+    for (int p = 0; p < pos_.players(); ++p) k += uint64_t(uint32_t(state_.facts().points[p])) << (16 * p);
+    return k * 0x9E3779B97F4A7C15ull;
+  }
+  bool probe_table(uint64_t key, TTEntry& e, int ply) const {
+    if (!tt_.probe(key, e)) return false;
+    e.score = table_sign_ * from_tt(e.score, ply);
+    if (table_sign_ < 0) e.bound = opposite(Bound(e.bound));
+    return true;
+  }
+  void store_table(uint64_t key, Move move, int score, int depth, Bound bound, int ply) {
+    // A root searched without some of its moves (a MultiPV line after the first, searchmoves)
+    // has no score of its own to keep: a later search reaching it would take it for the whole.
+    if (ply == 0 && (line_count_ > 0 || !limits_.searchmoves.empty())) return;
+    if (table_sign_ < 0) score = -score, bound = opposite(bound);
+    tt_.store(key, move, to_tt(score, ply), depth, bound);
+  }
+  static Bound opposite(Bound b) { return b == BOUND_UPPER ? BOUND_LOWER : b == BOUND_LOWER ? BOUND_UPPER : b; }
   static int to_tt(int score, int ply) {
     return score > WIN_BAND ? score + ply : score < -WIN_BAND ? score - ply : score;
   }
   static int from_tt(int score, int ply) {
     return score > WIN_BAND ? score - ply : score < -WIN_BAND ? score + ply : score;
   }
+  uint64_t table_salt() const;
 
   static bool alternating_sides(const Position<W>& pos);
   static int opposing_sides(const Position<W>& pos);
@@ -293,12 +322,13 @@ class Searcher {
   const int root_;
   const bool two_sides_;  // the players alternate between two sides: plain alpha-beta
   const Algorithm algorithm_;
-  const uint64_t salt_;
   const bool counts_points_;
   const int opposing_sides_;
   const int contempt_;
   bool out_at_root_[MAX_PLAYERS] = {};
   int in_at_root_ = 0;
+  uint64_t salt_ = 0;   // table_salt(), once the root is known
+  int table_sign_ = 1;  // -1 where the table's side (seat 0's) is the root's opponent
   SearchClock::time_point start_;
   uint64_t nodes_ = 0;
   uint64_t cutoffs_ = 0, first_move_cutoffs_ = 0;  // SearchReport's

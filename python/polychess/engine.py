@@ -14,6 +14,7 @@ import numbers
 import os
 import random
 import reprlib
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -51,11 +52,24 @@ def default_algorithm(board: Board) -> str:
     return _FREE_FOR_ALL_ALGORITHM if board.mode == "ffa" else DEFAULT_ALGORITHM
 
 
-def _mate_in(score: int, players: int, mate_moves: int) -> int | None:
+def _mate_in(score: int, round_plies: int, mate_moves: int) -> int | None:
+    """The moves of the side to move until a found end of the game (negative: until he loses),
+    counting his own moves as UCI's ``score mate`` does, where ``score`` is ``MATE`` less the plies
+    to that end and a round of the search's turns takes ``round_plies``; else his moves until the
+    mate of an opponent his principal line ends in (``mate_moves``), or None."""
     if abs(score) >= _core.MATE - 1000:
-        moves = (_core.MATE - abs(score)) // max(1, players) + 1
-        return moves if score > 0 else -moves
+        plies, rounds = _core.MATE - abs(score), max(1, round_plies)
+        # Winning, his last move is the one that ends it; losing, he has moved in every round before.
+        return plies // rounds + 1 if score > 0 else -math.ceil(plies / rounds)
     return mate_moves if mate_moves >= 0 else None
+
+
+def _round_plies(board: Board, algorithm: str) -> int:
+    """The plies from one move of the player to move to his next in the search's tree: best-reply
+    search lets one opponent answer for all (two plies), the other searches play every player in."""
+    if algorithm == "brs" and len(board.kind.sides) > 2:
+        return 2
+    return sum(board.status(colour) == _core.Status.ACTIVE for colour in board.colours) or 1
 
 
 @dataclass(frozen=True)
@@ -70,11 +84,12 @@ class SearchLine:
     pv: list[Move]
     mate_moves: int = -1
     outlook: Outlook | None = None
+    round_plies: int = 2  # as in SearchResult
 
     @property
     def mate_in(self) -> int | None:
         """As :attr:`SearchResult.mate_in`, for this line."""
-        return _mate_in(self.score, len(self.scores), self.mate_moves)
+        return _mate_in(self.score, self.round_plies, self.mate_moves)
 
 
 @dataclass(frozen=True)
@@ -106,6 +121,9 @@ class SearchResult:
     # What ``score`` means for the side to move: pawns of the game, the chances of winning,
     # drawing and losing, the expected place (polychess.outlook). None where nothing was searched.
     outlook: Outlook | None = None
+    # The plies of the search's tree from one move of the player to move to his next (2 where two
+    # players alternate or best-reply search answers for the opponents): what counts mate_in's moves.
+    round_plies: int = 2
 
     @property
     def nps(self) -> float:
@@ -123,7 +141,7 @@ class SearchResult:
         or the game is lost), counting his own moves; None if no mate was found. In the
         multi-player games a mate eliminates one opponent and the game goes on, so this also
         counts a principal variation that ends in the root player's mate of an opponent."""
-        return _mate_in(self.score, len(self.scores), self.mate_moves)
+        return _mate_in(self.score, self.round_plies, self.mate_moves)
 
 
 class Engine:
@@ -171,6 +189,11 @@ class Engine:
             raise ValueError(f"unknown evaluation {evaluation!r}: 'classic', 'network' or a polychess.nnue.Network")
         self.evaluation = evaluation
         self._engine = _core.Engine(self.hash_mb)
+        # A search runs from the first line of search() to its return; stop() in that span ends
+        # it, even before the core has begun (the core keeps the flag until its search ends),
+        # and a stop() outside it is dropped, never left for the next search.
+        self._searching = False
+        self._search_lock = threading.Lock()
 
     @property
     def level(self) -> int:
@@ -207,6 +230,32 @@ class Engine:
         there is none. A board is searched from its position as it stands, by its game's
         declared rules (:mod:`polychess.rules`) from the first move on.
         """
+        with self._search_lock:
+            if self._searching:
+                raise ValueError("this engine is already searching (one search at a time; stop() ends it)")
+            self._searching = True
+        try:
+            return self._search(position, depth, nodes, time, info, multipv, searchmoves)
+        finally:
+            with self._search_lock:
+                self._searching = False
+                self._engine.allow()  # a stop that came as the search ended
+
+    @property
+    def searching(self) -> bool:
+        """Whether a search is running (from another thread): :meth:`stop` now ends it."""
+        return self._searching
+
+    def _search(
+        self,
+        position: Board | Game,
+        depth: int | None,
+        nodes: int | None,
+        time: float | None,
+        info: Callable[[SearchResult], None] | None,
+        multipv: int,
+        searchmoves: Iterable[Move | str] | None,
+    ) -> SearchResult:
         board = _board_of(position)
         depth, nodes, time = _search_limits(depth, nodes, time)
         multipv = whole_number("multipv", multipv, 1, MAX_MULTIPV)
@@ -216,10 +265,11 @@ class Engine:
             if not root_moves:
                 raise ValueError("searchmoves is empty: give at least one legal move, or None for every move")
         nodes = _capped(nodes, self.strength)
+        algorithm = self.algorithm or default_algorithm(board)
+        round_plies = _round_plies(board, algorithm)
         callback = None
         if info is not None:
-            callback = lambda report: info(_result(board, report))  # noqa: E731
-        algorithm = self.algorithm or default_algorithm(board)
+            callback = lambda report: info(_result(board, report, round_plies))  # noqa: E731
         if isinstance(position, Game):
             state = position.state
         elif not board.legal_moves:  # nothing to search: the rules would already have moved the turn on
@@ -247,7 +297,7 @@ class Engine:
             multipv,
             root_moves,
         )
-        return _result(board, report)
+        return _result(board, report, round_plies)
 
     def _network_for(self, board: Board) -> _core.Network | None:
         if isinstance(self.evaluation, Network):
@@ -265,8 +315,11 @@ class Engine:
         return game.push(result.best_move)
 
     def stop(self) -> None:
-        """Stops the running search, which then returns its best result so far."""
-        self._engine.stop()
+        """Stops the running search, which then returns its best result so far: any time after
+        :meth:`search` was called, even as it starts. With no search running it does nothing."""
+        with self._search_lock:
+            if self._searching:
+                self._engine.stop()
 
     def clear(self) -> None:
         """Forgets everything in the transposition table."""
@@ -336,7 +389,7 @@ def _board_of(position: Board | Game) -> Board:
     raise TypeError(f"expected a Board or a Game, got {type(position).__name__}")
 
 
-def _result(board: Board, report: dict[str, object]) -> SearchResult:
+def _result(board: Board, report: dict[str, object], round_plies: int) -> SearchResult:
     values = report["player_values"]
     assert isinstance(values, list)
     return SearchResult(
@@ -351,12 +404,13 @@ def _result(board: Board, report: dict[str, object]) -> SearchResult:
         seldepth=int(report["seldepth"]),  # type: ignore[call-overload]
         cutoffs=int(report["cutoffs"]),  # type: ignore[call-overload]
         first_move_cutoffs=int(report["first_move_cutoffs"]),  # type: ignore[call-overload]
-        lines=[_line(board, line) for line in report["lines"]],  # type: ignore[attr-defined]
-        outlook=model_for(board.kind).outlook(int(report["score"])),  # type: ignore[call-overload]
+        lines=[_line(board, line, round_plies) for line in report["lines"]],  # type: ignore[attr-defined]
+        outlook=_outlook(board, int(report["score"]), round_plies),  # type: ignore[call-overload]
+        round_plies=round_plies,
     )
 
 
-def _line(board: Board, line: dict[str, object]) -> SearchLine:
+def _line(board: Board, line: dict[str, object], round_plies: int) -> SearchLine:
     values = line["player_values"]
     assert isinstance(values, list)
     return SearchLine(
@@ -365,5 +419,11 @@ def _line(board: Board, line: dict[str, object]) -> SearchLine:
         scores=dict(zip(board.colours, values, strict=True)),
         pv=list(line["pv"]),  # type: ignore[call-overload]
         mate_moves=int(line["mate_moves"]),  # type: ignore[call-overload]
-        outlook=model_for(board.kind).outlook(int(line["score"])),  # type: ignore[call-overload]
+        outlook=_outlook(board, int(line["score"]), round_plies),  # type: ignore[call-overload]
+        round_plies=round_plies,
     )
+
+
+def _outlook(board: Board, score: int, round_plies: int) -> Outlook:
+    """The score's outlook, with the moves to the game's end where the score is a found one."""
+    return model_for(board.kind).outlook(score, _mate_in(score, round_plies, -1))

@@ -59,6 +59,17 @@ class Outlook:
     draw: float
     loss: float
     expected_place: float
+    # The moves of this side until the found end of the game (negative: until it loses), where
+    # the search saw one (SearchResult.mate_in); None otherwise.
+    mate_in: int | None = None
+
+    @property
+    def text(self) -> str:
+        """The score as people read it: ``#3`` for a mate this side gives in three of its moves,
+        ``#-2`` for one it suffers in two, else pawns of the game with their sign (``+1.25``)."""
+        if self.mate_in is not None:
+            return f"#{self.mate_in}"
+        return f"{self.pawns:+.2f}"
 
     @property
     def expected_result(self) -> float:
@@ -85,11 +96,14 @@ class OutcomeModel:
     loss_a: float | None = None  # None: a and b (two sides)
     loss_b: float | None = None
 
-    def outlook(self, score: int) -> Outlook:
-        """The prospects of the side to move with this search score."""
+    def outlook(self, score: int, mate_in: int | None = None) -> Outlook:
+        """The prospects of the side to move with this search score (and, for a found end of the
+        game, its moves to it: SearchResult.mate_in)."""
         if abs(score) >= _DECIDED:
             win = 1.0 if score > 0 else 0.0
-            return Outlook(math.copysign(99.0, score), win, 0.0, 1.0 - win, 1.0 if win else float(self.sides))
+            if mate_in is not None and (mate_in > 0) != (score > 0):
+                raise ValueError(f"mate_in {mate_in} does not go with the score {score}")
+            return Outlook(math.copysign(99.0, score), win, 0.0, 1.0 - win, 1.0 if win else float(self.sides), mate_in)
         if abs(score) >= _ENDED:  # an end with places: the middle ones
             share = score / _core.MATE
             return Outlook(round(99.0 * share, 2), 0.0, 1.0, 0.0, 1.0 + (self.sides - 1) * (1.0 - share) / 2)
@@ -107,20 +121,23 @@ class OutcomeModel:
         return round(score / self.a, 2)
 
 
-def standings(kind: GameKind, mover: Colour, score: int, values: Mapping[Colour, int]) -> dict[Colour, Outlook]:
+def standings(
+    kind: GameKind, mover: Colour, score: int, values: Mapping[Colour, int], mate_in: int | None = None
+) -> dict[Colour, Outlook]:
     """Every player's outlook where the side to move (``mover``'s) has the search score
-    ``score`` and the evaluation gives each player ``values`` (a search line's end, as
-    ``SearchLine.scores``): the mover's side's from the score; where two sides play, the other
-    side's is the same seen from there; where each player is on his own, the others' from their
-    values (each against the average of the others', as the search scores a player)."""
+    ``score`` (with ``mate_in``, SearchResult's) and the evaluation gives each player ``values``
+    (a search line's end, as ``SearchLine.scores``): the mover's side's from the score; where two
+    sides play, the other side's is the same seen from there; where each player is on his own, the
+    others' from their values (each against the average of the others', as the search scores a player)."""
     model = model_for(kind)
     side_of = {colour: side for side in kind.sides for colour in side}
+    decided = mate_in if abs(score) >= _DECIDED else None
     result: dict[Colour, Outlook] = {}
     for colour in kind.colours:
         if side_of[colour] == side_of[mover]:
-            result[colour] = model.outlook(score)
+            result[colour] = model.outlook(score, decided)
         elif len(kind.sides) == 2:
-            result[colour] = model.outlook(-score)
+            result[colour] = model.outlook(-score, None if decided is None else -decided)
         else:
             others = [values[c] for c in kind.colours if c != colour]
             result[colour] = model.outlook(round(values[colour] - sum(others) / max(1, len(others))))

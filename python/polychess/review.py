@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from polychess.board import Colour, Move
-from polychess.engine import Engine
+from polychess.engine import Engine, SearchResult
 from polychess.game import Game, Reason
 from polychess.outlook import OutcomeModel, model_for, standings
 
@@ -54,6 +54,10 @@ class ReviewedMove:
     best_expected: float
     mark: str | None
     standings: dict[Colour, float]
+    # The mover's moves to a found end of the game after the move and after the best move
+    # (negative: to his loss), as SearchResult.mate_in; None where the search found none.
+    mate_in: int | None = None
+    best_mate_in: int | None = None
 
     @property
     def given_away(self) -> float:
@@ -134,8 +138,10 @@ def review_game(
                 mark=_mark(best_expected - expected),
                 standings={
                     colour: o.expected_result
-                    for colour, o in standings(replay.kind, player, played.score, played.scores).items()
+                    for colour, o in standings(replay.kind, player, played.score, played.scores, played.mate_in).items()
                 },
+                mate_in=_decided(played),
+                best_mate_in=_decided(best),
             )
         )
         replay.push(step.move)
@@ -153,6 +159,11 @@ def _replay_event(game: Game, token: str, player: Colour | None, reason: Reason 
         game.agree_draw()
     else:  # pragma: no cover - Game.steps lists only these events
         raise ValueError(f"cannot replay {token!r}")
+
+
+def _decided(result: SearchResult) -> int | None:
+    """The moves to the game's end the search found (SearchResult.mate_in where the score is one)."""
+    return result.outlook.mate_in if result.outlook is not None else None
 
 
 def _expected(model: OutcomeModel, score: int) -> float:

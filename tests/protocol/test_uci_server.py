@@ -330,9 +330,13 @@ def test_four_player_session(session):
     # per-colour clocks: Red (to move) has 2 s, the others a minute
     s.send("go rtime 2000 btime 60000 ytime 60000 gtime 60000 rinc 0 binc 0 yinc 0 ginc 0")
     assert s.until("bestmove")[-1].split()[1] in {str(m) for m in game.legal_moves}
-    # a finished game: Red and Yellow mate Green
+    # a finished game: Red and Yellow mate Green, who is to move and hears he has lost (as Stockfish's mated side)
     s.send(f"position startpos moves {' '.join(TEAMS_MATE)}", "go depth 3")
-    assert s.until("bestmove")[-2:] == ["info string Game completed. RY won. (checkmate)", "bestmove (none)"]
+    assert s.until("bestmove")[-3:] == [
+        "info string Game completed. RY won. (checkmate)",
+        "info depth 0 score mate 0",
+        "bestmove (none)",
+    ]
     s.send("gameresult")
     assert s.until("gameresult") == ["gameresult ry_win"]
     # the FEN4 chess.com writes after a teams mate (Green's pieces dead, his king gone) is finished too
@@ -568,6 +572,44 @@ def test_movetime_and_stop_right_after_go(session):
     for _ in range(20):  # a stop that comes before the search has begun is not lost
         s.send("go infinite", "stop")
         assert s.until("bestmove", 5.0)[-1].startswith("bestmove")
+
+
+def test_movetime_is_the_time_to_use_even_with_a_mate_found(session):
+    s = session()
+    s.send("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "go movetime 400")  # mate in one, found at once
+    started = time.monotonic()
+    lines = s.until("bestmove", 5.0)
+    assert time.monotonic() - started >= 0.38 and lines[-1].startswith("bestmove a1a8")
+    s.send("go movetime 60000", "stop")  # stop still ends it at once
+    started = time.monotonic()
+    assert s.until("bestmove", 5.0)[-1].startswith("bestmove a1a8") and time.monotonic() - started < 5
+
+
+@pytest.mark.parametrize(
+    "position, termination",
+    [
+        ("fen 8/8/4k3/8/8/3K4/8/8 w - - 0 1", "insufficient material"),
+        ("fen 8/8/4k3/8/8/3K4/8/7R w - - 100 80", "fifty moves"),
+        ("startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8", "threefold repetition"),
+    ],
+)
+def test_a_game_drawn_by_rule_still_gets_a_legal_move_and_a_score_of_zero(position, termination):
+    # Stockfish's answer, which python-chess's analysis reads: a legal move, and the draw's score.
+    engine = chess.engine.SimpleEngine.popen_uci(UCI, timeout=30)
+    try:
+        s = subprocess.run(
+            UCI, input=f"position {position}\ngo depth 3\nquit\n", capture_output=True, text=True, timeout=60
+        )
+        assert f"info string Game completed. Draw. ({termination})" in s.stdout
+        board = chess.Board(position.removeprefix("fen ")) if position.startswith("fen") else chess.Board()
+        for move in position.split(" moves ")[1].split() if " moves " in position else []:
+            board.push_uci(move)
+        info = engine.analyse(board, chess.engine.Limit(depth=3))
+        assert info["score"].white() == chess.engine.Cp(0)
+        result = engine.play(board, chess.engine.Limit(depth=3))
+        assert result.move in board.legal_moves
+    finally:
+        engine.quit()
 
 
 def test_quit_ends_a_running_search():

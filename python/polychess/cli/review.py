@@ -90,9 +90,10 @@ def review_text(review: Review) -> str:
     model = model_for(kind)
     for m in review.moves:
         best = "" if m.best_move == m.move else str(m.best_move)
+        score, best_score = model.outlook(m.score, m.mate_in).text, model.outlook(m.best_score, m.best_mate_in).text
         lines.append(
-            f"{m.ply:>4}  {m.player.value:<7} {str(m.move):<9} {best:<9} {model.pawns(m.score):>+7.2f} "
-            f"{model.pawns(m.best_score):>+7.2f} {m.expected:>8.2f}  {m.mark or ''}"
+            f"{m.ply:>4}  {m.player.value:<7} {str(m.move):<9} {best:<9} {score:>7} "
+            f"{best_score:>7} {m.expected:>8.2f}  {m.mark or ''}"
         )
     lines.append("")
     for colour in kind.colours:
@@ -114,6 +115,8 @@ def _as_json(review: Review) -> dict[str, object]:
                 "best": str(m.best_move),
                 "score": m.score,
                 "best_score": m.best_score,
+                "mate_in": m.mate_in,
+                "best_mate_in": m.best_mate_in,
                 "expected": round(m.expected, 4),
                 "best_expected": round(m.best_expected, 4),
                 "mark": m.mark,

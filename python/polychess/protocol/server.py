@@ -26,7 +26,7 @@ from polychess import __version__, _core
 from polychess.board import Board, Colour, Move, StopFlag
 from polychess.engine import ALGORITHMS, MAX_MULTIPV, MAX_THREADS, Engine, SearchResult, max_hash_mb
 from polychess.formats.fen4 import write_fen4
-from polychess.game import Game
+from polychess.game import Game, Termination
 from polychess.nnue import InvalidNetworkError, Network
 from polychess.protocol.bench import Bench
 from polychess.protocol.games import GAME_KINDS, GameKind, PositionError, read_position
@@ -220,12 +220,17 @@ class _Search(_Job):
 
     what = "search"
 
-    def __init__(self, server: UciServer, game: Game, go: GoCommand, searchmoves: list[Move] | None) -> None:
+    def __init__(
+        self, server: UciServer, game: Game, go: GoCommand, searchmoves: list[Move] | None, *, drawn: bool = False
+    ) -> None:
         super().__init__()
         self.server = server
         self.game = game
         self.go = go
         self.searchmoves = searchmoves
+        # A game drawn by a rule while moves are left (bare kings, repetition, fifty moves): its
+        # board is searched for the move to play, and its score is the draw's, printed before.
+        self.drawn = drawn
         self.started = server.time_source()
         self.pondering = go.ponder
         self.hold = go.infinite or go.ponder  # bestmove waits for stop (or ponderhit)
@@ -247,7 +252,7 @@ class _Search(_Job):
         nodes = limits.get("nodes")
         try:
             result = server.engine.search(
-                self.game,
+                self.game.board if self.drawn else self.game,
                 depth=_at_most(depth, int(_core.MAX_DEPTH)),
                 nodes=_at_most(nodes, int(_core.MAX_NODES)),
                 info=self.report,
@@ -258,11 +263,14 @@ class _Search(_Job):
             self.done.set()  # also if writing failed (stdout closed): the watchdog and stop() then end
         if self.hold:
             self.released.wait()
+        elif "movetime" in limits:  # "search exactly x mseconds": a mate found early is no reason to answer early
+            self.released.wait(max(0.0, self.started + limits["movetime"] / 1000.0 - server.time_source()))
         server.write(_bestmove(self.game, result))
 
     def report(self, result: SearchResult) -> None:
-        for line in info_lines(result, multipv=self.server.multipv > 1, wdl=self.server.show_wdl):
-            self.server.write(line)
+        if not self.drawn:
+            for line in info_lines(result, multipv=self.server.multipv > 1, wdl=self.server.show_wdl):
+                self.server.write(line)
         if self.iteration_stop is not None and not self.pondering:
             if self.iteration_stop(self.server.time_source() - self.started, result.best_move, result.score):
                 self.server.engine.stop()
@@ -345,6 +353,32 @@ class _Perft(_Job):
 def _at_most(value: int | None, most: int) -> int | None:
     """A limit (None: none) as the engine takes it: at most ``most``."""
     return None if value is None else min(value, most)
+
+
+_DRAWS_BY_RULE = frozenset(
+    (
+        Termination.THREEFOLD_REPETITION,
+        Termination.FIFTY_MOVES,
+        Termination.INSUFFICIENT_MATERIAL,
+        Termination.AGREEMENT,
+    )
+)
+
+
+def _drawn_by_rule(game: Game) -> bool:
+    """Whether the game ended in a draw that a rule declared (not a mate or a stalemate)."""
+    outcome = game.outcome()
+    return outcome is not None and outcome.termination in _DRAWS_BY_RULE
+
+
+def _lost(game: Game) -> bool:
+    """Whether the ended game placed the player to move last, below someone."""
+    outcome = game.outcome()
+    if outcome is None:
+        return False
+    places = outcome.places
+    mover = places.get(game.turn)
+    return mover is not None and mover == max(places.values()) and mover > min(places.values())
 
 
 def _bestmove(game: Game, result: SearchResult) -> str:
@@ -613,10 +647,17 @@ class UciServer:
             )
             evaluation = "classic"
         self.engine.evaluation = evaluation
+        drawn = False
         if game.is_over():
             self.info(f"Game completed. {completed_text(game)}")
-            self.write("bestmove (none)")
-            return
+            drawn = _drawn_by_rule(game) and bool(game.board.legal_moves)
+            if not drawn:  # decided: nothing to play for; a mover who lost hears so, as a mated one does
+                if _lost(game):
+                    self.write("info depth 0 score mate 0")
+                self.write("bestmove (none)")
+                return
+            # As Stockfish does where a rule has drawn the game: a legal move, and the draw's score.
+            self.write("info depth 0 score cp 0" + (" wdl 0 1000 0" if self.show_wdl else ""))
         searchmoves = self.root_moves(game, go)
         if not go.infinite and not self.bounded(game, go):
             self.info(
@@ -624,7 +665,7 @@ class UciServer:
                 f"searching for {DEFAULT_MOVETIME_MS} ms" + (" after ponderhit" if go.ponder else "")
             )
             go.limits["movetime"] = DEFAULT_MOVETIME_MS
-        self._start(_Search(self, game, go, searchmoves))
+        self._start(_Search(self, game, go, searchmoves, drawn=drawn))
 
     def root_moves(self, game: Game, go: GoCommand) -> list[Move] | None:
         """The legal moves among ``go searchmoves`` (None: every move); the others are

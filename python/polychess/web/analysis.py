@@ -107,7 +107,7 @@ def analyse(
                 "mate_in": line.mate_in,
                 "players": {
                     colour.value: _outlook_json(o)
-                    for colour, o in standings(game.kind, mover, line.score, line.scores).items()
+                    for colour, o in standings(game.kind, mover, line.score, line.scores, line.mate_in).items()
                 },
             }
             for line in result.lines
@@ -136,6 +136,8 @@ def _board_svg(session: Session, game: Game, arrows: list[tuple[str, str, str]],
 def _outlook_json(o: Outlook) -> Json:
     return {
         "pawns": o.pawns,
+        "text": o.text,  # as people read it: "#3", "#-2" or "+1.25"
+        "mate_in": o.mate_in,
         "win": round(o.win, 3),
         "draw": round(o.draw, 3),
         "loss": round(o.loss, 3),

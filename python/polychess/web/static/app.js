@@ -714,9 +714,8 @@ function showAnalysis(data) {
       const chip = document.createElement("span");
       chip.className = "outlook";
       chip.dataset.colour = colour;
-      const pawns = (o.pawns > 0 ? "+" : "") + o.pawns.toFixed(2);
       chip.title = `${NAMES[colour]}: win ${pct(o.win)}, draw or middle place ${pct(o.draw)}, loss ${pct(o.loss)}, expected place ${o.expected_place}`;
-      chip.append(swatch(colour), `${pawns} (${pct(o.win)} win)`);
+      chip.append(swatch(colour), `${o.text} (${pct(o.win)} win)`);
       outlooks.append(chip);
     }
     item.append(move, pv, outlooks);
