@@ -15,14 +15,6 @@ namespace py = pybind11;
 namespace polychess {
 namespace {
 
-// Set by another thread to end a count early: the count runs without the GIL, so it reads an
-// atomic, not a Python object.
-struct StopFlag {
-  std::atomic<bool> raised{false};
-};
-
-const std::atomic<bool>* raised_of(const StopFlag* stop) { return stop ? &stop->raised : nullptr; }
-
 // Runs `count` on a copy of the board's position without the GIL: the board stays usable.
 template <class Count>
 auto count_on_copy(const PyBoard& b, int depth, Count count) {
@@ -48,7 +40,8 @@ void bind_board(py::module_& m) {
       .value("FROZEN", FROZEN)
       .value("OUT", OUT);
 
-  py::class_<StopFlag>(m, "StopFlag", "Set from another thread to end a count (perft, divide) early.")
+  py::class_<StopFlag>(m, "StopFlag",
+                       "Set from another thread to end a count (perft, divide) or a self-play batch early.")
       .def(py::init<>())
       .def("set", [](StopFlag& f) { f.raised = true; })
       .def("is_set", [](const StopFlag& f) { return f.raised.load(); });

@@ -65,11 +65,16 @@ std::vector<int> active_features(const PyBoard& board, int perspective, int king
 
 void bind_network(py::module_& m) {
   py::register_exception<InvalidNetwork>(m, "InvalidNetworkError", PyExc_ValueError);
+  m.attr("NETWORK_HEADER_BYTES") = NETWORK_HEADER_BYTES;
 
   py::class_<Network, NetworkPtr>(m, "Network", "A quantized network (low-level; see polychess.nnue).")
       .def_static(
           "from_bytes", [](const py::bytes& data) { return std::make_shared<Network>(read_network(data)); },
           py::arg("data"), "The network a file's bytes hold; InvalidNetworkError saying what is wrong with them.")
+      .def_static(
+          "file_size", [](const py::bytes& head) { return network_file_size(head); }, py::arg("head"),
+          "The size of the network file whose first bytes (at least its header) are `head`, from its header; "
+          "InvalidNetworkError for a header that cannot be a network's.")
       .def_static(
           "quantize",
           [](const NameText& variant, const NameText& mode, const NameText& setup, int hidden,

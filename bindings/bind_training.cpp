@@ -14,12 +14,8 @@ using namespace pybind11::literals;
 namespace polychess {
 namespace {
 
-// The variant whose networks go by `game` (network_game).
-const Variant& variant_of_game(const std::string& game) {
-  for (const Variant* v : variants())
-    if (network_game(*v) == game) return *v;
-  throw InvalidTrainingData("training data of an unknown game " + quoted(game));
-}
+// The variant whose training data goes by `game` (decode_training_data has refused any other).
+const Variant& variant_of_game(const std::string& game) { return *variant_of_network_game(game); }
 
 }  // namespace
 
@@ -77,22 +73,24 @@ void bind_training(py::module_& m) {
       "self_play",
       [](const NameText& variant, const NameText& mode, const NameText& setup, const Rules& rules,
          const std::vector<std::string>& starts, uint64_t nodes, uint32_t max_plies, int threads, size_t hash_mb,
-         const std::shared_ptr<Network>& network, const std::string& algorithm) {
+         const std::shared_ptr<Network>& network, const std::string& algorithm, const StopFlag* stop) {
         const Variant& v = find_variant(variant, mode, setup);
         SelfPlayOptions options{nodes, max_plies, threads, hash_mb, network.get(), algorithm_named(algorithm)};
         std::string records;
         {
           py::gil_scoped_release release;
-          for (const TrainingGame& game : self_play(v, rules, starts, options)) records += encode_training_game(game);
+          for (const TrainingGame& game : self_play(v, rules, starts, options, raised_of(stop)))
+            records += encode_training_game(game);
         }
         return py::bytes(records);
       },
       py::arg("variant"), py::arg("mode"), py::arg("setup"), py::arg("rules"), py::arg("starts"), py::arg("nodes"),
       py::arg("max_plies"), py::arg("threads") = 1, py::arg("hash_mb") = 16, py::arg("network") = py::none(),
-      py::arg("algorithm") = "paranoid",
+      py::arg("algorithm") = "paranoid", py::arg("stop") = py::none(),
       "Plays one game from each start position string, every move searched to `nodes` nodes by `algorithm` "
       "where more than two sides play, without the GIL; "
-      "returns their training records (appended to training_data_header's bytes, a data file).");
+      "returns their training records (appended to training_data_header's bytes, a data file). A raised `stop` "
+      "ends the batch with the games finished (those in play are left out).");
   m.def(
       "training_data_header", [](const NameText& game) { return py::bytes(training_data_header(game)); },
       py::arg("game"), "The bytes a data file of the game begins with.");

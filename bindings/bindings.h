@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 
 #include <array>
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
@@ -191,6 +192,14 @@ constexpr const char* text_name() {
 using PositionText = Text<InvalidPosition>;
 using MoveTextArg = Text<InvalidMove>;
 using NameText = Text<std::invalid_argument>;  // names of variants, modes, setups, cells, options
+
+// Set by another thread to end a long call early (a count, a self-play batch): the call runs
+// without the GIL, so it reads an atomic, not a Python object.
+struct StopFlag {
+  std::atomic<bool> raised{false};
+};
+
+inline const std::atomic<bool>* raised_of(const StopFlag* stop) { return stop ? &stop->raised : nullptr; }
 
 }  // namespace polychess
 

@@ -71,4 +71,10 @@ std::string network_game(const Variant& variant) {
   return variant.mode.empty() ? variant.name : variant.name + "-" + variant.mode;
 }
 
+const Variant* variant_of_network_game(const std::string& game) {
+  for (const Variant* v : variants())
+    if (network_game(*v) == game) return v;
+  return nullptr;
+}
+
 }  // namespace polychess

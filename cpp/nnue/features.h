@@ -60,5 +60,7 @@ FeatureSet feature_set(const Variant& variant, int buckets = 1);
 // The name a game's networks go by: the variant, and the mode where it has modes
 // ("four-player-teams"); a setup shares its mode's networks, as it shares its weights.
 std::string network_game(const Variant& variant);
+// The variant whose networks and training data go by `game` (network_game), or null.
+const Variant* variant_of_network_game(const std::string& game);
 
 }  // namespace polychess

@@ -1,9 +1,10 @@
 #include "nnue/network.h"
 
-#include "nnue/binary_io.h"
-
 #include <algorithm>
 #include <cmath>
+
+#include "core/errors.h"
+#include "nnue/binary_io.h"
 
 namespace polychess {
 namespace {
@@ -52,6 +53,71 @@ void check_bounds(const Network& n) {
   }
 }
 
+// The header before its hash field (version 4's layout).
+std::string header_before_hash(const Network& n) {
+  Writer w;
+  w.put_signature(MAGIC, NETWORK_VERSION);
+  w.put_text(n.game);
+  for (int v :
+       {n.cells, n.players, NETWORK_KINDS, n.slots, n.buckets, n.hidden, n.qa, n.qb, n.scale, int(n.on_classic)})
+    w.put(uint32_t(v));
+  return std::move(w.out);
+}
+
+// What the header says, checked; the reader stands after the hash field.
+struct Header {
+  Network shape;  // without weights
+  uint32_t version = 0;
+  uint64_t hash = 0;
+  size_t payload_at = 0;
+};
+
+void check_shape(const Network& n);
+
+Header read_header(Reader& r) {
+  Header h;
+  h.version = r.expect_signature(MAGIC, OLDEST_NETWORK_VERSION, NETWORK_VERSION, "a polychess network file");
+  Network& n = h.shape;
+  n.game = r.get_text("the game's name");
+  n.cells = int(r.get<uint32_t>("the header"));
+  n.players = int(r.get<uint32_t>("the header"));
+  const uint32_t kinds = r.get<uint32_t>("the header");
+  n.slots = int(r.get<uint32_t>("the header"));
+  n.buckets = int(r.get<uint32_t>("the header"));
+  n.hidden = int(r.get<uint32_t>("the header"));
+  n.qa = int(r.get<uint32_t>("the header"));
+  n.qb = int(r.get<uint32_t>("the header"));
+  const uint32_t scale = r.get<uint32_t>("the header");
+  const uint32_t base = r.get<uint32_t>("the header");
+  h.hash = r.get<uint64_t>("the header");
+  h.payload_at = r.at;
+  if (kinds != NETWORK_KINDS)
+    throw InvalidNetwork("network reads " + std::to_string(kinds) + " piece kinds, not " +
+                         std::to_string(NETWORK_KINDS));
+  if (base > 1) throw InvalidNetwork("network base " + std::to_string(base) + " is neither 0 (none) nor 1 (classic)");
+  if (scale < 1 || scale > MAX_NETWORK_SCALE)
+    throw InvalidNetwork("network output scale " + std::to_string(scale) + " is not between 1 and " +
+                         std::to_string(MAX_NETWORK_SCALE));
+  n.scale = int(scale);
+  n.on_classic = base == 1;
+  for (int* field : {&n.cells, &n.players, &n.slots, &n.buckets, &n.hidden, &n.qa, &n.qb})
+    if (*field < 0) throw InvalidNetwork("network header holds a size beyond any board's");
+  check_shape(n);
+  const Variant* variant = variant_of_network_game(n.game);
+  if (!variant) throw InvalidNetwork("network of an unknown game " + quoted(n.game));
+  const FeatureSet f = feature_set(*variant);
+  if (n.cells != f.cells || n.players != f.players || n.slots != f.slots)  // a name over another game's weights
+    throw InvalidNetwork("network header names " + n.game + " (" + std::to_string(f.cells) + " cells, " +
+                         std::to_string(f.players) + " players) but holds " + std::to_string(n.cells) + " cells, " +
+                         std::to_string(n.players) + " players");
+  return h;
+}
+
+size_t payload_bytes(const Network& n) {
+  return 2 * (size_t(n.hidden) + size_t(n.inputs()) * n.hidden + size_t(n.players) * n.players * n.hidden) +
+         4 * size_t(n.players);
+}
+
 void check_shape(const Network& n) {
   if (n.players < 2 || n.players > MAX_PLAYERS || n.slots != n.players + 1 || n.cells < 1 || n.cells > MAX_CELLS)
     throw InvalidNetwork("network shape is not one of a board: " + std::to_string(n.cells) + " cells, " +
@@ -66,67 +132,56 @@ void check_shape(const Network& n) {
   if (n.qa != NETWORK_QA || n.qb != NETWORK_QB)
     throw InvalidNetwork("network quantization " + std::to_string(n.qa) + "/" + std::to_string(n.qb) +
                          " is not this version's " + std::to_string(NETWORK_QA) + "/" + std::to_string(NETWORK_QB));
-  if (n.scale <= 0 || n.scale > 100000)
-    throw InvalidNetwork("network output scale " + std::to_string(n.scale) + " is not between 1 and 100000");
+  if (n.scale <= 0 || n.scale > MAX_NETWORK_SCALE)
+    throw InvalidNetwork("network output scale " + std::to_string(n.scale) + " is not between 1 and " +
+                         std::to_string(MAX_NETWORK_SCALE));
 }
 
 }  // namespace
 
 uint64_t Network::hash() const {
-  const std::string p = payload(*this);
-  return fnv1a(p.data(), p.size());
+  const std::string covered = header_before_hash(*this) + payload(*this);
+  return fnv1a(covered.data(), covered.size());
 }
 
 void Network::check_game(const Variant& variant) const {
   const FeatureSet f = feature_set(variant);
-  if (game != network_game(variant) || cells != f.cells || players != f.players)
+  if (game != network_game(variant) || cells != f.cells || players != f.players || slots != f.slots)
     throw InvalidNetwork("the network is for " + game + " (" + std::to_string(cells) + " cells, " +
-                         std::to_string(players) + " players), not for " + network_game(variant));
+                         std::to_string(players) + " players), not for " + network_game(variant) + " (" +
+                         std::to_string(f.cells) + " cells, " + std::to_string(f.players) + " players)");
 }
 
 std::string write_network(const Network& n) {
+  const std::string header = header_before_hash(n), p = payload(n);
   Writer w;
-  w.put_signature(MAGIC, NETWORK_VERSION);
-  w.put_text(n.game);
-  for (int v :
-       {n.cells, n.players, NETWORK_KINDS, n.slots, n.buckets, n.hidden, n.qa, n.qb, n.scale, int(n.on_classic)})
-    w.put(uint32_t(v));
-  const std::string p = payload(n);
-  w.put(fnv1a(p.data(), p.size()));
-  return w.out + p;
+  w.put(fnv1a((header + p).data(), header.size() + p.size()));
+  return header + w.out + p;
+}
+
+size_t network_file_size(const std::string& head) {
+  Reader r{head, 0, "network file"};
+  const Header h = read_header(r);
+  return h.payload_at + payload_bytes(h.shape);
 }
 
 Network read_network(const std::string& bytes) {
   Reader r{bytes, 0, "network file"};
-  r.expect_signature(MAGIC, NETWORK_VERSION, "a polychess network file");
-  Network n;
-  n.game = r.get_text("the game's name");
-  n.cells = int(r.get<uint32_t>("the header"));
-  n.players = int(r.get<uint32_t>("the header"));
-  const int kinds = int(r.get<uint32_t>("the header"));
-  n.slots = int(r.get<uint32_t>("the header"));
-  n.buckets = int(r.get<uint32_t>("the header"));
-  n.hidden = int(r.get<uint32_t>("the header"));
-  n.qa = int(r.get<uint32_t>("the header"));
-  n.qb = int(r.get<uint32_t>("the header"));
-  n.scale = int(r.get<uint32_t>("the header"));
-  const uint32_t base = r.get<uint32_t>("the header");
-  const uint64_t hash = r.get<uint64_t>("the header");
-  if (kinds != NETWORK_KINDS)
-    throw InvalidNetwork("network reads " + std::to_string(kinds) + " piece kinds, not " +
-                         std::to_string(NETWORK_KINDS));
-  if (base > 1) throw InvalidNetwork("network base " + std::to_string(base) + " is neither 0 (none) nor 1 (classic)");
-  n.on_classic = base == 1;
-  check_shape(n);
-  const size_t payload_at = r.at;
+  const Header h = read_header(r);
+  Network n = h.shape;
+  if (bytes.size() > h.payload_at + payload_bytes(n))
+    throw InvalidNetwork("network file has " + std::to_string(bytes.size() - h.payload_at - payload_bytes(n)) +
+                         " bytes after its weights");
   r.get_all(n.ft_bias, size_t(n.hidden), "the feature biases");
   r.get_all(n.ft_weight, size_t(n.inputs()) * n.hidden, "the feature weights");
   r.get_all(n.out_weight, size_t(n.players) * n.players * n.hidden, "the output weights");
   r.get_all(n.out_bias, size_t(n.players), "the output biases");
-  if (r.at != bytes.size())
-    throw InvalidNetwork("network file has " + std::to_string(bytes.size() - r.at) + " bytes after its weights");
-  if (fnv1a(bytes.data() + payload_at, bytes.size() - payload_at) != hash)
-    throw InvalidNetwork("network file corrupted: its weights do not match the hash in its header");
+  // Version 4 hashes every byte but the hash's own; version 3 hashed the weights alone.
+  std::string covered = bytes.substr(h.payload_at);
+  if (h.version >= 4) covered = bytes.substr(0, h.payload_at - 8) + covered;
+  if (fnv1a(covered.data(), covered.size()) != h.hash)
+    throw InvalidNetwork(h.version >= 4 ? "network file corrupted: its header and weights do not match its hash"
+                                        : "network file corrupted: its weights do not match the hash in its header");
   check_bounds(n);
   return n;
 }

@@ -17,10 +17,13 @@
 // load so that neither the int16 accumulator nor the int32 output can overflow.
 //
 // The file, little-endian:
-//   "PCNN", u32 version (3), u16 length + the game's name (network_game), u32 cells, players,
+//   "PCNN", u32 version (4), u16 length + the game's name (network_game), u32 cells, players,
 //   kinds, slots, king buckets (features.h), hidden, qa, qb, scale (centipawns per unit of output), base (0: the
-//   network is the whole evaluation, 1: it is added to the classic evaluation), u64 FNV-1a hash of the payload, then
+//   network is the whole evaluation, 1: it is added to the classic evaluation), u64 FNV-1a hash of every other byte
+//   of the file (the header before it, then the payload), then
 //   the payload: i16 b1[H], i16 W1[inputs][H], i16 w2[players][players * H], i32 b2[players].
+// Version 3 files, whose hash covered the payload alone, are still read (a flipped bit in their
+// header is caught only where the header's checks catch it).
 #pragma once
 
 #include <cstdint>
@@ -38,7 +41,9 @@ struct InvalidNetwork : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-constexpr int NETWORK_VERSION = 3;
+constexpr int NETWORK_VERSION = 4;
+constexpr int OLDEST_NETWORK_VERSION = 3;
+constexpr int MAX_NETWORK_SCALE = 10000;  // centipawns per unit of output (the trained ones: 50 to 400)
 constexpr int NETWORK_QA = 255;
 constexpr int NETWORK_QB = 512;
 constexpr int MAX_HIDDEN = 2048;
@@ -55,14 +60,20 @@ struct Network {
   std::vector<int32_t> out_bias;    // [turn bucket]
 
   int inputs() const { return buckets * slots * NETWORK_KINDS * cells; }
-  // The hash of the payload, as the file's header holds it.
+  // The hash of the network's file (version 4), as its header holds it: what identifies it.
   uint64_t hash() const;
   // Throws InvalidNetwork unless the network can evaluate `variant`'s positions.
   void check_game(const Variant& variant) const;
 };
 
-// The network a file's bytes hold; InvalidNetwork saying what is wrong with them.
+// The network a file's bytes hold, of a game polychess knows, its header and weights checked
+// against each other and the hash; InvalidNetwork saying what is wrong with them.
 Network read_network(const std::string& bytes);
+// The size of the file whose first bytes are `head` (its header and at least its hash), read
+// before the rest so that a file of another size is refused unread; InvalidNetwork as above.
+size_t network_file_size(const std::string& head);
+// How many first bytes of a file network_file_size needs at most.
+constexpr size_t NETWORK_HEADER_BYTES = 4 + 4 + 2 + 65535 + 10 * 4 + 8;
 std::string write_network(const Network& network);
 
 // Quantizes a float network of `variant` (arrays in the payload's order and sizes, hidden

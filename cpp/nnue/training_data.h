@@ -9,8 +9,10 @@
 //        ahead of, a tie counting half, times 2 * (players - 1): a whole number),
 //     u32 moves, then per move: u32 move (from | to << 8 | promotion kind << 16), i16 score
 //        (the mover's side's search score in centipawns; a won or lost game +-MATE_SCORE).
-// Six bytes a position. A file cut short inside a record (a generator stopped mid-write) reads
-// as its whole records; where the cut record begins is where appending resumes.
+// Six bytes a position. A file cut short inside its last record (a generator stopped mid-write)
+// reads as its whole records; where the cut record begins is where appending resumes. Anything
+// else that does not fit (a record whose size its own fields contradict, a cell off the board,
+// a promotion the game has not, text that is not UTF-8) is a corruption, named with its byte.
 #pragma once
 
 #include <array>
@@ -55,8 +57,8 @@ struct TrainingData {
   size_t complete_bytes = 0;  // the bytes of the header and the whole records: where to append
 };
 
-// Reads a data file's bytes; InvalidTrainingData saying what is wrong. A record cut short at
-// the end is left out (complete_bytes says where it began).
+// Reads a data file's bytes, every value checked before use; InvalidTrainingData saying what is
+// wrong and where. A last record cut short is left out (complete_bytes says where it began).
 TrainingData decode_training_data(const std::string& bytes);
 
 }  // namespace polychess

@@ -23,14 +23,21 @@ from polychess import _cpu
 
 def _load() -> ModuleType:
     wanted = os.environ.get("POLYCHESS_LEVEL")
-    candidates = [wanted] if wanted else ["native", *_cpu.levels(), "generic"]
+    runs = _cpu.levels()
+    if wanted and wanted not in ("native", *runs, "generic"):
+        # Checked before any import: a level beyond the CPU dies of an illegal instruction.
+        raise ImportError(
+            f"POLYCHESS_LEVEL={wanted}: not a level this CPU runs (it runs "
+            f"{', '.join((*runs, 'native or generic where built')) if runs else 'native or generic where built'})"
+        )
+    candidates = [wanted] if wanted else ["native", *runs, "generic"]
     for level in candidates:
         name = f"polychess._core_{level}"
         if importlib.util.find_spec(name) is not None:
             return importlib.import_module(name)
     if wanted:
         raise ImportError(f"POLYCHESS_LEVEL={wanted}: polychess has no core built for that level")
-    raise ImportError(f"polychess has no compiled core this CPU runs (it runs {', '.join(_cpu.levels()) or 'none'})")
+    raise ImportError(f"polychess has no compiled core this CPU runs (it runs {', '.join(runs) or 'none'})")
 
 
 sys.modules[__name__] = _load()

@@ -254,9 +254,13 @@ class GameBatch:
     def reseed(self, seed: int) -> None: ...
     def position_text(self, game: int) -> str: ...
 
+NETWORK_HEADER_BYTES: int
+
 class Network:
     @staticmethod
     def from_bytes(data: bytes) -> Network: ...
+    @staticmethod
+    def file_size(head: bytes) -> int: ...
     @staticmethod
     def quantize(
         variant: str,
@@ -321,6 +325,7 @@ def self_play(
     hash_mb: int = 16,
     network: Network | None = None,
     algorithm: str = "paranoid",
+    stop: StopFlag | None = None,
 ) -> bytes: ...
 def training_data_header(game: str) -> bytes: ...
 

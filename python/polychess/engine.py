@@ -9,12 +9,15 @@
 
 from __future__ import annotations
 
+import atexit
 import math
 import numbers
 import os
 import random
 import reprlib
 import threading
+import time as _time
+import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -33,6 +36,7 @@ __all__ = [
     "DEFAULT_ALGORITHM",
     "default_algorithm",
     "max_hash_mb",
+    "stop_all_searches",
 ]
 
 # The algorithms for the multi-player games (three-player, four-player free-for-all):
@@ -194,6 +198,8 @@ class Engine:
         # and a stop() outside it is dropped, never left for the next search.
         self._searching = False
         self._search_lock = threading.Lock()
+        self._idle = threading.Condition(self._search_lock)
+        _ENGINES.add(self)
 
     @property
     def level(self) -> int:
@@ -240,6 +246,7 @@ class Engine:
             with self._search_lock:
                 self._searching = False
                 self._engine.allow()  # a stop that came as the search ended
+                self._idle.notify_all()
 
     @property
     def searching(self) -> bool:
@@ -260,6 +267,8 @@ class Engine:
         depth, nodes, time = _search_limits(depth, nodes, time)
         multipv = whole_number("multipv", multipv, 1, MAX_MULTIPV)
         root_moves = None
+        if isinstance(searchmoves, str | Move):  # one move, not its letters
+            searchmoves = [searchmoves]
         if searchmoves is not None:
             root_moves = [board._legal(move) for move in searchmoves]  # IllegalMoveError names a bad one
             if not root_moves:
@@ -324,6 +333,30 @@ class Engine:
     def clear(self) -> None:
         """Forgets everything in the transposition table."""
         self._engine.clear()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Waits until no search runs (at most ``timeout`` seconds); whether none does."""
+        with self._search_lock:
+            return self._idle.wait_for(lambda: not self._searching, timeout)
+
+
+# Every engine alive, so that the process can stop their searches before it ends.
+_ENGINES: weakref.WeakSet[Engine] = weakref.WeakSet()
+
+
+def stop_all_searches(timeout: float = 30.0) -> None:
+    """Stops every search running in this process and waits for each to return (at most
+    ``timeout`` seconds in all). Run at exit: a search left running on another thread as the
+    interpreter ends would come back into a Python that is gone (a crash at Ctrl-C)."""
+    engines = list(_ENGINES)
+    for engine in engines:
+        engine.stop()
+    deadline = _time.monotonic() + timeout
+    for engine in engines:
+        engine.wait(max(0.0, deadline - _time.monotonic()))
+
+
+atexit.register(stop_all_searches)
 
 
 MAX_THREADS = 256

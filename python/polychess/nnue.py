@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from polychess import _core
 from polychess._core import InvalidNetworkError
 from polychess.evaluation import GAMES
+from polychess.files import open_regular
 
 if TYPE_CHECKING:
     from polychess.board import Board
@@ -86,8 +87,20 @@ class Network:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Network:
-        with open(path, "rb") as f:
-            return cls.from_bytes(f.read())
+        """The network in the file at ``path``: its header is read and checked first, and a file
+        of another size than the header says, or not a regular file, is refused unread
+        (:class:`InvalidNetworkError`)."""
+        with open_regular(path, "a network file", InvalidNetworkError) as (file, size):
+            head = file.read(min(size, _core.NETWORK_HEADER_BYTES))
+            try:
+                expected = _core.Network.file_size(head)
+            except InvalidNetworkError as error:
+                raise InvalidNetworkError(f"{os.fspath(path)}: {error}") from None
+            if size != expected:
+                raise InvalidNetworkError(
+                    f"{os.fspath(path)}: {size:,} bytes, where its header says a network of {expected:,}"
+                )
+            return cls.from_bytes(head + file.read(expected - len(head)))
 
     @classmethod
     def from_floats(

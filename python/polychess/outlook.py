@@ -38,8 +38,18 @@ from importlib import resources
 from polychess import _core
 from polychess.board import Colour
 from polychess.catalogue import GameKind, kind_of_family
+from polychess.files import open_regular
 
-__all__ = ["Outlook", "OutcomeModel", "fit", "model_for", "shipped_models", "standings"]
+__all__ = [
+    "CalibrationBin",
+    "Outlook",
+    "OutcomeModel",
+    "calibration",
+    "fit",
+    "model_for",
+    "shipped_models",
+    "standings",
+]
 
 # A score this close to the mate score is a found win or loss: certain, whatever the model says.
 _DECIDED = _core.MATE - 1000
@@ -112,7 +122,7 @@ class OutcomeModel:
         loss = _sigmoid((-score - loss_a) / loss_b)
         if win + loss > 1.0:  # separately fitted curves may overlap far out
             win, loss = win / (win + loss), loss / (win + loss)
-        draw = 1.0 - win - loss
+        draw = max(0.0, 1.0 - win - loss)
         middle = (self.sides + 1) / 2
         return Outlook(self.pawns(score), win, draw, loss, win + self.sides * loss + middle * draw)
 
@@ -174,11 +184,71 @@ def fit(paths: Iterable[str | os.PathLike[str]], skip_plies: int = 8, most_posit
     in check or just after a capture, and found wins and losses left out), at most
     ``most_positions`` of them taken evenly, each with the mover's search score and how his
     game ended."""
+    game, scores, outcomes = _observations(paths, skip_plies)
+    step = max(1, -(-len(scores) // most_positions))
+    scores, outcomes = scores[::step], outcomes[::step]
+    sides = len(kind_of_family(game).sides)
+    if sides == 2:
+        a, b = _maximum_likelihood(lambda a, b: _likelihoods(scores, outcomes, a, b))
+        return OutcomeModel(game, round(a, 1), round(b, 1), sides, len(scores))
+    wins = [int(o == 2) for o in outcomes]
+    losses = [int(o == 0) for o in outcomes]
+    minus = [-s for s in scores]
+    a, b = _maximum_likelihood(lambda a, b: _binary_likelihoods(scores, wins, a, b))
+    loss_a, loss_b = _maximum_likelihood(lambda a, b: _binary_likelihoods(minus, losses, a, b))
+    return OutcomeModel(game, round(a, 1), round(b, 1), sides, len(scores), round(loss_a, 1), round(loss_b, 1))
+
+
+@dataclass(frozen=True)
+class CalibrationBin:
+    """Positions whose predicted chance of winning fell in one band: how many, the chance the
+    model gave them on average, and how often the mover went on to win (first alone, where each
+    player is on his own); the same for losing."""
+
+    positions: int
+    predicted_win: float
+    observed_win: float
+    predicted_loss: float
+    observed_loss: float
+
+
+def calibration(
+    model: OutcomeModel, paths: Iterable[str | os.PathLike[str]], skip_plies: int = 8, bins: int = 10
+) -> list[CalibrationBin]:
+    """How well the model's chances match what happened in games it was not fitted to (training
+    data files of its game, the positions ``fit`` reads): the positions sorted by the predicted
+    chance of winning and cut into ``bins`` bands of equal size (deciles by default)."""
+    game, scores, outcomes = _observations(paths, skip_plies)
+    if game != model.game:
+        raise ValueError(f"the files hold {game} games, the model is {model.game}'s")
+    predicted = sorted(
+        ((model.outlook(s), o) for s, o in zip(scores, outcomes, strict=True)), key=lambda pair: pair[0].win
+    )
+    result = []
+    for k in range(bins):
+        band = predicted[k * len(predicted) // bins : (k + 1) * len(predicted) // bins]
+        if band:
+            n = len(band)
+            result.append(
+                CalibrationBin(
+                    n,
+                    sum(o.win for o, _ in band) / n,
+                    sum(outcome == 2 for _, outcome in band) / n,
+                    sum(o.loss for o, _ in band) / n,
+                    sum(outcome == 0 for _, outcome in band) / n,
+                )
+            )
+    return result
+
+
+def _observations(paths: Iterable[str | os.PathLike[str]], skip_plies: int) -> tuple[str, list[int], list[int]]:
+    """The game of training data files, and each position's mover's search score and outcome
+    (0 loss, 1 draw or a middle place, 2 win) of the positions ``fit`` reads."""
     scores: list[int] = []
     outcomes: list[int] = []  # 0 loss, 1 draw (or a middle place), 2 win
     game = ""
     for path in paths:
-        with open(path, "rb") as file:
+        with open_regular(path, "training data", _core.InvalidTrainingDataError) as (file, _):
             data = _core.TrainingData(file.read())
         if game and data.game != game:
             raise ValueError(f"{os.fspath(path)} holds {data.game} games, not {game}")
@@ -198,18 +268,7 @@ def fit(paths: Iterable[str | os.PathLike[str]], skip_plies: int = 8, most_posit
                 outcomes.append(2 if mover_result == best else 0 if mover_result == 0 else 1)
     if not scores:
         raise ValueError("no positions to fit: the files hold no games past their opening plies")
-    step = max(1, -(-len(scores) // most_positions))
-    scores, outcomes = scores[::step], outcomes[::step]
-    sides = len(kind_of_family(game).sides)
-    if sides == 2:
-        a, b = _maximum_likelihood(lambda a, b: _likelihoods(scores, outcomes, a, b))
-        return OutcomeModel(game, round(a, 1), round(b, 1), sides, len(scores))
-    wins = [int(o == 2) for o in outcomes]
-    losses = [int(o == 0) for o in outcomes]
-    minus = [-s for s in scores]
-    a, b = _maximum_likelihood(lambda a, b: _binary_likelihoods(scores, wins, a, b))
-    loss_a, loss_b = _maximum_likelihood(lambda a, b: _binary_likelihoods(minus, losses, a, b))
-    return OutcomeModel(game, round(a, 1), round(b, 1), sides, len(scores), round(loss_a, 1), round(loss_b, 1))
+    return game, scores, outcomes
 
 
 def _likelihoods(scores: Sequence[int], outcomes: Sequence[int], a: float, b: float) -> Iterable[float]:

@@ -16,11 +16,12 @@ blunder, as lichess marks the winning chances lost.
 ...     _ = game.push(move)
 >>> review = review_game(game, nodes=2000)
 >>> [m.mark for m in review.moves]
-[None, None, 'blunder', None]
+['inaccuracy', None, 'blunder', None]
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -33,6 +34,9 @@ __all__ = ["MARKS", "THRESHOLDS", "Review", "ReviewedMove", "review_game"]
 
 # The least share of a game a move gives away to be marked, worst first.
 THRESHOLDS = {"blunder": 0.15, "mistake": 0.10, "inaccuracy": 0.05}
+# A move that lets a found mate in, or lets one go, is a blunder unless the game stood this many
+# of the game's pawns from even already (then a mistake, or beyond the first an inaccuracy).
+MATE_STANDING = {"inaccuracy": 9.99, "mistake": 7.0}
 MARKS = tuple(THRESHOLDS)
 
 
@@ -72,6 +76,7 @@ class Review:
     game: Game
     budget: str
     moves: tuple[ReviewedMove, ...]
+    complete: bool = True  # False where ``stop`` ended it before the last move
 
     def marks(self, player: Colour) -> dict[str, int]:
         """How many moves of each mark the player made."""
@@ -95,10 +100,12 @@ def review_game(
     depth: int | None = None,
     time: float | None = None,
     progress: Callable[[int, int], None] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> Review:
     """Reviews every move of the game (it is not changed) with ``engine`` (a fresh one if
     None), each search to ``nodes``, ``depth`` or ``time`` (by default 20,000 nodes).
-    ``progress(done, total)`` is called after each move."""
+    ``progress(done, total)`` is called after each move; ``stop()``, asked before each, ends
+    the review there when it answers True (the Review says it is not ``complete``)."""
     if nodes is None and depth is None and time is None:
         nodes = 20_000
     engine = engine if engine is not None else Engine(hash_mb=32)
@@ -119,6 +126,8 @@ def review_game(
         if step.move is None:
             _replay_event(replay, step.token, step.player, step.reason)
             continue
+        if stop is not None and stop():
+            return Review(game, budget, tuple(reviewed), complete=False)
         player = replay.turn
         best = engine.search(replay, nodes=nodes, depth=depth, time=time)
         played = best
@@ -135,7 +144,7 @@ def review_game(
                 best_score=best.score,
                 expected=expected,
                 best_expected=best_expected,
-                mark=_mark(best_expected - expected),
+                mark=_mark(best_expected - expected, model, played, best),
                 standings={
                     colour: o.expected_result
                     for colour, o in standings(replay.kind, player, played.score, played.scores, played.mate_in).items()
@@ -170,8 +179,27 @@ def _expected(model: OutcomeModel, score: int) -> float:
     return model.outlook(score).expected_result
 
 
-def _mark(given_away: float) -> str | None:
+def _mark(given_away: float, model: OutcomeModel, played: SearchResult, best: SearchResult) -> str | None:
+    """The mark of a move that gave away ``given_away`` of a game. Where a found mate comes or
+    goes, the chances say little (a side far behind has none left to lose), so the move is
+    judged as lichess judges it: by how far the game stood from even before it."""
+    played_mate, best_mate = _decided(played), _decided(best)
+    if played_mate is not None and played_mate < 0 and (best_mate is None or best_mate > 0):
+        return _mate_mark(-model.pawns(best.score) if best_mate is None else math.inf)  # it lets a mate in
+    if best_mate is not None and best_mate > 0 and (played_mate is None or played_mate < 0):
+        return _mate_mark(model.pawns(played.score) if played_mate is None else -math.inf)  # it lets a mate go
     for mark, least in THRESHOLDS.items():
         if given_away >= least:
             return mark
     return None
+
+
+def _mate_mark(standing: float) -> str:
+    """The mark of a move that lets a mate in (or go) where the mover's side stood ``standing``
+    pawns behind (or ahead) of even without it: lichess's "checkmate is now unavoidable" and
+    "lost forced checkmate", by its thresholds (10 and 7 pawns)."""
+    if standing > MATE_STANDING["inaccuracy"]:
+        return "inaccuracy"
+    if standing > MATE_STANDING["mistake"]:
+        return "mistake"
+    return "blunder"

@@ -78,10 +78,10 @@ def test_review_command_writes_text_graph_and_json(capsys, tmp_path):
     graph, data = tmp_path / "graph.svg", tmp_path / "moves.json"
     assert main(["review", str(record), "--nodes", "2000", "--graph", str(graph), "--json", str(data)]) == 0
     out = capsys.readouterr().out
-    assert "g2g4" in out and "blunder" in out and "white: 1 blunder, 0 mistakes, 0 inaccuracies" in out
+    assert "g2g4" in out and "blunder" in out and "white: 1 blunder, 0 mistakes, 1 inaccuracy" in out
     assert ET.fromstring(graph.read_text()).tag == f"{SVG}svg"
     moves = json.loads(data.read_text())["moves"]
-    assert [m["mark"] for m in moves] == [None, None, "blunder", None]
+    assert [m["mark"] for m in moves] == ["inaccuracy", None, "blunder", None]
 
 
 def test_review_command_refuses_what_it_cannot_do(capsys, tmp_path):
@@ -92,6 +92,25 @@ def test_review_command_refuses_what_it_cannot_do(capsys, tmp_path):
     assert main(["review", str(record), "--time", "0"]) == 2
     err = capsys.readouterr().err
     assert "missing.txt" in err and ".svg or .png" in err and "--time" in err
+
+
+@pytest.mark.parametrize("name", ["game.txt", "game.pgn4", "game.pgn"])
+def test_an_empty_record_is_refused_in_every_format(capsys, tmp_path, name):
+    # An empty .txt or .pgn4 was reviewed as a game of no moves (exit 0) where an empty .pgn was refused.
+    record = tmp_path / name
+    for text in ("", "  \n\n"):
+        record.write_text(text)
+        assert main(["review", str(record)]) == 2
+        assert "the file is empty" in capsys.readouterr().err
+
+
+def test_a_record_that_is_not_a_regular_file_is_refused_unread(capsys, tmp_path):
+    import os
+
+    fifo = tmp_path / "game.txt"
+    os.mkfifo(fifo)  # reading it would block until a writer came
+    assert main(["review", str(fifo)]) == 2
+    assert "not a regular file" in capsys.readouterr().err
 
 
 @pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="rsvg-convert is not installed")

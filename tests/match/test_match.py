@@ -470,6 +470,16 @@ def _same_games(first: list[GameResult], second: list[GameResult]) -> None:
     assert [played(g) for g in first] == [played(g) for g in second]
 
 
+def test_worker_processes_start_from_a_fork_server_not_a_fork_of_the_match():
+    # The match has threads of its own (a status line; the engines' helpers): a fork copies them
+    # half-way (Python 3.12 warns of it), so the pool's workers start from a fork server.
+    import multiprocessing
+
+    context = backends._worker_context()
+    expected = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    assert context.get_start_method() == expected != "fork"
+
+
 @pytest.mark.parametrize("game", sorted(QUICK))
 def test_four_quick_games_on_every_backend_are_the_same_games(game, ray_instance):
     settings = config(game, QUICK[game], "random", 4, plies=2, max_plies=40)

@@ -393,6 +393,91 @@ def test_bad_network_files_are_clear_errors() -> None:
     assert issubclass(InvalidNetworkError, ValueError)
 
 
+def _fnv1a(data: bytes) -> int:
+    h = 0xCBF29CE484222325
+    for byte in data:
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def _header_field_at(game: str, index: int) -> int:
+    """Where the header's u32 field ``index`` lies (0 cells ... 8 scale, 9 base; then the hash)."""
+    return 4 + 4 + 2 + len(game.encode()) + 4 * index
+
+
+def test_one_flipped_bit_in_the_header_is_caught_by_the_hash() -> None:
+    # Version 3 hashed the weights alone: a flipped bit in the output scale or in the on-classic
+    # flag loaded silently and changed the engine's moves (one beyond any scale is refused too).
+    data = random_network("standard", hidden=16, seed=1, on_classic=True).to_bytes()
+    scale_at, base_at = _header_field_at("standard", 8), _header_field_at("standard", 9)
+    for at, bit in ((scale_at + 1, 0x01), (base_at, 0x01), (scale_at, 0x02)):  # 400 -> 144, on-classic off, 402
+        flipped = bytearray(data)
+        flipped[at] ^= bit
+        with pytest.raises(InvalidNetworkError, match="corrupted: its header and weights do not match its hash"):
+            Network.from_bytes(bytes(flipped))
+
+
+def test_a_version_3_file_is_still_read_and_its_scale_checked() -> None:
+    network = random_network("standard", hidden=16, seed=1)
+    data = network.to_bytes()
+    hash_at = _header_field_at("standard", 10)
+    old = bytearray(data)
+    old[4] = 3
+    old[hash_at : hash_at + 8] = _fnv1a(data[hash_at + 8 :]).to_bytes(8, "little")  # the weights' hash alone
+    again = Network.from_bytes(bytes(old))
+    assert again.to_bytes() == data and again.hash == network.hash  # written anew as version 4
+    scale_at = _header_field_at("standard", 8)
+    old[scale_at + 2] ^= 0x01  # 400 -> 65936: beyond any scale
+    with pytest.raises(InvalidNetworkError, match="output scale 65936 is not between 1 and 10000"):
+        Network.from_bytes(bytes(old))
+
+
+def _renamed(data: bytes, game: bytes) -> bytes:
+    """The network file with another game's name, rehashed (as a hand-made file would be)."""
+    length = int.from_bytes(data[8:10], "little")
+    renamed = data[:8] + len(game).to_bytes(2, "little") + game + data[10 + length :]
+    hash_at = 10 + len(game) + 40
+    body = renamed[:hash_at] + renamed[hash_at + 8 :]
+    return renamed[:hash_at] + _fnv1a(body).to_bytes(8, "little") + renamed[hash_at + 8 :]
+
+
+@pytest.mark.parametrize(
+    "game, why",
+    [
+        (b"st\xffandard", "the game's name is not UTF-8 text"),
+        (b"standard", "header names standard .* but holds 96 cells, 3 players"),
+        (b"chess960", "unknown game"),
+    ],
+)
+def test_a_name_that_does_not_fit_the_weights_is_refused(game, why) -> None:
+    data = _renamed(random_network("three-player", hidden=16, seed=1).to_bytes(), game)
+    with pytest.raises(InvalidNetworkError, match=why):
+        Network.from_bytes(data)
+
+
+def test_network_files_are_read_header_first_and_only_when_regular(tmp_path) -> None:
+    import os
+
+    data = random_network("standard", hidden=16, seed=1).to_bytes()
+    path = tmp_path / "net.nnue"
+    path.write_bytes(data)
+    assert Network.load(path).to_bytes() == data
+    sparse = tmp_path / "sparse.nnue"  # a valid header, then 3 GB of nothing (on disk: none of it)
+    with open(sparse, "wb") as f:
+        f.write(data[:200])
+        f.truncate(3 << 30)
+    with pytest.raises(InvalidNetworkError, match="3,221,225,472 bytes, where its header says a network of"):
+        Network.load(sparse)
+    fifo = tmp_path / "fifo.nnue"
+    os.mkfifo(fifo)  # opening it to read would block until a writer came
+    for special in (fifo, "/dev/zero"):
+        with pytest.raises(InvalidNetworkError, match="not a regular file, so not a network file"):
+            Network.load(special)
+    with pytest.raises(InvalidNetworkError, match="truncated"):
+        (tmp_path / "short.nnue").write_bytes(data[:30])
+        Network.load(tmp_path / "short.nnue")
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_a_network_on_the_classic_evaluation_adds_the_classic_values(game: str) -> None:
     hidden = 32
@@ -401,7 +486,8 @@ def test_a_network_on_the_classic_evaluation_adds_the_classic_values(game: str) 
     on_classic = Network.from_floats(game, hidden, *weights, on_classic=True)
     assert on_classic.on_classic and not alone.on_classic
     again = Network.from_bytes(on_classic.to_bytes())
-    assert again.on_classic and again.hash == alone.hash  # (the payload is the same; the header differs)
+    assert again.on_classic and _weights(again) == _weights(alone)  # (the header differs, and so its hash)
+    assert again.hash != alone.hash
     variant, mode = GAMES[game]
     play = Game(variant, mode=mode)
     evaluator = again.evaluator(play.board)
@@ -419,7 +505,7 @@ def test_a_random_correction_is_the_random_network_on_the_classic_evaluation() -
     # what bench/network_speed.py --on-classic times
     alone = random_network("three-player", hidden=16, seed=4)
     correction = random_network("three-player", hidden=16, seed=4, on_classic=True)
-    assert correction.on_classic and not alone.on_classic and correction.hash == alone.hash
+    assert correction.on_classic and not alone.on_classic and _weights(correction) == _weights(alone)
     board = Board("three-player")
     assert correction.evaluate(board) == [n + c for n, c in zip(alone.evaluate(board), evaluate(board), strict=True)]
 
@@ -463,3 +549,8 @@ def test_module_docstring_examples() -> None:
     for module in (nnue, data):
         failures, tried = doctest.testmod(module, verbose=False)
         assert tried > 0 and failures == 0, module.__name__
+
+
+def _weights(network) -> bytes:
+    """The file's payload: its bytes after the header (version 4: name, ten fields, the hash)."""
+    return network.to_bytes()[4 + 4 + 2 + len(network.game.encode()) + 40 + 8 :]

@@ -90,7 +90,8 @@ def test_the_file_resumes_after_its_last_whole_game(tmp_path) -> None:
     path = tmp_path / "data.pctd"
     assert list(generate(path, kind, starts[:2], nodes=200, max_plies=20, batch=1)) == [0, 1, 2]
     whole = path.read_bytes()
-    path.write_bytes(whole + whole[-30:])  # a stop in the middle of writing a record
+    first_record = whole[len(data_header(kind)) :]
+    path.write_bytes(whole + first_record[:30])  # a stop in the middle of writing a record
     assert len(read_data(path)[1]) == 2
     assert list(generate(path, kind, starts, nodes=200, max_plies=20, batch=2))[-1] == 5
     name, records = read_data(path)
@@ -115,6 +116,72 @@ def test_bad_data_is_a_clear_error(tmp_path) -> None:
         list(generate(other, kind_of("three-player"), ["x"], nodes=100))
 
 
+def _standard_data(games: int = 1, plies: int = 6) -> tuple[bytes, list[int]]:
+    """A standard data file and where each of its records begins."""
+    kind = kind_of("standard")
+    header = data_header(kind)
+    data = header + play_batch(kind, [kind.new_game().board.fen()] * games, nodes=100, max_plies=plies)
+    starts, at = [], len(header)
+    while at < len(data):
+        starts.append(at)
+        at += 4 + int.from_bytes(data[at : at + 4], "little")
+    return data, starts
+
+
+def _first_move_at(data: bytes, record_at: int) -> int:
+    """Where the first move of the record beginning at ``record_at`` lies."""
+    start_length = int.from_bytes(data[record_at + 4 : record_at + 6], "little")
+    players = data[record_at + 6 + start_length]
+    return record_at + 6 + start_length + 1 + players + 4
+
+
+@pytest.mark.parametrize(
+    "move, why",
+    [
+        (0xFFFFFFFF, "bits set beyond the move's fields"),
+        (0x000000FF, "cell 255 is not on the 64-cell board"),
+        (64 | 8 << 8, "cell 64 is not on the 64-cell board"),
+        (8 | 16 << 8 | 1 << 16 | 7 << 18, "a promotion to piece kind 7"),
+        (8 | 16 << 8 | 0xFF << 16, "bits set beyond"),
+    ],
+)
+def test_a_move_off_the_board_is_refused_by_name(move, why) -> None:
+    # Every value read from a file is checked before use: these read past a table of cell names
+    # (a crash, or process memory in the move's text) or promoted to a queen silently.
+    data, (first, second) = _standard_data(2)
+    at = _first_move_at(data, second) + 6  # the second move of the second record
+    corrupted = data[:at] + move.to_bytes(4, "little") + data[at + 4 :]
+    with pytest.raises(InvalidTrainingDataError, match=f"record 2, move 2 at byte {at}: {why}"):
+        decode(corrupted)
+
+
+def test_text_that_is_not_utf8_is_refused_by_name() -> None:
+    data, (first,) = _standard_data()
+    at = first + 6  # the start position's first byte
+    with pytest.raises(InvalidTrainingDataError, match="record 1 .*the start position is not UTF-8"):
+        decode(data[:at] + b"\xff" + data[at + 1 :])
+
+
+def test_a_corrupted_size_in_the_middle_is_not_taken_for_a_stop(tmp_path) -> None:
+    # Only a last record cut short, a prefix of itself, is what a stop leaves; a size field
+    # corrupted in the middle used to drop every game after it silently (and resume replayed them).
+    data, starts = _standard_data(5, plies=4)
+    third = starts[2]
+    for size in (0xFFFFFFFF, len(data) - third):  # beyond the file, each way
+        corrupted = data[:third] + size.to_bytes(4, "little") + data[third + 4 :]
+        with pytest.raises(InvalidTrainingDataError, match=f"corrupted at byte {third}: record 3 says it takes"):
+            decode(corrupted)
+        path = tmp_path / "data.pctd"
+        path.write_bytes(corrupted)
+        kind = kind_of("standard")
+        with pytest.raises(InvalidTrainingDataError, match=f"at byte {third}"):
+            list(generate(path, kind, [kind.new_game().board.fen()] * 8, nodes=100, max_plies=4))
+        assert path.read_bytes() == corrupted  # refused: nothing cut, nothing replayed
+    for cut in range(1, len(data) - starts[4]):  # a stop anywhere inside the last record
+        assert len(decode(data[: starts[4] + cut])[1]) == 4
+    assert len(decode(data)[1]) == 5
+
+
 def test_the_command_line_writes_and_resumes(tmp_path, capsys) -> None:
     path = tmp_path / "teams.pctd"
     args = ["train", "generate", "--variant", "four-player", "--nodes", "200", "--max-plies", "12", "-o", str(path)]
@@ -125,6 +192,18 @@ def test_the_command_line_writes_and_resumes(tmp_path, capsys) -> None:
     assert name == "four-player-teams" and len(records) == 3 and len({r.start for r in records}) == 3
     assert main(["train", "generate", "--variant", "standard", "--games", "1", "-o", str(path)]) == 2
     assert "holds four-player-teams data" in capsys.readouterr().err
+
+
+def test_generate_blames_a_network_of_another_game_on_the_network(tmp_path, capsys) -> None:
+    from polychess.nnue import random_network
+
+    network = tmp_path / "three.nnue"
+    random_network("three-player", hidden=16).save(network)
+    out = tmp_path / "std.pctd"
+    args = ["train", "generate", "--variant", "standard", "--games", "1", "--network", str(network), "-o", str(out)]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "--network" in err and "three-player network, not a standard one" in err and str(out) not in err
 
 
 def test_ray_tasks_write_the_file_the_threads_write(tmp_path) -> None:

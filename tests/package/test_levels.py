@@ -72,9 +72,33 @@ def test_the_core_names_itself_polychess_core_whichever_level_runs() -> None:
     assert b"_core_" not in pickle.dumps(move)  # by polychess._core's name, not the level's
 
 
-@pytest.mark.parametrize("level", ["z80", "x86_64_v9"])
-def test_a_level_not_built_is_a_clear_import_error(level) -> None:
+def _import_with_level(level: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "POLYCHESS_LEVEL": level}
-    out = subprocess.run([sys.executable, "-c", "import polychess.board"], capture_output=True, text=True, env=env)
+    return subprocess.run([sys.executable, "-c", "import polychess.board"], capture_output=True, text=True, env=env)
+
+
+@pytest.mark.parametrize("level", ["z80", "x86_64_v9", "../x86_64", "x86_64.v2", "_core_x86_64"])
+def test_a_level_the_cpu_does_not_run_is_a_clear_import_error(level) -> None:
+    out = _import_with_level(level)
     assert out.returncode == 1
-    assert f"ImportError: POLYCHESS_LEVEL={level}: polychess has no core built for that level" in out.stderr
+    assert f"ImportError: POLYCHESS_LEVEL={level}: not a level this CPU runs (it runs " in out.stderr
+
+
+def test_a_level_above_the_cpu_is_refused_before_it_is_loaded() -> None:
+    # Loading x86_64_v4 on a CPU without AVX-512 died of SIGILL at import.
+    levels = _cpu.levels()
+    above = [level for level in X86_64_LEVELS if level not in levels]
+    if not levels or not above:
+        pytest.skip("this CPU runs every x86-64 level")
+    out = _import_with_level(above[0])
+    assert out.returncode == 1, out
+    assert f"not a level this CPU runs (it runs {', '.join(levels)}" in out.stderr
+
+
+def test_a_level_the_cpu_runs_but_not_built_is_a_clear_import_error() -> None:
+    missing = [level for level in _cpu.levels() if level not in built_levels()]
+    if not missing:
+        pytest.skip("every level this CPU runs is built")
+    out = _import_with_level(missing[0])
+    assert out.returncode == 1
+    assert f"ImportError: POLYCHESS_LEVEL={missing[0]}: polychess has no core built for that level" in out.stderr

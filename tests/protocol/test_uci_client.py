@@ -176,6 +176,22 @@ def test_an_engine_that_floods_its_output_is_held_to_the_deadlines():
         engine.close()
 
 
+@pytest.mark.skipif(os.name != "posix", reason="non-blocking pipes")
+def test_sending_to_an_engine_that_stopped_reading_raises_instead_of_blocking():
+    engine = titan_like("--hang-on-go", timeout=1.0)
+    try:
+        engine.send("go movetime 1000")  # from here it reads nothing: its input pipe fills
+        started = time.monotonic()
+        with pytest.raises(EngineTerminatedError, match="does not read its input"):
+            for _ in range(100):  # 100 x 8 KB: more than any pipe holds
+                engine.send("isready " + "x" * 8192)
+        assert time.monotonic() - started < 10.0
+        within(30, engine.close)  # quit cannot be written either: it is killed
+        assert engine._process.poll() is not None
+    finally:
+        engine.close()
+
+
 def test_unread_output_is_bounded_and_close_ends_a_flooding_engine():
     engine = titan_like("--flood-on-go")
     try:

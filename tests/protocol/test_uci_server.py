@@ -14,7 +14,7 @@ import pytest
 
 from polychess import Board, Colour, Game
 from polychess.formats.fen4 import write_fen4
-from polychess.nnue import random_network
+from polychess.nnue import Network, random_network
 from polychess.protocol.client import UciEngine
 from polychess.protocol.games import GAME_KINDS, game_kind
 from polychess.protocol.server import DEFAULT_MOVETIME_MS, UciServer, mover_clock, parse_go
@@ -270,6 +270,71 @@ def test_evalfile_searches_with_a_network(session, tmp_path):
     (tmp_path / "bad.nnue").write_bytes(b"PCNN\x01")
     s.send(f"setoption name EvalFile value {tmp_path / 'bad.nnue'}")
     assert "truncated" in s.until("info string")[-1]
+
+
+def _renamed_network(data: bytes, game: bytes) -> bytes:
+    """A network file with another game's name, its hash made to match (a hand-made file)."""
+    length = int.from_bytes(data[8:10], "little")
+    renamed = data[:8] + len(game).to_bytes(2, "little") + game + data[10 + length :]
+    hash_at = 10 + len(game) + 40
+    h = 0xCBF29CE484222325
+    for byte in renamed[:hash_at] + renamed[hash_at + 8 :]:
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return renamed[:hash_at] + h.to_bytes(8, "little") + renamed[hash_at + 8 :]
+
+
+def test_evalfile_refuses_what_is_not_a_network_and_go_still_answers(session, tmp_path):
+    # Accepted before, these left every go failing in its thread without a bestmove (a GUI waits
+    # forever), or blocked the session (a FIFO), or took the machine's memory (/dev/zero).
+    import os
+
+    three = random_network("three-player", hidden=16, seed=2).to_bytes()
+    cases = {
+        "latin1.nnue": (_renamed_network(three, b"th\xe9ree-player"), "is not UTF-8 text"),
+        "posing.nnue": (_renamed_network(three, b"standard"), "header names standard"),
+    }
+    s = session()
+    for name, (data, why) in cases.items():
+        (tmp_path / name).write_bytes(data)
+        s.send(f"setoption name EvalFile value {tmp_path / name}")
+        assert why in s.until("info string")[-1]
+    fifo = tmp_path / "fifo.nnue"
+    os.mkfifo(fifo)
+    for special in (fifo, "/dev/zero"):
+        s.send(f"setoption name EvalFile value {special}", "isready")
+        lines = s.until("readyok", 5.0)
+        assert "not a regular file" in lines[0], lines
+    assert s.server.evaluation == "classic"
+    s.send("position startpos", "go depth 2")
+    assert s.until("bestmove")[-1].split()[1] in {str(m) for m in Board("standard").legal_moves}
+    # a file whose path has two spaces in a row
+    spaced = tmp_path / "my  net.nnue"
+    random_network("standard", hidden=16, seed=2).save(spaced)
+    s.send(f"setoption name EvalFile value {spaced}", "isready")
+    assert s.until("readyok") == ["readyok"] and s.server.evaluation.hash == Network.load(spaced).hash
+
+
+def test_an_error_in_a_search_still_ends_with_bestmove(session, monkeypatch):
+    s = session()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("something the search did not expect")
+
+    monkeypatch.setattr(s.server.engine, "search", broken)
+    s.send("position startpos", "go depth 3")
+    lines = s.until("bestmove")
+    assert "search failed: RuntimeError: something the search did not expect" in lines[-2]
+    assert lines[-1].split()[1] in {str(m) for m in Board("standard").legal_moves}
+
+
+def test_numbers_are_ascii_digits_only(session):
+    s = session()
+    s.send("setoption name MultiPV value \u0665")  # ARABIC-INDIC DIGIT FIVE, which int() reads as 5
+    assert "expected a whole number from 1" in s.until("info string")[-1]
+    assert s.server.multipv == 1
+    s.send("go depth \u0663")
+    assert "ignored" in s.until("info string")[-1]
+    s.until("bestmove")
 
 
 def _after(move) -> Board:

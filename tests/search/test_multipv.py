@@ -91,6 +91,14 @@ def test_searchmoves_as_text_and_with_a_winning_move_left_out():
     assert str(result.best_move) in ("a1a2", "g1f1") and result.mate_in is None
 
 
+def test_searchmoves_as_one_text_is_one_move_not_its_letters():
+    board = Board("standard")
+    result = Engine(hash_mb=8).search(board, depth=2, searchmoves="e2e4")
+    assert str(result.best_move) == "e2e4" and [str(line.move) for line in result.lines] == ["e2e4"]
+    move = next(m for m in board.legal_moves if str(m) == "g1f3")
+    assert Engine(hash_mb=8).search(board, depth=2, searchmoves=move).best_move == move
+
+
 def test_bad_analysis_options_are_refused_by_name():
     board = Board("standard")
     engine = Engine(hash_mb=8)

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 
 from polychess import __version__
@@ -49,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit status (2 for usage errors)."""
+    _terminate_as_interrupt()
     try:
         status = _run(argv)
         # Output waiting in the buffer is written here, so that a reader that has gone away
@@ -57,6 +60,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return status
     except BrokenPipeError:
         return _stdout_closed()
+
+
+def _terminate_as_interrupt() -> None:
+    """SIGTERM ends a command as Ctrl-C does (KeyboardInterrupt): its searches are stopped and
+    joined, its files closed whole, and it exits by itself rather than killed mid-write."""
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "SIGTERM"):
+        signal.signal(signal.SIGTERM, _raise_interrupt)
+
+
+def _raise_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _stdout_closed() -> int:

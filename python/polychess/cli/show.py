@@ -19,6 +19,7 @@ from polychess import text_board
 from polychess.board import VARIANTS, Board, Move
 from polychess.cli.common import UsageError, add_color_options, colour_arg, positive_int, use_color
 from polychess.cli.wording import plural
+from polychess.files import read_regular
 from polychess.formats import read_pgn, read_pgn4, read_record
 from polychess.game import Game
 
@@ -66,10 +67,21 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     parser.set_defaults(run=run)
 
 
+# No record of a game comes near this (a game of 10,000 plies with comments is under 1 MB): a
+# larger file is refused before it is read.
+MAX_RECORD_BYTES = 64 << 20
+
+
 def load_record(path: str) -> Game:
     """A game from a record file: PGN4 (by the .pgn4 suffix or a StartFen4 tag), PGN (by the
     .pgn suffix) or a polychess record (docs/game-records.md)."""
-    text = Path(path).read_text(encoding="utf-8")
+    data = read_regular(path, MAX_RECORD_BYTES, "a game record")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"not UTF-8 text (byte {error.start})") from None
+    if not text.strip():  # in every format alike: a record holds at least its game
+        raise ValueError("the file is empty: no game to read")
     if path.lower().endswith(".pgn4") or "[StartFen4 " in text:
         return read_pgn4(text)
     if path.lower().endswith(".pgn"):

@@ -18,7 +18,8 @@ from polychess.cli.common import UsageError, positive_int
 from polychess.cli.match import add_game_arguments, add_self_play_arguments, game_kind_argument, openings_argument
 from polychess.cli.status_line import StatusLine
 from polychess.nnue import KING_BUCKETS, InvalidNetworkError, Network
-from polychess.training.data import generate, starts_of
+from polychess.outlook import OutcomeModel
+from polychess.training.data import generate, read_file, starts_of
 
 __all__ = ["add_parser"]
 
@@ -125,6 +126,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     outcomes.add_argument(
         "--positions", type=positive_int, default=200_000, help="positions fitted on per game, at most (default 200000)"
     )
+    outcomes.add_argument(
+        "--check",
+        nargs="+",
+        type=Path,
+        metavar="DATA",
+        help="held-out training data files (other games than those fitted on): print, per game, the predicted "
+        "chances of winning and losing against how often the mover won and lost, by decile of the prediction",
+    )
     outcomes.set_defaults(run=_run_outcomes)
 
 
@@ -138,6 +147,8 @@ def _run_generate(args: argparse.Namespace) -> int:
             network = Network.load(args.network)
         except (OSError, InvalidNetworkError) as error:
             raise UsageError(f"--network: {error}") from None
+    if network is not None and network.game != kind.family:  # said now, not as the output file's fault later
+        raise UsageError(f"--network: {args.network} is a {network.game} network, not a {kind.family} one")
     openings, _ = openings_argument(args, kind, args.games)
     starts = starts_of(kind, (openings[i % len(openings)] for i in range(args.games)))
     written = 0
@@ -157,6 +168,9 @@ def _run_generate(args: argparse.Namespace) -> int:
                 status.show(f"{written}/{len(starts)} games")
     except (OSError, ValueError) as error:  # the file's, the network's, Ray's absence
         raise UsageError(f"{args.output}: {error}") from None
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the games finished are in the file
+        print(f"polychess: stopped; {args.output} keeps its whole games: the same command resumes it", file=sys.stderr)
+        return 130
     print(f"{written} games of {kind.name} in {args.output}")
     return 0
 
@@ -169,7 +183,7 @@ def _run_fit(args: argparse.Namespace) -> int:
     if args.hidden % 16:
         raise UsageError("--hidden must be a multiple of 16")
     try:
-        data = [path.read_bytes() for path in args.data]
+        data = [read_file(path) for path in args.data]
         with StatusLine(sys.stderr) as status:
             network, report = fit_network(
                 data,
@@ -204,7 +218,7 @@ def _run_outcomes(args: argparse.Namespace) -> int:
     by_game: dict[str, list[Path]] = {}
     try:
         for path in args.data:
-            by_game.setdefault(_core.TrainingData(path.read_bytes()).game, []).append(path)
+            by_game.setdefault(_core.TrainingData(read_file(path)).game, []).append(path)
         models = [fit(paths, args.skip_plies, args.positions) for paths in by_game.values()]
     except (OSError, ValueError) as error:
         raise UsageError(str(error)) from None
@@ -215,4 +229,33 @@ def _run_outcomes(args: argparse.Namespace) -> int:
     else:
         args.output.write_text(text, encoding="utf-8")
         print(f"{len(models)} models written to {args.output}")
+    if args.check:
+        _print_calibration(models, args.check, args.skip_plies)
     return 0
+
+
+def _print_calibration(models: list[OutcomeModel], paths: list[Path], skip_plies: int) -> None:
+    """Each model's calibration on the held-out files of its game (outlook.calibration)."""
+    from polychess import _core
+    from polychess.outlook import calibration
+
+    by_game: dict[str, list[Path]] = {}
+    try:
+        for path in paths:
+            by_game.setdefault(_core.TrainingData(read_file(path)).game, []).append(path)
+        for model in models:
+            if model.game not in by_game:
+                continue
+            bins = calibration(model, by_game[model.game], skip_plies)
+            print(f"\n{model.game}: held out {sum(b.positions for b in bins)} positions")
+            print(
+                f"{'decile':>6} {'positions':>9} {'win predicted':>13} {'observed':>8} "
+                f"{'loss predicted':>14} {'observed':>8}"
+            )
+            for k, b in enumerate(bins, 1):
+                print(
+                    f"{k:>6} {b.positions:>9} {b.predicted_win:>13.3f} {b.observed_win:>8.3f} "
+                    f"{b.predicted_loss:>14.3f} {b.observed_loss:>8.3f}"
+                )
+    except (OSError, ValueError) as error:
+        raise UsageError(f"--check: {error}") from None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import threading
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -30,9 +31,10 @@ def local(config: MatchConfig, tasks: Sequence[Task], jobs: int = 1) -> Iterator
         for task in tasks:
             yield play_game(config, task)
         return
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_end_with_parent)
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=_worker_context(), initializer=_end_with_parent)
     pending: set[Future[GameResult]] = set()
     queued = iter(tasks)
+    interrupted = False
     try:
         # No more games are queued than can run, so that stopping early wastes nothing.
         for task in queued:
@@ -46,8 +48,22 @@ def local(config: MatchConfig, tasks: Sequence[Task], jobs: int = 1) -> Iterator
                 if next_task is not None:
                     pending.add(pool.submit(play_game, config, next_task))
                 yield future.result()
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the games in play are lost with the match
+        interrupted = True
+        raise
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        if interrupted:  # their games are not waited for (the executor's exit hook would)
+            workers: dict[int, Any] = getattr(pool, "_processes", None) or {}
+            for process in list(workers.values()):
+                process.terminate()
+        pool.shutdown(wait=not interrupted, cancel_futures=True)
+
+
+def _worker_context() -> multiprocessing.context.BaseContext:
+    """How the workers start: from a fork server where there is one, never by forking this
+    process, whose threads (a status line, the engines' helpers) a fork would copy half-way."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
 def _end_with_parent() -> None:
@@ -56,6 +72,9 @@ def _end_with_parent() -> None:
     would otherwise leave its workers waiting for games forever. The wait is on the parent's
     sentinel, a pipe only the parent holds open, which the system closes when it dies; a worker
     forked after another holds the earlier one's pipe too, and lets go of it when it ends."""
+    # Interrupts are the match's to handle: a worker stopped by Ctrl-C mid-game would only
+    # print its traceback (the match ends its workers by ending itself).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = multiprocessing.parent_process()
     if parent is None:  # pragma: no cover - the pool's workers always have a parent
         return

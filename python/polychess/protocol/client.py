@@ -29,6 +29,7 @@ import math
 import os
 import queue
 import re
+import select
 import shlex
 import signal
 import subprocess
@@ -330,16 +331,20 @@ class UciEngine:
                 self._stderr.append(line)
 
     def send(self, line: str) -> None:
-        """Writes one command line."""
+        """Writes one command line; an engine that does not read it within ``timeout`` seconds
+        (its input pipe full) is an :class:`EngineTerminatedError`, not a wait forever."""
         stdin = self._process.stdin
         if stdin is None or self._closed.is_set() or self._process.poll() is not None:
             raise self._terminated()
         try:
             with self._send_lock:  # stop() may come from another thread
-                stdin.write((line + "\n").encode())
-                stdin.flush()
+                written = _write_within(stdin, (line + "\n").encode(), time.monotonic() + self.timeout)
         except (OSError, ValueError):
             raise self._terminated() from None
+        if not written:
+            raise EngineTerminatedError(
+                f"engine {self._label} does not read its input: a command waited {self.timeout:g} s to be written"
+            )
 
     @property
     def _label(self) -> str:
@@ -406,8 +411,7 @@ class UciEngine:
         if process.poll() is None:
             try:
                 if stdin is not None:
-                    stdin.write(b"quit\n")
-                    stdin.flush()
+                    _write_within(stdin, b"quit\n", time.monotonic() + _QUIT_SECONDS)
             except (OSError, ValueError):
                 pass
             try:
@@ -687,6 +691,31 @@ def _lines_of(stream: IO[bytes]) -> Iterator[str]:
             yield line.decode("utf-8", "replace").rstrip("\r\n")
     except (OSError, ValueError):
         return
+
+
+def _write_within(stream: IO[bytes], data: bytes, deadline: float) -> bool:
+    """Writes ``data`` to a pipe by ``deadline`` (time.monotonic); False if the reader left it
+    full that long. The pipe is written without blocking where the system can wait on it
+    (POSIX); elsewhere a write blocks as it always did."""
+    if os.name != "posix":
+        stream.write(data)
+        stream.flush()
+        return True
+    stream.flush()
+    fd = stream.fileno()
+    os.set_blocking(fd, False)
+    view = memoryview(data)
+    while view:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return False
+        if not select.select([], [fd], [], min(remaining, _POLL_SECONDS))[1]:
+            continue
+        try:
+            view = view[os.write(fd, view) :]
+        except BlockingIOError:  # room for less than a pipe's atomic write: wait for more
+            continue
+    return True
 
 
 def _kill_process_group(process: subprocess.Popen[bytes]) -> None:

@@ -16,6 +16,7 @@ length; nothing on stdin ends the session but ``quit`` and the end of the input.
 from __future__ import annotations
 
 import math
+import re
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -125,10 +126,11 @@ _ALL_GO_WORDS = frozenset(
 
 
 def _integer(text: str | None) -> int | None:
-    try:
-        return None if text is None else int(text)
-    except ValueError:
+    """The whole number written in ASCII digits (an optional sign first), or None: Python's
+    int() also reads other scripts' digits (``٥``) and underscores, which no GUI sends."""
+    if text is None or not re.fullmatch(r"[+-]?[0-9]+", text):
         return None
+    return int(text)
 
 
 def mover_clock(kind: GameKind, mover: Colour, go: GoCommand) -> tuple[float, float] | None:
@@ -251,7 +253,7 @@ class _Search(_Job):
             depth = limits["mate"] * len(self.game.active_players())
         nodes = limits.get("nodes")
         try:
-            result = server.engine.search(
+            result: SearchResult | None = server.engine.search(
                 self.game.board if self.drawn else self.game,
                 depth=_at_most(depth, int(_core.MAX_DEPTH)),
                 nodes=_at_most(nodes, int(_core.MAX_NODES)),
@@ -259,12 +261,19 @@ class _Search(_Job):
                 multipv=server.multipv,
                 searchmoves=self.searchmoves,
             )
+        except Exception as error:  # noqa: BLE001 - a GUI waits for bestmove whatever happened: it gets one
+            server.info(f"search failed: {type(error).__name__}: {error}")
+            result = None
         finally:
             self.done.set()  # also if writing failed (stdout closed): the watchdog and stop() then end
         if self.hold:
             self.released.wait()
         elif "movetime" in limits:  # "search exactly x mseconds": a mate found early is no reason to answer early
             self.released.wait(max(0.0, self.started + limits["movetime"] / 1000.0 - server.time_source()))
+        if result is None:  # the first legal move rather than a forfeit
+            first = next(iter(self.game.board.legal_moves), None)
+            server.write(f"bestmove {first}" if first is not None else "bestmove (none)")
+            return
         server.write(_bestmove(self.game, result))
 
     def report(self, result: SearchResult) -> None:
@@ -302,7 +311,8 @@ class _Search(_Job):
 
     def stop(self) -> None:
         super().stop()
-        self.watchdog.join()
+        if self.watchdog.ident is not None:  # (an interrupt may come between the search's start and its own)
+            self.watchdog.join()
 
 
 class _Bench(_Job):
@@ -432,6 +442,7 @@ class UciServer:
         self.kind = kind
         self._write = write
         self._write_lock = threading.Lock()
+        self._line = ""  # the command line being carried out, as written
         self.time_source = time_source
         self.hash_mb = DEFAULT_HASH_MB
         self.multipv = 1
@@ -481,6 +492,7 @@ class UciServer:
         words = line.split()
         if not words:
             return True
+        self._line = line
         command = self._commands.get(words[0].lower())
         if command is None:
             self.info(f"unknown command: {line.strip()!r}")
@@ -551,7 +563,9 @@ class UciServer:
             return
         value_at = lowered.index("value") if "value" in lowered else len(words)
         name = " ".join(lowered[1:value_at])
-        value = " ".join(words[value_at + 1 :])
+        # The value as written, inner spaces kept (a file path may hold two in a row).
+        written = re.search(r"\svalue\s(.*)$", self._line, re.IGNORECASE | re.DOTALL)
+        value = written.group(1).strip() if written and value_at < len(words) else ""
         if self.job is not None and self.job.busy:
             self.info(f"setoption {name}: not while {self.job.what} runs (send stop first)")
             return

@@ -13,14 +13,16 @@ score, every player's result; six bytes a position).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from polychess import _core
-from polychess._core import InvalidTrainingDataError, Move
+from polychess._core import InvalidTrainingDataError, Move, StopFlag
 from polychess.catalogue import GameKind
 from polychess.engine import default_algorithm
+from polychess.files import open_regular
 from polychess.match.backends import ray_session
 from polychess.nnue import Network
 
@@ -33,6 +35,7 @@ __all__ = [
     "generate",
     "play_batch",
     "read_data",
+    "read_file",
     "starts_of",
 ]
 
@@ -65,10 +68,12 @@ def play_batch(
     max_plies: int = 300,
     threads: int = 1,
     network: Network | None = None,
+    stop: StopFlag | None = None,
 ) -> bytes:
     """Plays one game from each start position (the game's position strings) on ``threads``
     threads of the core, without the GIL, and returns their records. The engine plays as it
-    plays by default (``polychess.engine.default_algorithm``), so that the data is its own."""
+    plays by default (``polychess.engine.default_algorithm``), so that the data is its own.
+    ``stop``, set from another thread, ends the batch with the games finished."""
     game = kind.new_game()
     rules = game.rules.to_core()
     return _core.self_play(
@@ -83,6 +88,7 @@ def play_batch(
         16,
         network._core if network is not None else None,
         default_algorithm(game.board),
+        stop,
     )
 
 
@@ -97,14 +103,20 @@ def decode(data: bytes) -> tuple[str, list[Record]]:
     return game, records
 
 
+def read_file(path: str | os.PathLike[str]) -> bytes:
+    """A data file's bytes, from a regular file only (:class:`InvalidTrainingDataError` for a
+    FIFO, a device, a folder)."""
+    with open_regular(path, "training data", InvalidTrainingDataError) as (file, _):
+        return file.read()
+
+
 def read_data(path: str | os.PathLike[str]) -> tuple[str, list[Record]]:
-    with open(path, "rb") as f:
-        return decode(f.read())
+    return decode(read_file(path))
 
 
 def _complete_bytes(path: Path, kind: GameKind) -> tuple[int, int]:
     """(games, bytes) of a data file's whole records; ValueError if it is another game's."""
-    data = _core.TrainingData(path.read_bytes())
+    data = _core.TrainingData(read_file(path))
     if data.game != kind.family:
         raise InvalidTrainingDataError(f"{path} holds {data.game} data, not {kind.family}")
     return data.games, data.complete_bytes
@@ -146,20 +158,81 @@ def generate(
     size = batch or 4 * threads
     chunks = [list(starts[first : first + size]) for first in range(done, len(starts), size)]
     yield done
+    played: Iterator[bytes | _Stopped]
     if backend == "local":
-        played: Iterator[bytes] = (
-            play_batch(kind, chunk, nodes=nodes, max_plies=max_plies, threads=threads, network=network)
-            for chunk in chunks
-        )
+        played = _local_batches(kind, chunks, nodes, max_plies, threads, network)
     else:
         network_bytes = network.to_bytes() if network is not None else None
         played = _ray_batches(kind, chunks, nodes, max_plies, network_bytes, address, threads)
     with target.open("ab") as f:
         for chunk, records in zip(chunks, played, strict=True):
+            if isinstance(records, _Stopped):  # Ctrl-C or SIGTERM: the batch's finished games kept
+                f.write(records.records)
+                f.flush()
+                raise KeyboardInterrupt
             f.write(records)
             f.flush()
             done += len(chunk)
             yield done
+
+
+def _local_batches(
+    kind: GameKind, chunks: list[list[str]], nodes: int, max_plies: int, threads: int, network: Network | None
+) -> Iterator[bytes | _Stopped]:
+    """The batches' records, played here, each stoppable by an interrupt (``_interruptible``)."""
+    for chunk in chunks:
+
+        def play(stop: StopFlag, chunk: list[str] = chunk) -> bytes:
+            return play_batch(
+                kind, chunk, nodes=nodes, max_plies=max_plies, threads=threads, network=network, stop=stop
+            )
+
+        yield _interruptible(play)
+
+
+@dataclass(frozen=True)
+class _Stopped:
+    """What a batch stopped by an interrupt had finished."""
+
+    records: bytes
+
+
+def _interruptible(play: Callable[[StopFlag], bytes]) -> bytes | _Stopped:
+    """``play(stop)`` on a thread of its own while this one waits, so that an interrupt (which
+    Python delivers only to the main thread, and only between its own steps) stops the core's
+    batch at once instead of after it: the games finished then are returned as ``_Stopped``."""
+    stop = StopFlag()
+    finished = threading.Event()
+    done: list[bytes] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            done.append(play(stop))
+        except BaseException as error:  # noqa: BLE001 - handed to the waiting thread
+            failed.append(error)
+        finally:
+            finished.set()
+
+    worker = threading.Thread(target=run, name="polychess self-play", daemon=True)
+    worker.start()
+    # (An event, not Thread.join: a join that an interrupt cuts short takes the thread for
+    # stopped while it runs on, in Python 3.11 (bpo-45274's fix), and the interpreter would end under it.)
+    try:
+        while not finished.wait(0.1):
+            pass
+    except KeyboardInterrupt:
+        stop.set()
+        while not finished.wait(0.1):
+            pass
+        worker.join()
+        if failed:
+            raise failed[0] from None
+        return _Stopped(done[0] if done else b"")
+    worker.join()
+    if failed:
+        raise failed[0]
+    return done[0]
 
 
 def _play_remote(kind: GameKind, chunk: list[str], nodes: int, max_plies: int, network: bytes | None) -> bytes:

@@ -11,9 +11,13 @@ analyse at full strength, whatever level the game's engine seats play at.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import threading
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 
 from polychess import svg
+from polychess.engine import Engine
 from polychess.errors import IllegalMoveError, InvalidMoveError
 from polychess.game import Game
 from polychess.outlook import Outlook, standings
@@ -21,11 +25,15 @@ from polychess.review import review_game
 from polychess.review_chart import review_svg
 from polychess.strength import MAX_LEVEL
 from polychess.web.errors import ApiError
+from polychess.web.fairplay import check_analysis
 from polychess.web.session import EnginePool, Session
 from polychess.web.view import BOARD_SIZE, legal_moves_json, orientation_of
 
 __all__ = [
+    "Cancellation",
+    "MAX_REVIEW_SECONDS",
     "analyse",
+    "check_analysis",
     "review",
     "position_of",
     "parse_analysis_request",
@@ -40,10 +48,44 @@ MAX_LINES = 5
 MAX_SIDE_LINE = 200  # moves tried from a position of the game
 MAX_REVIEW_NODES = 20_000  # a search of the review; two searches a move at most
 DEFAULT_REVIEW_NODES = 3_000
+# A review holds its engine this long at most: the moves after are left unjudged (the answer
+# says so), so that a long game at the largest budget cannot keep an engine from the seats.
+MAX_REVIEW_SECONDS = 60.0
 _PV_SHOWN = 16  # moves of each line sent to the page
 GRAPH_WIDTH, GRAPH_HEIGHT = 420, 220  # the panel's width
 
 Json = dict[str, object]
+
+
+class Cancellation:
+    """Raised when the client of a request has gone (server.py watches its connection): the
+    search the request waits for is stopped, and a review goes no further."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._cancelled = False
+        self._engine: Engine | None = None
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._cancelled = True
+            if self._engine is not None:
+                self._engine.stop()
+
+    @contextmanager
+    def watching(self, engine: Engine) -> Iterator[Engine]:
+        """The engine, stopped if the request is cancelled while the ``with`` block runs."""
+        with self._lock:
+            self._engine = engine
+        try:
+            yield engine
+        finally:
+            with self._lock:
+                self._engine = None
 
 
 def position_of(session: Session, ply: int | None, side_line: list[str]) -> Game:
@@ -71,12 +113,20 @@ def position_of(session: Session, ply: int | None, side_line: list[str]) -> Game
 
 
 def analyse(
-    engines: EnginePool, session: Session, game: Game, lines: int, seconds: float, orientation: str | None
+    engines: EnginePool,
+    session: Session,
+    game: Game,
+    lines: int,
+    seconds: float,
+    orientation: str | None,
+    client: str = "",
+    cancel: Cancellation | None = None,
 ) -> Json:
     """The engine's ``lines`` best lines from the game's position, searched for ``seconds``:
     for each its move, its moves, the score for the side to move and every player's outlook;
     and the position drawn with each line's move as an arrow (the best one stronger), with
-    its legal moves for the page to try side lines."""
+    its legal moves for the page to try side lines. ``client`` (its address) counts against
+    the pool's limits on analyses; ``cancel`` stops the search when the client has gone."""
     board = game.board
     drawn = {
         "svg": "",
@@ -87,7 +137,8 @@ def analyse(
         drawn["svg"] = _board_svg(session, game, [], orientation)
         return {"depth": 0, "nodes": 0, "lines": [], "turn": None, **drawn}
     mover = game.turn
-    with engines.engine_for(session.id) as engine:
+    cancel = cancel or Cancellation()
+    with engines.engine_for(session.id, for_analysis=client) as engine, cancel.watching(engine):
         engine.level = MAX_LEVEL
         result = engine.search(game, time=seconds, multipv=lines)
     arrows = [(line.move.from_cell, line.move.to_cell, _ARROWS[min(i, 1)]) for i, line in enumerate(result.lines)]
@@ -145,16 +196,25 @@ def _outlook_json(o: Outlook) -> Json:
     }
 
 
-def review(engines: EnginePool, session: Session, nodes: int) -> Json:
+def review(
+    engines: EnginePool, session: Session, nodes: int, client: str = "", cancel: Cancellation | None = None
+) -> Json:
     """Every move of the game judged (polychess.review), each search to ``nodes`` nodes: for
-    each move its mark and every player's expected result after it, and the graph as SVG."""
+    each move its mark and every player's expected result after it, and the graph as SVG;
+    within MAX_REVIEW_SECONDS (``complete`` is false where the moves after went unjudged), and
+    no further once ``cancel`` says the client has gone."""
     with session.lock:
         game = session.game.copy()
     game.clock = None
-    with engines.engine_for(session.id) as engine:
+    cancel = cancel or Cancellation()
+    deadline = time.monotonic() + MAX_REVIEW_SECONDS
+    with engines.engine_for(session.id, for_analysis=client) as engine, cancel.watching(engine):
         engine.level = MAX_LEVEL
-        reviewed = review_game(game, engine=engine, nodes=nodes)
+        reviewed = review_game(
+            game, engine=engine, nodes=nodes, stop=lambda: cancel.cancelled or time.monotonic() > deadline
+        )
     return {
+        "complete": reviewed.complete,
         "moves": [
             {
                 "ply": m.ply,

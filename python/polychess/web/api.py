@@ -19,7 +19,15 @@ from polychess.formats.pgn4 import read_pgn4
 from polychess.formats.record import read_record
 from polychess.game import Game
 from polychess.strength import LEVELS
-from polychess.web.analysis import DEFAULT_REVIEW_NODES, MAX_REVIEW_NODES, analyse, parse_analysis_request, position_of
+from polychess.web.analysis import (
+    DEFAULT_REVIEW_NODES,
+    MAX_REVIEW_NODES,
+    Cancellation,
+    analyse,
+    check_analysis,
+    parse_analysis_request,
+    position_of,
+)
 from polychess.web.analysis import review as review_moves
 from polychess.web.errors import ApiError
 from polychess.web.invitations import SPECTATOR, Invitations
@@ -76,8 +84,8 @@ def new_game(store: Store, data: Mapping[str, object], base_url: str = "/") -> t
     """A new game; with ``"invite": true`` one played by invitation, whose answer lists the
     invitation links (``base_url`` followed by ``#game=<id>&token=<secret>``) for every human
     seat and for spectators. The links are shown this once: the server keeps only digests."""
-    invite = _invite(data)
-    options = parse_game_options({k: v for k, v in data.items() if k != "invite"})
+    invite, open_analysis = _invite(data), _open_analysis(data)
+    options = parse_game_options({k: v for k, v in data.items() if k not in ("invite", "analysis")})
     try:
         game = Game(options.variant, **options.game_kwargs)  # type: ignore[arg-type]
     except ValueError as error:
@@ -89,6 +97,7 @@ def new_game(store: Store, data: Mapping[str, object], base_url: str = "/") -> t
         invite,
         base_url,
         lambda invitations: Session(game, options.seats, invitations=invitations),
+        open_analysis,
     )
 
 
@@ -99,6 +108,17 @@ def _invite(data: Mapping[str, object]) -> bool:
     return invite
 
 
+def _open_analysis(data: Mapping[str, object]) -> bool:
+    """``"analysis": true``: a game by invitation whose players may all use the engine's analysis
+    while it runs (the invitations say so); without it, analysis opens when the game ends."""
+    value = data.get("analysis", False)
+    if not isinstance(value, bool):
+        raise ApiError(400, f"analysis must be true or false, got {value!r}"[:200])
+    if value and not data.get("invite", False):
+        raise ApiError(400, "analysis is an option of a game played by invitation (at one screen it is always open)")
+    return value
+
+
 def _start(
     store: Store,
     game: Game,
@@ -106,6 +126,7 @@ def _start(
     invite: bool,
     base_url: str,
     make: Callable[[Invitations | None], Session],
+    open_analysis: bool = False,
 ) -> tuple[int, Json]:
     """Stores a new session (by invitation: with a secret per human seat and spectators) and
     answers its state, with the invitation links."""
@@ -115,7 +136,7 @@ def _start(
         humans = [c.value for c in game.seats if c not in seats.engines]
         if not humans:
             raise ApiError(400, "invite: every seat is an engine's; nobody to invite")
-        invitations, tokens = Invitations.create(humans)
+        invitations, tokens = Invitations.create(humans, open_analysis)
     session = make(invitations)
     store.add(session)
     with store.using(session.id) as live:
@@ -133,8 +154,8 @@ def load_record(store: Store, data: Mapping[str, object], base_url: str = "/") -
         raise ApiError(400, "record must be the text of a game record")
     if len(text) > MAX_RECORD_CHARS:
         raise ApiError(413, f"the record is longer than {MAX_RECORD_CHARS} characters")
-    invite = _invite(data)
-    seat_data = {k: v for k, v in data.items() if k not in ("record", "invite")}
+    invite, open_analysis = _invite(data), _open_analysis(data)
+    seat_data = {k: v for k, v in data.items() if k not in ("record", "invite", "analysis")}
     game = _read_any_record(text)
     seats = parse_seat_options(seat_data, game.colours)
 
@@ -144,7 +165,7 @@ def load_record(store: Store, data: Mapping[str, object], base_url: str = "/") -
         except ValueError as error:  # a game polychess reads but cannot write back
             raise ApiError(400, f"cannot replay the record: {error}") from None
 
-    return _start(store, game, seats, invite, base_url, make)
+    return _start(store, game, seats, invite, base_url, make, open_analysis)
 
 
 def _read_any_record(text: str) -> Game:
@@ -231,20 +252,29 @@ def analysis(
     data: Mapping[str, object],
     query: Mapping[str, str],
     token: str | None = None,
+    client: str = "",
+    cancel: Cancellation | None = None,
 ) -> tuple[int, Json]:
     """The engine's best lines for a position of the game: {"ply": N (after N moves; default
-    the position now), "line": [moves tried from there], "lines": 1-5, "time": seconds}. Any
-    page of the game may ask, spectators too."""
+    the position now), "line": [moves tried from there], "lines": 1-5, "time": seconds}. While
+    the game runs, only where nobody is helped against a human opponent (check_analysis)."""
     ply, side_line, lines, seconds = parse_analysis_request(data)
     with store.using(game_id) as session:
         role = authorize(session, token)
+        check_analysis(session, role)
         game = position_of(session, ply, side_line)
-        answer = analyse(engines, session, game, lines, seconds, _orientation(query, role))
+        answer = analyse(engines, session, game, lines, seconds, _orientation(query, role), client, cancel)
         return 200, {"ply": ply, "line": side_line, **answer}
 
 
 def review(
-    store: Store, engines: EnginePool, game_id: str, data: Mapping[str, object], token: str | None = None
+    store: Store,
+    engines: EnginePool,
+    game_id: str,
+    data: Mapping[str, object],
+    token: str | None = None,
+    client: str = "",
+    cancel: Cancellation | None = None,
 ) -> tuple[int, Json]:
     """Every move of the game judged, each search to {"nodes": N} nodes (default 3000): the
     evaluation graph's data and picture."""
@@ -253,8 +283,8 @@ def review(
     if isinstance(nodes, bool) or not isinstance(nodes, int) or not 1 <= nodes <= MAX_REVIEW_NODES:
         raise ApiError(400, f"nodes must be a whole number from 1 to {MAX_REVIEW_NODES}")
     with store.using(game_id) as session:
-        authorize(session, token)
-        return 200, review_moves(engines, session, nodes)
+        check_analysis(session, authorize(session, token))
+        return 200, review_moves(engines, session, nodes, client, cancel)
 
 
 def set_seats(

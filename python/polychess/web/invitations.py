@@ -32,13 +32,17 @@ class Invitations:
     """The digests of a game's secrets, by role: a seat's colour name, or ``"spectator"``."""
 
     digests: Mapping[str, str]
+    # Whether the players agreed, by taking up invitations that said so, that each may use the
+    # engine's analysis during the game (as lichess's casual games allow); otherwise it opens
+    # when the game ends.
+    open_analysis: bool = False
 
     @classmethod
-    def create(cls, seats: Iterable[str]) -> tuple[Invitations, dict[str, str]]:
+    def create(cls, seats: Iterable[str], open_analysis: bool = False) -> tuple[Invitations, dict[str, str]]:
         """New secrets for the human ``seats`` and the spectators: the invitations (digests only)
         and the secrets themselves, to be handed out once."""
         tokens = {role: secrets.token_urlsafe(TOKEN_BYTES) for role in [*seats, SPECTATOR]}
-        return cls({role: _digest(token) for role, token in tokens.items()}), tokens
+        return cls({role: _digest(token) for role, token in tokens.items()}, open_analysis), tokens
 
     def role_of(self, token: str | None) -> str | None:
         """The role whose secret ``token`` is, or None for a missing, forged or foreign one."""

@@ -51,10 +51,12 @@ import ipaddress
 import json
 import logging
 import re
+import select
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -62,6 +64,7 @@ from typing import Any, cast
 from urllib.parse import parse_qsl, urlsplit
 
 from polychess.web import api
+from polychess.web.analysis import Cancellation
 from polychess.web.errors import ApiError
 from polychess.web.events import ListenerSlots, follow
 from polychess.web.session import EnginePool
@@ -79,6 +82,7 @@ MAX_JSON_DEPTH = 16
 # Open connections in all (each holds a thread); one more is answered 503 and closed.
 MAX_CONNECTIONS = 512
 TOKEN_HEADER = "X-Polychess-Token"
+_CLIENT_WATCH_SECONDS = 0.1  # how often a long request looks whether its client is still there
 _TOKEN_IN_PATH = re.compile(r"(token=)[^&\s]*")
 STATIC = Path(__file__).parent / "static"
 _STATIC_TYPES = {
@@ -248,6 +252,9 @@ class RequestHandler(BaseHTTPRequestHandler):
         self._dispatch("OPTIONS")
 
     def _dispatch(self, method: str) -> None:
+        self._status: int | None = None  # the answer's, logged once the request is done
+        self._dispatching = True
+        gone = False
         try:
             self._require_own_origin()
             self.unread_body = self._body_length()
@@ -258,9 +265,25 @@ class RequestHandler(BaseHTTPRequestHandler):
                 self.close_connection = True
         except ApiError as error:
             self._error(error.status, error.message)
+        except ConnectionError:  # the page closed (mid-analysis, say) before its answer was written
+            self.close_connection = gone = True
         except Exception:  # a bug: answer, log it and keep serving
-            log.exception("%s %s failed", method, self.path)
+            log.exception("%s %s failed", method, _TOKEN_IN_PATH.sub(r"\1…", self.path))
             self._error(500, "internal server error (the server log has the details)")
+        finally:
+            self._dispatching = False
+            self._log_done(gone)
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        # Within a request kept for _log_done: one line a request, once its fate is known.
+        if getattr(self, "_dispatching", False):
+            self._status = int(code) if str(code).isdigit() else None
+        else:  # a request line that could not be read at all
+            super().log_request(code, size)
+
+    def _log_done(self, gone: bool) -> None:
+        status = "-" if self._status is None else str(self._status)
+        self.log_message('"%s" %s%s', self.requestline, status, " (the client went away first)" if gone else "")
 
     def _require_own_origin(self) -> None:
         """Refuses a request that does not name this server (DNS rebinding) or comes from
@@ -291,6 +314,11 @@ class RequestHandler(BaseHTTPRequestHandler):
     @property
     def query(self) -> dict[str, str]:
         return dict(parse_qsl(urlsplit(self.path).query))
+
+    @property
+    def client(self) -> str:
+        """The client's address, which the engine pool's limits on analyses count by."""
+        return str(self.client_address[0])
 
     @property
     def token(self) -> str | None:
@@ -437,14 +465,11 @@ def _public_url(handler: RequestHandler) -> str:
 
 
 def _send_new(handler: RequestHandler, status: int, answer: dict[str, object]) -> None:
-    """The answer about a new game; its invitation links also go to the console, for the host."""
+    """The answer about a new game. Its invitation links go to the page that asked only: the
+    console is a log (often kept in a file), and the server writes no secret to its log."""
     if "invitations" in answer:
-        links = cast(dict[str, str], answer["invitations"])
-        print(
-            f"polychess: game {answer['id']}, invitation links:\n"
-            + "\n".join(f"  {role}: {link}" for role, link in links.items()),
-            flush=True,
-        )
+        roles = ", ".join(cast(dict[str, str], answer["invitations"]))
+        log.info("game %s made, played by invitation (%s); the links went to its maker's page", answer["id"], roles)
     handler.send_json(status, answer)
 
 
@@ -463,13 +488,50 @@ def _engine(handler: RequestHandler, params: dict[str, str]) -> None:
 
 
 def _analysis(handler: RequestHandler, params: dict[str, str]) -> None:
-    handler.send_json(
-        *api.analysis(handler.store, handler.engines, params["id"], handler.read_json(), handler.query, handler.token)
-    )
+    data = handler.read_json()
+    with _client_watch(handler) as cancel:
+        answer = api.analysis(
+            handler.store, handler.engines, params["id"], data, handler.query, handler.token, handler.client, cancel
+        )
+    handler.send_json(*answer)
 
 
 def _review(handler: RequestHandler, params: dict[str, str]) -> None:
-    handler.send_json(*api.review(handler.store, handler.engines, params["id"], handler.read_json(), handler.token))
+    data = handler.read_json()
+    with _client_watch(handler) as cancel:
+        answer = api.review(handler.store, handler.engines, params["id"], data, handler.token, handler.client, cancel)
+    handler.send_json(*answer)
+
+
+@contextmanager
+def _client_watch(handler: RequestHandler) -> Iterator[Cancellation]:
+    """A cancellation raised when the request's client closes its connection while the ``with``
+    block searches for it: nobody is left to read the answer, and the engine is wanted elsewhere.
+    (Bytes the client sends meanwhile, a next request on the connection, end the watch: they
+    say the client is there.)"""
+    cancel = Cancellation()
+    done = threading.Event()
+
+    def watch() -> None:
+        connection = handler.connection
+        while not done.is_set():
+            try:
+                readable, _, _ = select.select([connection], [], [], _CLIENT_WATCH_SECONDS)
+                if readable:
+                    if connection.recv(1, socket.MSG_PEEK) == b"":
+                        cancel.cancel()
+                    return
+            except (OSError, ValueError):  # closed under us
+                cancel.cancel()
+                return
+
+    watcher = threading.Thread(target=watch, name="polychess client watch", daemon=True)
+    watcher.start()
+    try:
+        yield cancel
+    finally:
+        done.set()
+        watcher.join()
 
 
 def _resign(handler: RequestHandler, params: dict[str, str]) -> None:

@@ -18,6 +18,7 @@ keeps up to a hundred games, so they borrow one from the server's :class:`Engine
 
 from __future__ import annotations
 
+import collections
 import os
 import secrets
 import threading
@@ -49,14 +50,24 @@ ENGINE_COUNT = max(1, min(4, os.cpu_count() or 1))
 ENGINE_WAIT = 30.0
 
 
+# Analysis and reviews are the players' leisure, engine seats their opponents' moves on a
+# running clock: a client, and a game, may have this many analyses running at once (more is a
+# 429), and with several engines one is always left for the seats.
+ANALYSES_PER_CLIENT = 2
+ANALYSES_PER_GAME = 2
+
+
 class EnginePool:
     """The engines all the games of a server share: at most ``size``, each made when first
     needed, so the memory their tables take does not grow with the number of games.
 
     A game gets back the engine it used last when that one is free, with its table still warm
-    from the game's earlier searches. An engine that last searched another game has its table
-    cleared first: the table's keys do not tell the variant or the rules (neutrality, first
-    mate wins, two players) apart, so another game's entries could be wrong for this one.
+    from the game's earlier searches (an engine that last searched another game has its table
+    cleared first, so that it holds the game at hand).
+
+    Engine seats come first: an analysis or a review (``for_analysis``) takes an engine only
+    while no seat waits for one and, where there are several, never the last free one; and a
+    client and a game may run only so many analyses at once (ANALYSES_PER_CLIENT, _PER_GAME).
     """
 
     def __init__(self, size: int = ENGINE_COUNT, hash_mb: int = ENGINE_HASH_MB, wait: float = ENGINE_WAIT) -> None:
@@ -71,6 +82,9 @@ class EnginePool:
         self._made = 0
         self._last_game: dict[int, str] = {}  # id(engine) -> the id of the game it searched last
         self._available = threading.Condition()
+        self._seats_waiting = 0
+        self._analysing = 0  # engines held by analyses and reviews
+        self._analyses: collections.Counter[str] = collections.Counter()  # by client and by game
 
     @property
     def engines_made(self) -> int:
@@ -78,11 +92,25 @@ class EnginePool:
         with self._available:
             return self._made
 
+    @property
+    def analysis_engines(self) -> int:
+        """How many engines analyses may hold at once: all but one, where there are several."""
+        return max(1, self.size - 1)
+
     @contextmanager
-    def engine_for(self, game_id: str) -> Iterator[Engine]:
+    def engine_for(self, game_id: str, *, for_analysis: str | None = None) -> Iterator[Engine]:
         """An engine for one search of the game, for the ``with`` block; waits for one to be
-        free for up to ``wait`` seconds, then raises ApiError(503)."""
-        engine = self._take(game_id)
+        free for up to ``wait`` seconds, then raises ApiError(503). ``for_analysis`` (the
+        client's address) marks an analysis or a review: it comes after the seats, and a
+        client or game over its limit gets ApiError(429) at once."""
+        if for_analysis is not None:
+            self._admit(f"client {for_analysis}", f"game {game_id}")
+        try:
+            engine = self._take(game_id, for_analysis is not None)
+        except BaseException:
+            if for_analysis is not None:
+                self._release_admission(f"client {for_analysis}", f"game {game_id}")
+            raise
         try:
             # Only the holder changes an engine's entry, so it is read here without the lock.
             if self._last_game.get(id(engine), game_id) != game_id:
@@ -92,32 +120,71 @@ class EnginePool:
             with self._available:
                 self._last_game[id(engine)] = game_id
                 self._idle.append(engine)
-                self._available.notify()
+                if for_analysis is not None:
+                    self._analysing -= 1
+                self._available.notify_all()
+            if for_analysis is not None:
+                self._release_admission(f"client {for_analysis}", f"game {game_id}")
 
-    def _take(self, game_id: str) -> Engine:
+    def _admit(self, client: str, game: str) -> None:
+        with self._available:
+            if self._analyses[client] >= ANALYSES_PER_CLIENT:
+                raise ApiError(429, f"{ANALYSES_PER_CLIENT} analyses of yours are running already; wait for them")
+            if self._analyses[game] >= ANALYSES_PER_GAME:
+                raise ApiError(429, f"{ANALYSES_PER_GAME} analyses of this game are running already; try again shortly")
+            self._analyses[client] += 1
+            self._analyses[game] += 1
+
+    def _release_admission(self, client: str, game: str) -> None:
+        with self._available:
+            for key in (client, game):
+                self._analyses[key] -= 1
+                if self._analyses[key] <= 0:
+                    del self._analyses[key]
+
+    def _take(self, game_id: str, for_analysis: bool) -> Engine:
         deadline = time.monotonic() + self.wait
         with self._available:
-            while True:
-                warm = [e for e in self._idle if self._last_game.get(id(e)) == game_id]
-                if warm:
-                    self._idle.remove(warm[0])
-                    return warm[0]
-                if self._made < self.size:
-                    break  # make a new engine, outside the lock
-                if self._idle:
-                    return self._idle.pop(0)
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise ApiError(503, f"all {self.size} engines are busy with other games' moves; try again shortly")
-                self._available.wait(remaining)
-            self._made += 1
+            if not for_analysis:
+                self._seats_waiting += 1
+            try:
+                while True:
+                    may_take = not for_analysis or (
+                        self._seats_waiting == 0 and self._analysing < self.analysis_engines
+                    )
+                    if may_take:
+                        warm = [e for e in self._idle if self._last_game.get(id(e)) == game_id]
+                        if warm:
+                            self._idle.remove(warm[0])
+                            return self._taken(warm[0], for_analysis)
+                        if self._made < self.size:
+                            break  # make a new engine, outside the lock
+                        if self._idle:
+                            return self._taken(self._idle.pop(0), for_analysis)
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        raise ApiError(
+                            503, f"all {self.size} engines are busy with other games' moves; try again shortly"
+                        )
+                    self._available.wait(remaining)
+                self._made += 1
+                self._analysing += for_analysis
+            finally:
+                if not for_analysis:
+                    self._seats_waiting -= 1
+                    self._available.notify_all()
         try:
             return Engine(hash_mb=self.hash_mb)
         except BaseException:
             with self._available:
                 self._made -= 1
-                self._available.notify()
+                self._analysing -= for_analysis
+                self._available.notify_all()
             raise
+
+    def _taken(self, engine: Engine, for_analysis: bool) -> Engine:
+        self._analysing += for_analysis
+        return engine
 
 
 @dataclass(frozen=True)

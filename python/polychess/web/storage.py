@@ -40,6 +40,7 @@ class StoredGame:
     finished: bool
     version: int = 0  # the session's version: pages never take a restored game for an older one
     saved_at: float | None = None  # when the clock was read (time.time()); None: not known
+    open_analysis: bool = False  # its players agreed to engine analysis during the game
 
 
 class GameStorage(Protocol):
@@ -140,6 +141,7 @@ class SqliteStorage:
                 "invitations": game.invitations,
                 "clock": game.clock,
                 "version": game.version,
+                "open_analysis": game.open_analysis,
             }
         )
         try:
@@ -204,6 +206,9 @@ def _decode(game_id: str, data: object, finished: object, saved: object) -> Stor
         raise TypeError("clock holds a time that is not a number")
     if not isinstance(saved, (int, float)):
         raise TypeError(f"saved is {type(saved).__name__}")
+    open_analysis = fields.get("open_analysis", False)  # (games stored before it was an option: none)
+    if not isinstance(open_analysis, bool):
+        raise TypeError(f"open_analysis is {type(open_analysis).__name__}")
     return StoredGame(
         game_id,
         fields["record"],
@@ -213,4 +218,5 @@ def _decode(game_id: str, data: object, finished: object, saved: object) -> Stor
         bool(finished),
         fields["version"],
         float(saved) if saved else None,
+        open_analysis,
     )

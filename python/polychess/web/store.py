@@ -213,8 +213,17 @@ def stored_of(session: Session, now: float) -> StoredGame:
         "engine_level": seats.engine_level,
     }
     invitations = dict(session.invitations.digests) if session.invitations is not None else None
+    open_analysis = session.invitations is not None and session.invitations.open_analysis
     return StoredGame(
-        session.id, session.record(), seat_fields, invitations, clock, game.is_over(), session.version, now
+        session.id,
+        session.record(),
+        seat_fields,
+        invitations,
+        clock,
+        game.is_over(),
+        session.version,
+        now,
+        open_analysis,
     )
 
 
@@ -229,7 +238,7 @@ def restore(stored: StoredGame, now: float, started: float) -> Session:
         running_since = started if stored.saved_at is None else max(stored.saved_at, started)
         game.clock.restart(running_for=0.0 if game.is_over() else max(0.0, now - running_since))
     seats = parse_seat_options(stored.seats, game.colours)
-    invitations = Invitations(stored.invitations) if stored.invitations is not None else None
+    invitations = Invitations(stored.invitations, stored.open_analysis) if stored.invitations is not None else None
     session = Session.from_game(game, seats, invitations, stored.id)
     session.version = stored.version
     return session

@@ -8,6 +8,7 @@ from typing import Literal
 
 from polychess.board import Board, Colour, Status
 from polychess.game import Elimination, Game, Outcome, Reason
+from polychess.web.fairplay import analysis_refusal
 from polychess.web.session import Session
 
 __all__ = ["state", "render_board", "legal_moves_json", "orientation_of", "BOARD_SIZE"]
@@ -36,6 +37,9 @@ def state(
             "version": session.version,
             "invited": session.invitations is not None,
             "viewer": viewer,
+            # what the players agreed on (shown to all), and why this page may not analyse now
+            "open_analysis": session.invitations is not None and session.invitations.open_analysis,
+            "analysis_refused": analysis_refusal(session, viewer),
             "offer": _offer(session),
             "variant": game.variant,
             "mode": game.mode,

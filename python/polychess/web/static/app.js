@@ -68,7 +68,9 @@ function show(state, live = false) {
   selected = state.selected;
   if (newGame && analysis) stopAnalysis();
   if (!analysis) $("board").innerHTML = state.svg;
-  $("analysis-button").disabled = false;
+  // (the server refuses the engine's help against a human opponent while the game runs)
+  $("analysis-button").disabled = Boolean(state.analysis_refused);
+  $("analysis-button").title = state.analysis_refused || (state.open_analysis ? "Open analysis: the players agreed" : "");
   if (newGame) {
     fillOrientation();
     history.replaceState(null, "", `#game=${state.id}` + (token ? `&token=${token}` : ""));
@@ -542,6 +544,7 @@ function newGameRequest() {
     if (input.value === "engine") body.engines.push(input.name.slice("seat-".length));
   }
   if (form.invite.checked) body.invite = true;
+  if (form.invite.checked && form.analysis.checked) body.analysis = true;
   if (form.clocks.checked) {
     body.time_control = Number(form.minutes.value) * 60;
     body.increment = Number(form.increment.value);
@@ -571,6 +574,7 @@ async function loadRecord(event) {
     token = null;
     const body = { record: $("record-text").value };
     if ($("record-invite").checked) body.invite = true;
+    if ($("record-invite").checked && $("record-analysis").checked) body.analysis = true;
     await showNew(await api("POST", "/api/records", body));
     $("load-record").close();
     if (invitations) showInvitations();
