@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from network_files import fnv1a, renamed
 from polychess import Board, Game, Status
 from polychess.evaluation import evaluate
 from polychess.nnue import KERNELS, KING_BUCKETS, InvalidNetworkError, Network, features, input_count, random_network
@@ -393,13 +394,6 @@ def test_bad_network_files_are_clear_errors() -> None:
     assert issubclass(InvalidNetworkError, ValueError)
 
 
-def _fnv1a(data: bytes) -> int:
-    h = 0xCBF29CE484222325
-    for byte in data:
-        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-    return h
-
-
 def _header_field_at(game: str, index: int) -> int:
     """Where the header's u32 field ``index`` lies (0 cells ... 8 scale, 9 base; then the hash)."""
     return 4 + 4 + 2 + len(game.encode()) + 4 * index
@@ -423,22 +417,13 @@ def test_a_version_3_file_is_still_read_and_its_scale_checked() -> None:
     hash_at = _header_field_at("standard", 10)
     old = bytearray(data)
     old[4] = 3
-    old[hash_at : hash_at + 8] = _fnv1a(data[hash_at + 8 :]).to_bytes(8, "little")  # the weights' hash alone
+    old[hash_at : hash_at + 8] = fnv1a(data[hash_at + 8 :]).to_bytes(8, "little")  # the weights' hash alone
     again = Network.from_bytes(bytes(old))
     assert again.to_bytes() == data and again.hash == network.hash  # written anew as version 4
     scale_at = _header_field_at("standard", 8)
     old[scale_at + 2] ^= 0x01  # 400 -> 65936: beyond any scale
     with pytest.raises(InvalidNetworkError, match="output scale 65936 is not between 1 and 10000"):
         Network.from_bytes(bytes(old))
-
-
-def _renamed(data: bytes, game: bytes) -> bytes:
-    """The network file with another game's name, rehashed (as a hand-made file would be)."""
-    length = int.from_bytes(data[8:10], "little")
-    renamed = data[:8] + len(game).to_bytes(2, "little") + game + data[10 + length :]
-    hash_at = 10 + len(game) + 40
-    body = renamed[:hash_at] + renamed[hash_at + 8 :]
-    return renamed[:hash_at] + _fnv1a(body).to_bytes(8, "little") + renamed[hash_at + 8 :]
 
 
 @pytest.mark.parametrize(
@@ -450,7 +435,7 @@ def _renamed(data: bytes, game: bytes) -> bytes:
     ],
 )
 def test_a_name_that_does_not_fit_the_weights_is_refused(game, why) -> None:
-    data = _renamed(random_network("three-player", hidden=16, seed=1).to_bytes(), game)
+    data = renamed(random_network("three-player", hidden=16, seed=1).to_bytes(), game)
     with pytest.raises(InvalidNetworkError, match=why):
         Network.from_bytes(data)
 

@@ -4,6 +4,7 @@ give, the file round-trips, resumes after a stop and refuses what it cannot read
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 
@@ -75,6 +76,34 @@ def test_the_engine_plays_itself_as_it_plays_by_default(kind) -> None:
         result = engine.search(game, nodes=800)
         assert (result.best_move, result.score) == (move, score)
         game.push(move)
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=lambda k: k.name)
+def test_a_sample_of_the_labels_agrees_with_fresh_searches(kind) -> None:
+    # The self-play keeps one table through a game while the player to move changes every ply:
+    # its labels were wrong-signed where the table gave one player another's scores (issue 53).
+    rng = random.Random(kind.name)
+    starts = []
+    for _ in range(2):
+        game = kind.new_game()
+        for _ in range(2 * len(game.seats)):
+            game.push(rng.choice(list(game.legal_moves)))
+        starts.append(game.board.fen())
+    _, records = decode(data_header(kind) + play_batch(kind, starts, nodes=1000, max_plies=120))
+    compared = 0
+    for record in records:
+        game = kind.new_game(record.start)
+        for ply, (move, label) in enumerate(zip(record.moves, record.scores, strict=True)):
+            if ply % 3 == 0:
+                fresh = Engine(hash_mb=16).search(game, nodes=1000).score  # its own table, empty
+                fresh = max(-MATE_SCORE, min(MATE_SCORE, fresh))
+                if min(abs(label), abs(fresh)) >= 300:
+                    assert (label > 0) == (fresh > 0), (record.start, ply, label, fresh)
+                    compared += 1
+                if abs(label) == MATE_SCORE:  # a found win or loss: a fresh search sees it coming at least
+                    assert abs(fresh) >= 300 and (fresh > 0) == (label > 0), (record.start, ply, label, fresh)
+            game.push(move)
+    assert compared >= 3
 
 
 def test_a_won_game_ends_with_the_mate_score() -> None:

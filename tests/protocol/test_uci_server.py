@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+from network_files import renamed
 from polychess import Board, Colour, Game
 from polychess.formats.fen4 import write_fen4
 from polychess.nnue import Network, random_network
@@ -272,17 +273,6 @@ def test_evalfile_searches_with_a_network(session, tmp_path):
     assert "truncated" in s.until("info string")[-1]
 
 
-def _renamed_network(data: bytes, game: bytes) -> bytes:
-    """A network file with another game's name, its hash made to match (a hand-made file)."""
-    length = int.from_bytes(data[8:10], "little")
-    renamed = data[:8] + len(game).to_bytes(2, "little") + game + data[10 + length :]
-    hash_at = 10 + len(game) + 40
-    h = 0xCBF29CE484222325
-    for byte in renamed[:hash_at] + renamed[hash_at + 8 :]:
-        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-    return renamed[:hash_at] + h.to_bytes(8, "little") + renamed[hash_at + 8 :]
-
-
 def test_evalfile_refuses_what_is_not_a_network_and_go_still_answers(session, tmp_path):
     # Accepted before, these left every go failing in its thread without a bestmove (a GUI waits
     # forever), or blocked the session (a FIFO), or took the machine's memory (/dev/zero).
@@ -290,8 +280,8 @@ def test_evalfile_refuses_what_is_not_a_network_and_go_still_answers(session, tm
 
     three = random_network("three-player", hidden=16, seed=2).to_bytes()
     cases = {
-        "latin1.nnue": (_renamed_network(three, b"th\xe9ree-player"), "is not UTF-8 text"),
-        "posing.nnue": (_renamed_network(three, b"standard"), "header names standard"),
+        "latin1.nnue": (renamed(three, b"th\xe9ree-player"), "is not UTF-8 text"),
+        "posing.nnue": (renamed(three, b"standard"), "header names standard"),
     }
     s = session()
     for name, (data, why) in cases.items():
