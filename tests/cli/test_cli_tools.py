@@ -95,7 +95,7 @@ def test_selfplay_counts_one_game_in_the_singular(capsys):
     )
     captured = capsys.readouterr()
     assert code == 0
-    assert captured.out.startswith("1 game of standard") and "1/1 game\n" in captured.err
+    assert captured.out.startswith("1 game of standard") and "1/1 game, 0s spent\n" in captured.err
     assert "1 games" not in captured.out + captured.err
 
 
@@ -250,3 +250,63 @@ def test_bad_record_is_reported(capsys, tmp_path):
     path.write_text('[Variant "three-player"]\n\n1. E2E5 *\n')
     assert main(["show", "--record", str(path)]) == 2
     assert "line 3" in capsys.readouterr().err
+
+
+def test_selfplay_scores_a_teams_win_as_a_win_for_both_partners():
+    # The teams summary scored the winners +1.00 and the losers -0.33.
+    from polychess.cli.selfplay import Summary
+    from polychess.game import Outcome, Termination
+
+    board = Board("four-player")
+    red, blue, yellow, green = board.colours
+    summary = Summary(board.colours, board.kind.sides)
+    summary.add(Outcome(Termination.CHECKMATE, {red: 1, blue: 3, yellow: 1, green: 3}, ()))
+    assert summary.scores == {red: 1.0, blue: -1.0, yellow: 1.0, green: -1.0}
+    three = Board("three-player")
+    white, red3, black = three.colours
+    summary = Summary(three.colours, three.kind.sides)
+    summary.add(Outcome(Termination.CHECKMATE, {white: 1, red3: 2, black: 3}, ()))
+    assert summary.scores == {white: 1.0, red3: 0.0, black: -1.0}
+
+
+def test_progress_says_the_time_spent_and_left_also_in_a_log(monkeypatch):
+    # Long commands printed their progress only on a terminal, and with no time at all.
+    import io
+
+    from polychess.cli import status_line
+
+    clock = [100.0]
+    monkeypatch.setattr(status_line.time, "monotonic", lambda: clock[0])
+    log = io.StringIO()  # no terminal: a line every LOG_EVERY seconds, none sooner
+    line = status_line.StatusLine(log)
+    line.progress(1, 10, "games")
+    assert log.getvalue() == ""
+    clock[0] += 65
+    line.progress(5, 10, "games", "300 positions")
+    assert log.getvalue() == "5/10 games, 300 positions, 1m05s spent, about 1m05s left\n"
+    clock[0] += 1
+    line.progress(6, 10, "games")
+    assert log.getvalue().count("\n") == 1
+    assert status_line.duration(7500) == "2h05m"
+
+
+def test_every_command_names_its_options_alike(capsys):
+    # --games was N in one command and GAMES in others, --time TIME in one and SECONDS in others.
+    from polychess.cli import METAVARS, build_parser
+
+    def commands(parser, path=()):
+        for action in parser._actions:
+            if action.__class__.__name__ == "_SubParsersAction":
+                for name, sub in action.choices.items():
+                    yield from commands(sub, (*path, name))
+        yield path, parser
+
+    seen = 0
+    for path, parser in commands(build_parser()):
+        help_text = parser.format_help()
+        for flag, metavar in METAVARS.items():
+            for action in parser._actions:
+                if flag in action.option_strings and action.nargs != 0:
+                    assert f"{flag} {metavar}" in help_text, (path, flag)
+                    seen += 1
+    assert seen > 20

@@ -31,7 +31,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="polychess",
         description="Chess for more than two players.",
-        epilog="Run 'polychess COMMAND --help' for the options of a command.",
+        epilog="Run 'polychess COMMAND --help' for the options of a command. The game is three-player chess "
+        "unless --variant says otherwise, in every command but 'uci', which speaks to chess GUIs and so "
+        "starts in standard chess.",
     )
     parser.add_argument("--version", action="version", version=f"polychess {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -46,7 +48,34 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_parsers(sub)
     tune.add_parser(sub)
     train.add_parser(sub)
+    _name_alike(parser)
     return parser
+
+
+# One spelling of each option's value across the commands' --help.
+METAVARS = {
+    "--games": "N",
+    "--jobs": "N",
+    "--threads": "N",
+    "--seed": "N",
+    "--nodes": "N",
+    "--depth": "PLIES",
+    "--max-plies": "PLIES",
+    "--opening-plies": "PLIES",
+    "--time": "SECONDS",
+    "--hash": "MB",
+}
+
+
+def _name_alike(parser: argparse.ArgumentParser) -> None:
+    """Gives every command's options of METAVARS their one name, through the subcommands."""
+    for action in parser._actions:
+        for flag in action.option_strings:
+            if flag in METAVARS:
+                action.metavar = METAVARS[flag]
+        if isinstance(action, argparse._SubParsersAction):
+            for subparser in action.choices.values():
+                _name_alike(subparser)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -232,7 +232,7 @@ def _run_match(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                     flush=True,
                 )
-            status.show(progress_text(match))
+            status.show(progress_text(match) + status.timing(len(match.games), len(config.tasks())))
 
         match = run_match(config, backend, output=args.output, resume=args.resume, sprt=sprt, progress=progress)
     print(format_report(match))

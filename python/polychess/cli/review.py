@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
             nodes=args.nodes,
             depth=args.depth,
             time=args.time,
-            progress=lambda done, total: status.show(f"move {done}/{total}"),
+            progress=lambda done, total: status.progress(done, total, "moves"),
         )
     if args.json == "-":
         print(json.dumps(_as_json(review), indent=1))

@@ -69,6 +69,7 @@ class Summary:
     """Results per seat over the finished games."""
 
     seats: tuple[Colour, ...]
+    sides: tuple[tuple[Colour, ...], ...] = ()  # partners together (teams); empty: each seat alone
     finished: int = 0
     unfinished: int = 0
     places: dict[Colour, Counter[int]] = field(default_factory=dict)
@@ -82,12 +83,20 @@ class Summary:
             return
         self.finished += 1
         self.terminations[outcome.termination.value] += 1
-        returns = dict(zip(outcome.places, outcome.returns(), strict=True))
         for seat in self.seats:
             self.places.setdefault(seat, Counter())[outcome.places[seat]] += 1
-            self.scores[seat] = self.scores.get(seat, 0.0) + returns[seat]
+            self.scores[seat] = self.scores.get(seat, 0.0) + self._score(seat, outcome.places)
             if outcome.points is not None:
                 self.points[seat] = self.points.get(seat, 0) + outcome.points[seat]
+
+    def _score(self, seat: Colour, places: dict[Colour, int]) -> float:
+        """+1 ahead of every opponent, -1 behind every one, 0 level (a partner is no opponent:
+        a teams win is +1 for both partners, not +1 and -0.33 for the losers)."""
+        own = next((side for side in self.sides if seat in side), (seat,))
+        opponents = [other for other in self.seats if other not in own]
+        if not opponents:
+            return 0.0
+        return sum((places[o] > places[seat]) - (places[o] < places[seat]) for o in opponents) / len(opponents)
 
     def table(self) -> str:
         n = len(self.seats)
@@ -107,7 +116,7 @@ class Summary:
             lines.append(line)
         ends = ", ".join(f"{name} {count}" for name, count in self.terminations.most_common())
         lines.append(f"finished {self.finished}, unfinished {self.unfinished}" + (f"; {ends}" if ends else ""))
-        lines.append("(score: +1 sole first ... -1 sole last, averaged; places over finished games)")
+        lines.append("(score: +1 ahead of every opponent ... -1 behind every one, averaged; places over finished games)")
         return "\n".join(lines)
 
 
@@ -129,13 +138,14 @@ class _Progress:
     def _bar(self, done: int) -> str:
         width = 24
         filled = width * done // self.total
-        return f"[{'#' * filled}{'.' * (width - filled)}] {done}/{plural(self.total, 'game')}"
+        bar = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{plural(self.total, 'game')}"
+        return bar + self.line.timing(done, self.total)
 
     def ply(self, done: int, ply: int) -> None:
         now = time.monotonic()
         if self.live and now - self._last > 0.1:
             self._last = now
-            self.line.show(f"{self._bar(done)}, game {done + 1} at ply {ply}")
+            self.line.show(f"{self._bar(done)}; game {done + 1} at ply {ply}")
 
     def game(self, done: int) -> None:
         if self.live:
@@ -179,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
     engines = {seat: spec.make() for seat in first.seats}
-    summary = Summary(first.seats)
+    summary = Summary(first.seats, first.board.kind.sides)
     progress = _Progress(args.games, sys.stderr)
     width = len(str(args.games))
     print(f"{plural(args.games, 'game')} of {first.variant}, {spec.describe()} in every seat")

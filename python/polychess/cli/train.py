@@ -165,7 +165,7 @@ def _run_generate(args: argparse.Namespace) -> int:
                 backend=args.backend,
                 address=args.address,
             ):
-                status.show(f"{written}/{len(starts)} games")
+                status.progress(written, len(starts), "games")
     except (OSError, ValueError) as error:  # the file's, the network's, Ray's absence
         raise UsageError(f"{args.output}: {error}") from None
     except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the games finished are in the file

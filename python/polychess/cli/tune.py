@@ -106,7 +106,7 @@ def _run_generate(args: argparse.Namespace) -> int:
                 stream.write(sample.to_json() + "\n")
                 samples += 1
             games += 1
-            status.show(f"{games}/{len(tasks)} games, {samples} positions")
+            status.progress(games, len(tasks), "games", f"{samples} positions")
     print(f"{samples} positions from {games} games of {kind.name} written to {args.output}")
     return 0
 
