@@ -1,8 +1,12 @@
 #include "core/evaluate.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <vector>
+
+#include "core/placement.h"
 
 namespace polychess {
 namespace {
@@ -15,6 +19,33 @@ std::unique_ptr<EvalTables<W>> build(const Topology<W>& t) {
     Bitboard<W> zone = t.king[c];
     for_each_cell(t.king[c], [&](int near) { zone |= t.king[near]; });
     tables->king_zone[c] = zone;
+  }
+  // Centrality, as the placement counts it: king steps from the cells farthest from the centre.
+  const std::vector<int> central = centrality(t.variant->layout);
+  for (int c = 0; c < n; ++c) tables->central[c] = int8_t(central[c]);
+  const std::vector<std::vector<int>> advance = pawn_advance(t.variant->layout);
+  for (size_t colour = 0; colour < advance.size(); ++colour)
+    for (int c = 0; c < n; ++c) tables->advance[colour][c] = int8_t(std::min(advance[colour][c], 127));
+  // A pawn's way: its pushes to promotion, each cell's capturers beside it.
+  for (int colour = 0; colour < t.variant->colours(); ++colour) {
+    for (int c = 0; c < n; ++c) {
+      Bitboard<W> way = Bitboard<W>::empty(), span = Bitboard<W>::empty();
+      int pushes = 0;
+      bool promotes = false;
+      for (int at = t.pawn_push[colour][c]; at >= 0 && at != NO_CELL && pushes < MAX_CELLS;
+           at = t.pawn_push[colour][at]) {
+        way |= t.only[at];
+        span |= t.only[at] | t.pawn_attackers_of_any[at];
+        ++pushes;
+        if (t.promotion[colour] & t.only[at]) {
+          promotes = true;
+          break;
+        }
+      }
+      tables->pawn_way[colour][c] = way;
+      tables->passed_span[colour][c] = span;
+      tables->pushes_left[colour][c] = int8_t(promotes ? std::min(pushes, 127) : -1);
+    }
   }
   return tables;
 }

@@ -20,10 +20,19 @@
 namespace polychess {
 
 constexpr int MAX_SHIELD_PAWNS = 3;
+constexpr int PASSED_NEAR_STEPS = 6;  // a passed pawn this many pushes from promotion or more counts 0
+constexpr int LATE_PIECES = 8;        // enemy pieces (beside pawns and kings) from which the king walks out
 
 template <int W>
 struct EvalTables {
   Bitboard<W> king_zone[MAX_CELLS];  // cells within two king steps
+  // A pawn's way to promotion (its pushes, its own cell left out), and that way with the cells
+  // from which a pawn of any colour takes on it: an enemy pawn there stops or takes it.
+  Bitboard<W> pawn_way[MAX_COLOURS][MAX_CELLS];
+  Bitboard<W> passed_span[MAX_COLOURS][MAX_CELLS];
+  int8_t pushes_left[MAX_COLOURS][MAX_CELLS];  // to promotion; -1 where it cannot get there
+  int8_t advance[MAX_COLOURS][MAX_CELLS];      // pushes made toward promotion (placement.h's)
+  int8_t central[MAX_CELLS];                   // king steps closer to the centre than the farthest cell
 };
 
 template <int W>
@@ -105,18 +114,28 @@ void add_positional_features(const Position<W>& pos, const EvalTables<W>& e, Pla
     for_each_cell(mine & queens, [&](int cell) {
       piece(t.bishop_attacks(cell, occ) | t.rook_attacks(cell, occ), QUEEN_MOBILITY, KING_RING_QUEEN_ATTACKS);
     });
+    const BB enemy_pawns = pawns & pos.attacking_enemies_of(owner);
+    const int late = std::max(0, LATE_PIECES - pos.attacking_enemies_of(owner).minus(pawns | kings).count());
     for_each_cell(mine & pawns, [&](int cell) {
+      mine_f[PAWN_ADVANCE_LATE] += e.advance[c][cell] * late;
       const BB att = t.pawn_capture[c][cell];
       by_pawns[owner] |= att;
       count_attacks(att);
       bear_on_rings(att, KING_RING_PAWN_ATTACKS);
+      if (e.pawn_way[c][cell] & mine & pawns) ++mine_f[DOUBLED_PAWN];
+      if (e.pushes_left[c][cell] > 0 && !(e.passed_span[c][cell] & enemy_pawns)) {
+        ++mine_f[PASSED_PAWN];
+        mine_f[PASSED_PAWN_NEAR] += std::max(0, PASSED_NEAR_STEPS - e.pushes_left[c][cell]);
+      }
     });
+    if ((mine & pos.kind_bb(BISHOP)).count() >= 2) ++mine_f[BISHOP_PAIR];
     attacks[owner] |= by_pieces[owner];
     for_each_cell(mine & kings, [&](int cell) {
       attacks[owner] |= t.king[cell];
       const BB near_enemies = (e.king_zone[cell] & pos.attacking_enemies_of(owner)).minus(pawns);
       mine_f[KING_ZONE_ENEMIES] += near_enemies.count();
       mine_f[KING_SHIELD] += std::min(MAX_SHIELD_PAWNS, (t.king[cell] & mine & pawns).count());
+      mine_f[KING_CENTRE_LATE] += e.central[cell] * late;
     });
   }
   for (int p = 0; p < players; ++p) {

@@ -56,6 +56,20 @@ enum EvalTerm : int {
   THREATENED_BY_MINOR,
   THREATENED_BY_ROOK,
   HANGING,
+  // pawn structure: passed pawns (no enemy pawn stands on the way to promotion or can take on
+  // it), the pushes left to a passed pawn counted up from PASSED_NEAR_STEPS (more as it nears
+  // the end), pawns with an own pawn on their way (doubled)
+  PASSED_PAWN,
+  PASSED_PAWN_NEAR,
+  DOUBLED_PAWN,
+  // a pair of bishops or more
+  BISHOP_PAIR,
+  // the king's closeness to the centre (KING_CENTRE's), and the pushes the pawns have made
+  // (PAWN_ADVANCE's), times how few enemy pieces are left beside pawns and kings, counted down
+  // from LATE_PIECES: in the endgame the king walks out and the pawns run, in the middlegame
+  // neither is wanted as much
+  KING_CENTRE_LATE,
+  PAWN_ADVANCE_LATE,
   TERM_COUNT
 };
 
@@ -97,6 +111,12 @@ constexpr const char* EVAL_TERM_NAMES[TERM_COUNT] = {
     "threatened_by_minor",
     "threatened_by_rook",
     "hanging",
+    "passed_pawn",
+    "passed_pawn_near",
+    "doubled_pawn",
+    "bishop_pair",
+    "king_centre_late",
+    "pawn_advance_late",
 };
 
 // Hand-set weights: the engine's evaluation before any fit.
@@ -110,6 +130,9 @@ constexpr EvalWeights DEFAULT_EVAL_WEIGHTS = {
     0,   0,   0,   0,             // king ring attacks
     0,   0,                       // king ring double and joint attacks
     0,   0,   0,   0,             // threats
+    0,   0,   0,                  // pawn structure
+    0,                            // bishop pair
+    0,   0,                       // the late king and pawns
 };
 
 // Material alone, per kind (NO_KIND, PAWN, ..., ONE_POINT_QUEEN), from a weight set.

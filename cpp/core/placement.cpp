@@ -33,11 +33,12 @@ struct CellMeasures {
   std::vector<int> knight, bishop, rook;  // cells reached on an empty board
 };
 
-CellMeasures measure(const Layout& lay) {
+}  // namespace
+
+std::vector<int> centrality(const Layout& lay) {
   const int n = lay.cell_count;
   auto king_steps = [&](int c) { return lay.king_targets[c]; };
-
-  // Centrality: how far a cell is from the graph centre (the cells of least eccentricity).
+  // How far a cell is from the graph centre (the cells of least eccentricity).
   std::vector<int> eccentricity(n);
   for (int c = 0; c < n; ++c) {
     const std::vector<int> d = distances(n, {c}, king_steps);
@@ -49,20 +50,14 @@ CellMeasures measure(const Layout& lay) {
     if (eccentricity[c] == least) centre.push_back(c);
   const std::vector<int> from_centre = distances(n, centre, king_steps);
   const int far = *std::max_element(from_centre.begin(), from_centre.end());
+  std::vector<int> central(n);
+  for (int c = 0; c < n; ++c) central[c] = far - from_centre[c];
+  return central;
+}
 
-  auto reach = [&](const std::vector<std::vector<CellList>>& rays, int c) {
-    size_t cells = 0;
-    for (const CellList& r : rays[c]) cells += r.size();
-    return int(cells);
-  };
-
-  CellMeasures g;
-  for (int c = 0; c < n; ++c) {
-    g.central.push_back(far - from_centre[c]);
-    g.knight.push_back(int(lay.knight_targets[c].size()));
-    g.bishop.push_back(reach(lay.bishop_rays, c));
-    g.rook.push_back(reach(lay.rook_rays, c));
-  }
+std::vector<std::vector<int>> pawn_advance(const Layout& lay) {
+  const int n = lay.cell_count;
+  std::vector<std::vector<int>> result;
   for (int colour = 0; colour < lay.colour_count; ++colour) {
     // Pawn advancement: pushes still needed to reach a promotion cell, counted back from the
     // longest way.
@@ -76,8 +71,29 @@ CellMeasures measure(const Layout& lay) {
     for (int d : to_promotion) longest = std::max(longest, d);
     std::vector<int> advance(n);
     for (int c = 0; c < n; ++c) advance[c] = to_promotion[c] < 0 ? 0 : longest - to_promotion[c];
-    g.advance.push_back(advance);
+    result.push_back(advance);
   }
+  return result;
+}
+
+namespace {
+
+CellMeasures measure(const Layout& lay) {
+  const int n = lay.cell_count;
+  auto reach = [&](const std::vector<std::vector<CellList>>& rays, int c) {
+    size_t cells = 0;
+    for (const CellList& r : rays[c]) cells += r.size();
+    return int(cells);
+  };
+
+  CellMeasures g;
+  g.central = centrality(lay);
+  for (int c = 0; c < n; ++c) {
+    g.knight.push_back(int(lay.knight_targets[c].size()));
+    g.bishop.push_back(reach(lay.bishop_rays, c));
+    g.rook.push_back(reach(lay.rook_rays, c));
+  }
+  g.advance = pawn_advance(lay);
   return g;
 }
 

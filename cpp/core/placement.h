@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "board/layout.h"
 #include "board/variant.h"
@@ -31,6 +32,10 @@ struct PlacementTable {
 // The placement features of one piece on one cell, per term (material counts 1; terms that
 // are not placement terms count 0): what the table's value is the weighted sum of.
 void placement_features(const Layout& layout, int colour, Kind kind, int cell, int* features);
+// Each cell's centrality: king steps closer to the board's centre than the farthest cell.
+std::vector<int> centrality(const Layout& layout);
+// Per colour and cell: the pawn pushes made toward promotion, counted back from the longest way.
+std::vector<std::vector<int>> pawn_advance(const Layout& layout);
 
 // The table for the game, with its current weights (thread-safe).
 const PlacementTable& placement_table(const Variant& variant);

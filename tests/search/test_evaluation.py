@@ -129,6 +129,31 @@ def test_threat_and_king_features_count_what_they_name():
     assert feature(board, 0, "threatened_by_rook") == 1
 
 
+def test_pawn_structure_bishops_and_the_late_king_count_what_they_name():
+    # d5: passed, three pushes from promotion (6 - 3 = 3 "near"); no black pawn can stop it.
+    alone = Board("standard", "8/5k2/8/3P4/8/8/2K5/8 w - - 0 1")
+    assert feature(alone, 0, "passed_pawn") == 1 and feature(alone, 0, "passed_pawn_near") == 3
+    # b2 has its own pawn on its way (doubled); b5 is stopped by a7, which takes on b6, and
+    # a7 by b5, which takes on a6: no passed pawn.
+    doubled = Board("standard", "4k3/p7/8/1P6/8/8/1P6/4K3 w - - 0 1")
+    assert feature(doubled, 0, "doubled_pawn") == 1 and feature(doubled, 1, "doubled_pawn") == 0
+    assert feature(doubled, 0, "passed_pawn") == 0 and feature(doubled, 1, "passed_pawn") == 0
+    start = Board("standard")
+    assert feature(start, 0, "bishop_pair") == 1 and feature(start, 0, "passed_pawn") == 0
+    # The king walks out as the enemy pieces go: none at the start, with all seven of them.
+    assert feature(start, 0, "king_centre_late") == 0
+    bare = Board("standard", "8/8/8/3k4/8/8/8/4K2R w - - 0 1")
+    assert feature(bare, 1, "king_centre_late") == 7 * feature(bare, 1, "king_centre")
+    assert feature(bare, 0, "king_centre_late") == 8 * feature(bare, 0, "king_centre")
+    # On the other boards the ways are the boards' own: at the hexagon's start every pawn has
+    # an enemy pawn on its way or beside it; on the cross, Red's pawns face only his partner's
+    # (passed: no enemy pawn can stop them), far from promotion.
+    three = Board("three-player")
+    assert all(feature(three, p, "passed_pawn") == 0 for p in range(3))
+    cross = Board("four-player", mode="teams")
+    assert feature(cross, 0, "passed_pawn") == 8 and feature(cross, 0, "passed_pawn_near") == 0
+
+
 def test_result_share_counts_players_finished_behind():
     assert result_share({"white": 1, "red": 2, "black": 3}, "white") == 1.0
     assert result_share({"white": 1, "red": 2, "black": 3}, "red") == 0.5

@@ -116,7 +116,7 @@ class Summary:
             lines.append(line)
         ends = ", ".join(f"{name} {count}" for name, count in self.terminations.most_common())
         lines.append(f"finished {self.finished}, unfinished {self.unfinished}" + (f"; {ends}" if ends else ""))
-        lines.append("(score: +1 ahead of every opponent ... -1 behind every one, averaged; places over finished games)")
+        lines.append("(score: +1 ahead of every opponent ... -1 behind every one, averaged; places of finished games)")
         return "\n".join(lines)
 
 
