@@ -2,6 +2,8 @@
 // on a _core.Board's position, which it keeps alive; every call visits the state's width.
 #include <pybind11/stl.h>
 
+#include <algorithm>
+
 #include "bindings.h"
 #include "learn/observation.h"
 #include "learn/playouts.h"
@@ -126,6 +128,7 @@ void bind_game(py::module_& m) {
               const GameStep last = s.step(s.step_count() - 1);
               ++g.changes;
               s.undo();
+              g.tokens_valid = std::min(g.tokens_valid, s.step_count());
               if (last.kind != StepKind::MOVE) return py::none();
               return move_object(s.position().variant(), last.move);
             });
@@ -145,6 +148,22 @@ void bind_game(py::module_& m) {
           "(token, player or None, move or None, move number, reason or None) of every step from `first` on: who "
           "moved, resigned or lost on time (None for a draw agreed), the move if the step was one, the position's "
           "move number then, why the player left (resignation, time forfeit) if he did.")
+      .def_property_readonly(
+          "_history",
+          [](PyGame& g) {
+            return g.visit([&](const auto& s) {
+              if (g.tokens_valid < py::len(g.tokens)) {  // steps were taken back since the last read
+                py::list kept;
+                for (size_t i = 0; i < g.tokens_valid; ++i) kept.append(g.tokens[i]);
+                g.tokens = kept;
+              }
+              for (size_t i = py::len(g.tokens); i < s.step_count(); ++i) g.tokens.append(py::str(s.step_token(i)));
+              g.tokens_valid = s.step_count();
+              return g.tokens;
+            });
+          },
+          "The token of every step, as records write them (steps()' first fields): a list kept between reads "
+          "and only ever appended to (a read after a takeback gets a new one); polychess.Game.history's source.")
       .def("status", [](const PyGame& g,
                         int p) { return g.visit([&](const auto& s) { return s.status_of(g.player_index(p)); }); })
       .def_property_readonly("ply", visiting<PyGame>([](const auto& s) { return s.facts().ply; }))

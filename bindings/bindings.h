@@ -119,6 +119,11 @@ struct PyGame {
   uint64_t changes = 0;
   pybind11::object legal;  // the legal moves, a tuple of Move objects, read at `legal_at`
   uint64_t legal_at = ~uint64_t(0);
+  // The steps' tokens as Python last read them (GameState._history), only ever appended to: a
+  // takeback lowers `tokens_valid`, and the next read starts a new list from the part still
+  // true, so a list handed out stays a true record of its moment.
+  pybind11::list tokens;
+  size_t tokens_valid = 0;
 
   PyBoard& board() const { return board_object.cast<PyBoard&>(); }
   template <class F>

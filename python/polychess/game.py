@@ -11,9 +11,11 @@ as Python values. Every step can be taken back with :meth:`Game.pop`.
 from __future__ import annotations
 
 import enum
+import itertools
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from polychess import _core
 from polychess.board import Board, Colour, LegalMoves, Move, Status
@@ -29,6 +31,7 @@ __all__ = [
     "Elimination",
     "Reason",
     "Step",
+    "History",
     "GameOverError",
     "TimeForfeitError",
     "eliminations_by_move",
@@ -122,6 +125,57 @@ class Step:
     reason: Reason | None = None
 
 
+class History(Sequence[str]):
+    """A game's moves and events up to a moment, as records write them (:attr:`Game.history`): a
+    read-only snapshot, taken at no cost whatever the game's length (later steps do not change
+    it). It compares equal to a list or tuple of the same tokens; ``list(history)`` is a list."""
+
+    __slots__ = ("_tokens", "_length")
+
+    def __init__(self, tokens: list[str], length: int) -> None:
+        # ``tokens`` is only ever appended to (a game that takes a step back starts a new list),
+        # so its first ``length`` are this moment's for good.
+        self._tokens = tokens
+        self._length = length
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return self._tokens[slice(*index.indices(self._length))]
+        at = index + self._length if index < 0 else index
+        if not 0 <= at < self._length:
+            raise IndexError("history index out of range")
+        return self._tokens[at]
+
+    def __iter__(self) -> Iterator[str]:
+        return itertools.islice(self._tokens, self._length)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (History, list, tuple)):
+            return len(other) == self._length and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # equal to lists, which have none
+
+    def __add__(self, other: Sequence[str]) -> list[str]:
+        return [*self, *other]
+
+    def __radd__(self, other: Sequence[str]) -> list[str]:
+        return [*other, *self]
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
+_new_object = object.__new__
+
+
 class _GameLegalMoves(LegalMoves):
     """A live view of the legal moves of a game's player to move, as the game judged them (none
     once it is over; the core reads them once a step)."""
@@ -176,6 +230,10 @@ class Game:
     allowed. The start position is judged at once, as any position after a move. ``rules`` is
     the game's declaration (:mod:`polychess.rules`) with the options applied.
     """
+
+    # The steps as Step objects, and the core's change count they stand for (-1: none read).
+    _step_list: list[Step]
+    _steps_at: int
 
     def __init__(
         self,
@@ -248,6 +306,7 @@ class Game:
         self._clocks: list[Clock] = []  # a timed game's clock as it stood before each step: pop() restores it
         self._legal_moves = _GameLegalMoves(self._state)
         self._outcome: tuple[int, Outcome | None] = (-1, None)  # read once a step (the core's change count)
+        self._step_list, self._steps_at = [], -1
 
     # -- reading the game -----------------------------------------------------------------
 
@@ -289,24 +348,37 @@ class Game:
         return self._legal_moves
 
     @property
-    def history(self) -> list[str]:
-        """Moves and events in order, as they are written in game records."""
-        return [step[0] for step in self._state.steps()]
+    def history(self) -> History:
+        """Moves and events in order, as they are written in game records: a read-only
+        :class:`History` (a sequence, equal to the list of the same tokens) taken at no cost."""
+        tokens = self._state._history  # the core's, read where it grew
+        view = _new_object(History)  # History(tokens, len(tokens)) without the call to __init__: read every ply
+        view._tokens, view._length = tokens, len(tokens)
+        return view
 
     @property
     def steps(self) -> tuple[Step, ...]:
         """Every step with who took it and the move number then (:class:`Step`)."""
-        colours = self.colours
-        return tuple(
-            Step(
-                token,
-                None if player is None else colours[player],
-                move,
-                fullmove,
-                None if reason is None else Reason(reason),
-            )
-            for token, player, move, fullmove, reason in self._state.steps()
-        )
+        changes = self._state.changes
+        if self._steps_at != changes:
+            # Each step taken or taken back counts one change: as many new steps as changes
+            # means nothing was taken back (through ``state`` too), and the steps made stand.
+            new = self._state.steps(len(self._step_list))
+            if self._steps_at < 0 or changes - self._steps_at != len(new):
+                self._step_list, new = [], self._state.steps()
+            colours = self.colours
+            self._step_list += [
+                Step(
+                    token,
+                    None if player is None else colours[player],
+                    move,
+                    fullmove,
+                    None if reason is None else Reason(reason),
+                )
+                for token, player, move, fullmove, reason in new
+            ]
+            self._steps_at = changes
+        return tuple(self._step_list)
 
     @property
     def eliminations(self) -> tuple[Elimination, ...]:
@@ -357,6 +429,10 @@ class Game:
         )
         other.clock = None if self.clock is None else self.clock.copy()
         other._clocks = [c.copy() for c in self._clocks]
+        # The copy's core counts its changes from its own start.
+        current = self._steps_at == self._state.changes
+        other._step_list = list(self._step_list) if current else []
+        other._steps_at = other._state.changes if current else -1
         return other
 
     __copy__ = copy
@@ -366,6 +442,8 @@ class Game:
 
     def outcome(self) -> Outcome | None:
         """The outcome, or None while the game runs."""
+        if not self._state.is_terminal():  # the ordinary case, asked every ply: one read
+            return None
         changes = self._state.changes
         read_at, outcome = self._outcome
         if read_at != changes:
@@ -460,6 +538,31 @@ class Game:
         self._state.agree_draw()
         if before is not None:
             self._clocks.append(before)
+
+    def copy_at_start(self) -> Game:
+        """A copy of the game taken back to its start, without a clock: to follow its steps
+        again (:meth:`replay`)."""
+        other = self.copy()
+        other.clock, other._clocks = None, []
+        while True:
+            try:
+                other.pop()
+            except IndexError:  # nothing left to take back
+                return other
+
+    def replay(self, step: Step) -> None:
+        """Takes a step of another game (one of its :attr:`steps`) here: its move, or its event
+        (a resignation, a time forfeit, a draw agreed). How a game is followed step by step."""
+        if step.move is not None:
+            self.push(step.move)
+        elif step.reason == Reason.RESIGNATION and step.player is not None:
+            self.resign(step.player)
+        elif step.reason == Reason.TIME_FORFEIT and step.player is not None:
+            self.time_forfeit(step.player)
+        elif step.token == "draw":
+            self.agree_draw()
+        else:
+            raise ValueError(f"cannot replay the step {step.token!r}")
 
     def pop(self) -> Move | None:
         """Takes back the last move or event with everything it entailed. Returns the move taken
