@@ -15,8 +15,8 @@ blunder, as lichess marks the winning chances lost.
 >>> for move in ("f2f3", "e7e5", "g2g4", "d8h4"):
 ...     _ = game.push(move)
 >>> review = review_game(game, nodes=2000)
->>> [m.mark for m in review.moves]
-['inaccuracy', None, 'blunder', None]
+>>> [m.mark for m in review.moves][2:]
+['blunder', None]
 """
 
 from __future__ import annotations
@@ -27,10 +27,10 @@ from dataclasses import dataclass
 
 from polychess.board import Colour, Move
 from polychess.engine import Engine, SearchResult
-from polychess.game import Game, Reason
+from polychess.game import Game
 from polychess.outlook import OutcomeModel, model_for, standings
 
-__all__ = ["MARKS", "THRESHOLDS", "Review", "ReviewedMove", "review_game"]
+__all__ = ["GLYPHS", "MARKS", "THRESHOLDS", "Review", "ReviewedMove", "move_accuracy", "review_game"]
 
 # The least share of a game a move gives away to be marked, worst first.
 THRESHOLDS = {"blunder": 0.15, "mistake": 0.10, "inaccuracy": 0.05}
@@ -38,6 +38,8 @@ THRESHOLDS = {"blunder": 0.15, "mistake": 0.10, "inaccuracy": 0.05}
 # of the game's pawns from even already (then a mistake, or beyond the first an inaccuracy).
 MATE_STANDING = {"inaccuracy": 9.99, "mistake": 7.0}
 MARKS = tuple(THRESHOLDS)
+# The marks as annotators write them beside a move (PGN's $6, $2 and $4).
+GLYPHS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,58 @@ class Review:
         losses = [m.given_away for m in self.moves if m.player == player]
         return sum(losses) / len(losses) if losses else 0.0
 
+    def accuracy(self, player: Colour) -> float | None:
+        """The player's accuracy in percent (None if he made no move), as lichess counts it
+        (lila's ``AccuracyPercent.gameAccuracy``): each move's :func:`move_accuracy`, weighted
+        by how much the game swung around it (the standard deviation of the player's expected
+        result over a window of a tenth of the game, 2 to 8 plies, kept within 0.5 and 12
+        percent), and that weighted mean averaged with the plain harmonic mean, so that one
+        blunder weighs more than many good moves make up for."""
+        if not any(m.player == player for m in self.moves):
+            return None
+        first = self.moves[0]
+        before = first.best_expected if first.player == player else first.standings.get(player, 0.5)
+        percents = [100 * before] + [100 * m.standings.get(player, 0.5) for m in self.moves]
+        window = min(8, max(2, len(self.moves) // 10))
+        windows = [percents[:window]] * max(0, min(window, len(percents)) - 2)
+        windows += [percents[i : i + window] for i in range(len(percents) - window + 1)]
+        weighted = [
+            (move_accuracy(m.given_away), min(12.0, max(0.5, _deviation(spread))))
+            for m, spread in zip(self.moves, windows, strict=True)
+            if m.player == player
+        ]
+        mean = sum(a * w for a, w in weighted) / sum(w for _, w in weighted)
+        harmonic = len(weighted) / sum(1 / max(a, 1e-9) for a, _ in weighted)
+        return (mean + harmonic) / 2
+
+    def summary(self) -> dict[str, dict[str, object]]:
+        """Per player (by colour name): his marks, accuracy (percent, None without a move) and
+        average loss, as JSON takes them."""
+        out: dict[str, dict[str, object]] = {}
+        for colour in self.game.kind.colours:
+            accuracy = self.accuracy(colour)
+            out[colour.value] = {
+                "marks": self.marks(colour),
+                "accuracy": None if accuracy is None else round(accuracy, 1),
+                "average_loss": round(self.average_loss(colour), 4),
+            }
+        return out
+
+
+def move_accuracy(given_away: float) -> float:
+    """A move's accuracy in percent from the share of a game it gave away, by lichess's fit
+    (lila's ``AccuracyPercent.fromWinPercents``, its one point for the analysis' own error
+    included): 100 for the best move, about 50 for a quarter of a game given away."""
+    if given_away <= 0:
+        return 100.0
+    raw = 103.1668100711649 * math.exp(-0.04354415386753951 * 100 * given_away) - 3.166924740191411
+    return min(100.0, max(0.0, raw + 1))
+
+
+def _deviation(values: list[float]) -> float:
+    mean = sum(values) / len(values)
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
+
 
 def review_game(
     game: Game,
@@ -110,13 +164,8 @@ def review_game(
         nodes = 20_000
     engine = engine if engine is not None else Engine(hash_mb=32)
     model = model_for(game.kind)
-    replay = game.copy()
-    steps = replay.steps
-    while True:  # back to the start; the steps are replayed forward
-        try:
-            replay.pop()
-        except IndexError:
-            break
+    steps = game.steps
+    replay = game.copy_at_start()  # the steps are replayed forward
     total = sum(1 for step in steps if step.move is not None)
     budget = ", ".join(
         f"{name} {value}" for name, value in (("nodes", nodes), ("depth", depth), ("time", time)) if value
@@ -124,7 +173,7 @@ def review_game(
     reviewed: list[ReviewedMove] = []
     for step in steps:
         if step.move is None:
-            _replay_event(replay, step.token, step.player, step.reason)
+            replay.replay(step)
             continue
         if stop is not None and stop():
             return Review(game, budget, tuple(reviewed), complete=False)
@@ -157,17 +206,6 @@ def review_game(
         if progress is not None:
             progress(len(reviewed), total)
     return Review(game, budget, tuple(reviewed))
-
-
-def _replay_event(game: Game, token: str, player: Colour | None, reason: Reason | None) -> None:
-    if reason == Reason.RESIGNATION and player is not None:
-        game.resign(player)
-    elif reason == Reason.TIME_FORFEIT and player is not None:
-        game.time_forfeit(player)
-    elif token == "draw":
-        game.agree_draw()
-    else:  # pragma: no cover - Game.steps lists only these events
-        raise ValueError(f"cannot replay {token!r}")
 
 
 def _decided(result: SearchResult) -> int | None:

@@ -5,7 +5,9 @@ The plies run left to right from the start (ply 0, every side even) to the last 
 height is the expected result, 0 (lost) at the bottom to 1 (won) at the top, with the even
 line dashed. Each point carries a ``<title>`` (ply, player, move, the side's expected result),
 so a browser shows it on hover, and a ``data-ply`` attribute, for a page to go to that move
-when it is clicked (the points have the class ``point``, the marked moves their mark's).
+when it is clicked (the points have the class ``point``, the marked moves their mark's). The
+marked moves are circled in their mark's colour (:data:`MARK_COLOURS`) with its glyph above,
+and a legend names both.
 """
 
 from __future__ import annotations
@@ -13,9 +15,9 @@ from __future__ import annotations
 from html import escape
 
 from polychess.board import Colour
-from polychess.review import Review
+from polychess.review import GLYPHS, MARKS, Review
 
-__all__ = ["review_svg"]
+__all__ = ["MARK_COLOURS", "review_svg"]
 
 # Line colours: the pieces' own, White's darkened to show on white.
 _LINE = {
@@ -26,8 +28,9 @@ _LINE = {
     Colour.YELLOW: "#d9a400",
     Colour.GREEN: "#3b984c",
 }
-_MARK_COLOUR = {"blunder": "#c0162b", "mistake": "#e07b00", "inaccuracy": "#d8b400"}
-_LEFT, _RIGHT, _TOP, _BOTTOM = 44.0, 16.0, 34.0, 30.0
+# The marks' colours: hues no seat has (purple, magenta, cyan), so a mark is never read as a player.
+MARK_COLOURS = {"blunder": "#6a1b9a", "mistake": "#d81bb4", "inaccuracy": "#00a5c4"}
+_LEFT, _RIGHT, _TOP, _BOTTOM = 44.0, 16.0, 50.0, 30.0
 
 
 def review_svg(review: Review, width: int = 720, height: int = 300) -> str:
@@ -75,14 +78,25 @@ def review_svg(review: Review, width: int = 720, height: int = 300) -> str:
             f'<text x="{legend_x + 16}" y="20" fill="#222">{escape(name)}</text>'
         )
         legend_x += 24 + 7 * len(name)
+    legend_x = _LEFT  # the marks' legend: a second row
+    for mark in MARKS:
+        label = f"{GLYPHS[mark]} {mark}"
+        parts.append(
+            f'<circle cx="{legend_x + 6}" cy="32" r="5" fill="none" stroke="{MARK_COLOURS[mark]}" stroke-width="2.5"/>'
+            f'<text x="{legend_x + 16}" y="36" fill="#222">{escape(label)}</text>'
+        )
+        legend_x += 24 + 7 * len(label)
     for move in review.moves:
         if move.mark is None:
             continue
         title = f"ply {move.ply}: {move.player.value} {move.move} is a {move.mark} (best {move.best_move})"
+        cx, cy = x(move.ply), y(move.standings[move.player])
         parts.append(
-            f'<circle cx="{x(move.ply):.1f}" cy="{y(move.standings[move.player]):.1f}" r="6" fill="none" '
-            f'stroke="{_MARK_COLOUR[move.mark]}" stroke-width="2.5" class="{move.mark}" data-ply="{move.ply}">'
+            f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="6" fill="none" '
+            f'stroke="{MARK_COLOURS[move.mark]}" stroke-width="2.5" class="{move.mark}" data-ply="{move.ply}">'
             f"<title>{escape(title)}</title></circle>"
+            f'<text x="{cx:.1f}" y="{cy - 9:.1f}" text-anchor="middle" font-weight="bold" '
+            f'fill="{MARK_COLOURS[move.mark]}">{escape(GLYPHS[move.mark])}</text>'
         )
     parts.append("</svg>")
     return "\n".join(parts)

@@ -12,8 +12,8 @@ import pytest
 from polychess import Game
 from polychess.cli import main
 from polychess.formats import read_pgn4, write_record
-from polychess.review import THRESHOLDS, review_game
-from polychess.review_chart import review_svg
+from polychess.review import GLYPHS, THRESHOLDS, move_accuracy, review_game
+from polychess.review_chart import MARK_COLOURS, review_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 TEAMS_RECORD = Path(__file__).parent.parent / "data" / "pgn4" / "cc_teams_26780486.pgn4"
@@ -70,6 +70,33 @@ def test_the_graph_has_a_curve_a_side_with_a_point_a_ply():
     assert len(curves) == 2  # White, Black
     assert all(len(curve.get("points", "").split()) == len(review.moves) + 1 for curve in curves)
     assert len(root.findall(f"{SVG}circle[@class='blunder']")) == 1
+    # each mark circled in a hue of its own, its glyph above, and a legend naming both
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert "??" in texts and all(f"{GLYPHS[mark]} {mark}" in texts for mark in GLYPHS)
+    assert root.find(f"{SVG}circle[@class='blunder']").get("stroke") == MARK_COLOURS["blunder"]
+
+
+def test_accuracy_is_lichesss_from_the_chances_given_away():
+    # lila's AccuracyPercent.fromWinPercents, its one point of bonus included, within 0 and 100
+    assert move_accuracy(0.0) == 100.0 and move_accuracy(-0.1) == 100.0
+    for share in (0.02, 0.10, 0.15, 0.40):
+        assert move_accuracy(share) == pytest.approx(
+            103.1668100711649 * 2.718281828459045 ** (-4.354415386753951 * share) - 2.166924740191411
+        )
+    assert move_accuracy(1.0) == 0.0
+    review = review_game(_fools_mate(), nodes=2000)
+    white, black = review.game.kind.colours
+    # White's blunder costs far more than a few good moves make up: the harmonic mean sees to it
+    assert review.accuracy(white) < 50 < review.accuracy(black) <= 100
+    summary = review.summary()
+    assert summary["white"]["marks"]["blunder"] == 1 and summary["white"]["accuracy"] == round(
+        review.accuracy(white), 1
+    )
+    assert set(summary) == {"white", "black"}
+    # a player without a move has no accuracy
+    opening = Game("standard")
+    opening.push("e2e4")
+    assert review_game(opening, nodes=500).accuracy(black) is None
 
 
 def test_review_command_writes_text_graph_and_json(capsys, tmp_path):
@@ -78,10 +105,12 @@ def test_review_command_writes_text_graph_and_json(capsys, tmp_path):
     graph, data = tmp_path / "graph.svg", tmp_path / "moves.json"
     assert main(["review", str(record), "--nodes", "2000", "--graph", str(graph), "--json", str(data)]) == 0
     out = capsys.readouterr().out
-    assert "g2g4" in out and "blunder" in out and "white: 1 blunder, 0 mistakes, 1 inaccuracy" in out
+    assert "g2g4" in out and "?? blunder" in out and "white: 1 blunder, 0 mistakes, " in out and "; accuracy " in out
     assert ET.fromstring(graph.read_text()).tag == f"{SVG}svg"
-    moves = json.loads(data.read_text())["moves"]
-    assert [m["mark"] for m in moves] == ["inaccuracy", None, "blunder", None]
+    written = json.loads(data.read_text())
+    assert written["players"]["white"]["marks"]["blunder"] == 1 and 0 <= written["players"]["white"]["accuracy"] < 50
+    moves = written["moves"]
+    assert [m["mark"] for m in moves][2:] == ["blunder", None]  # the first two are judged by a hair
 
 
 def test_review_command_refuses_what_it_cannot_do(capsys, tmp_path):

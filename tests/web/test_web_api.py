@@ -132,7 +132,7 @@ def test_three_player_game_with_engine_replies(server: WebServer) -> None:
     assert refused.status == 409 and "human" in refused.error
 
     game = post(server, game, "move", {"from": "d2", "to": "D4"}).json  # cell names in any case
-    assert game["moves"][-1] == {"number": 2, "player": "white", "text": "D2D4"}
+    assert game["moves"][-1] == {"number": 2, "player": "white", "text": "D2D4", "notation": "D2D4"}
     again = call(server, "GET", f"/api/games/{game['id']}").json
     assert again["moves"] == game["moves"] and again["svg"] == game["svg"]
 
@@ -173,7 +173,7 @@ def test_a_flag_falls_when_the_state_is_read() -> None:
     now[0] = 11.0  # Red's time runs out while nobody moves
     view = state(session)
     assert view["turn"] == "black" and view["outcome"] is None  # two players play on
-    assert view["moves"][-1] == {"number": 1, "player": None, "text": "timeout(red)"}  # type: ignore[index]
+    assert view["moves"][-1] == {"number": 1, "player": None, "text": "timeout(red)", "notation": "timeout(red)"}  # type: ignore[index]
     assert any("Red loses on time" in entry["text"] for entry in view["log"])  # type: ignore[attr-defined]
 
 
@@ -195,7 +195,7 @@ def test_resign_and_the_message_log(server: WebServer) -> None:
     red = next(s for s in game["seats"] if s["colour"] == "red")
     assert red["status"] == "out"
     assert game["log"][-1]["text"] == "Red resigns; the pieces stay on the board, inert."
-    assert game["moves"][-1] == {"number": 1, "player": None, "text": "resign(red)"}
+    assert game["moves"][-1] == {"number": 1, "player": None, "text": "resign(red)", "notation": "resign(red)"}
     again = post(server, game, "resign", {"player": "red"})
     assert again.status == 409
 
@@ -216,6 +216,9 @@ def test_checkmate_outcome_and_places(server: WebServer) -> None:
         played.push(move)
     game = call(server, "POST", "/api/records", {"record": write_record(played)}).json
     assert game["outcome"]["termination"] == "checkmate" and game["outcome"]["places"] == {"white": 2, "black": 1}
+    # the move list in SAN, the game's own notation, beside the record's text
+    assert [m["notation"] for m in game["moves"]] == ["f3", "e5", "g4", "Qh4#"]
+    assert [m["text"] for m in game["moves"]] == ["f2f3", "e7e5", "g2g4", "d8h4"]
     assert [e["text"] for e in game["log"]] == [
         "White is checkmated by Black.",
         "Game over (checkmate): 1st Black, 2nd White.",

@@ -465,11 +465,25 @@ def test_analysis_of_a_loaded_record(server: WebServer, browser: Any, tmp_path: 
     _css(browser, "#analysis-button")[0].click()
     # the game ended in a mate: nothing to search there; the graph of the whole game
     _wait(browser, lambda d: "Game over" in _css(d, "#analysis-depth")[0].text, "the end was not shown")
-    assert _where(browser) == f"After move {moves} of {moves}" and not _css(browser, "#analysis-lines li")
+    assert _where(browser).endswith(f"(ply {moves} of {moves})") and not _css(browser, "#analysis-lines li")
+    # the list and the position's label in the game's notation (chess.com's), numbered as the list is
+    last = _css(browser, "#moves .move[data-ply]")[-1]
+    assert _where(browser).startswith(f"After {last.find_element('xpath', '..').text.split('.')[0]}...{last.text}")
     _wait(browser, lambda d: _css(d, "#analysis-graph svg"), "no evaluation graph")
+    # each player's accuracy and marks under it; the marked moves carry their glyph in the list
+    _wait(browser, lambda d: _css(d, "#analysis-summary")[0].get_attribute("hidden") is None, "no summary")
+    rows = [r.text for r in _css(browser, "#analysis-summary tr")]
+    assert len(rows) == 5 and "accuracy" in rows[0] and all(row.count("%") == 1 for row in rows[1:])
+    glyphs = [g.text for g in _css(browser, "#moves .move .glyph")]
+    assert glyphs and set(glyphs) <= {"?!", "?", "??"}
+    assert len(glyphs) == len(
+        _css(
+            browser, "#analysis-graph circle.blunder, #analysis-graph circle.mistake, #analysis-graph circle.inaccuracy"
+        )
+    )
     # keyboard: back a move, where the engine finds the mate among its lines, drawn as arrows
     browser.find_element("tag name", "body").send_keys(Keys.ARROW_LEFT)
-    _wait(browser, lambda d: _where(d) == f"After move {moves - 1} of {moves}", "the left arrow did not step back")
+    _wait(browser, lambda d: _where(d).endswith(f"(ply {moves - 1} of {moves})"), "the left arrow did not step back")
     _wait(browser, lambda d: len(_css(d, "#analysis-lines li")) == 3, "no analysis lines")
     _wait(browser, lambda d: len(_css(d, "#board g.arrow")) == 3, "no arrows on the board")
     assert "depth" in _css(browser, "#analysis-depth")[0].text
@@ -480,7 +494,7 @@ def test_analysis_of_a_loaded_record(server: WebServer, browser: Any, tmp_path: 
 
     # to the start, where Red moves first
     browser.find_element("tag name", "body").send_keys(Keys.HOME)
-    _wait(browser, lambda d: _where(d) == f"After move 0 of {moves}", "Home did not go to the start")
+    _wait(browser, lambda d: _where(d) == f"Start (ply 0 of {moves})", "Home did not go to the start")
     _wait(
         browser,
         lambda d: "Red to move" in _css(d, "#analysis-depth")[0].text and len(_css(d, "#analysis-lines li")) == 3,
@@ -494,14 +508,23 @@ def test_analysis_of_a_loaded_record(server: WebServer, browser: Any, tmp_path: 
     # a side line tried on the board: Red's h2 pawn one step
     _click_cell(browser, "h2")
     _click_cell(browser, "h3")
-    _wait(browser, lambda d: _where(d) == f"After move 0 of {moves}, then h2h3", "the side line was not played")
+    _wait(browser, lambda d: _where(d) == f"Start (ply 0 of {moves}), then h2h3", "the side line was not played")
     _wait(browser, lambda d: "Blue to move" in _css(d, "#analysis-depth")[0].text, "Blue is not to move after it")
 
     # the graph leads to its moves
     point = next(p for p in _css(browser, "#analysis-graph .point") if p.get_attribute("data-ply") == "40")
     browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", point)
-    _wait(browser, lambda d: _where(d) == f"After move 40 of {moves}", "clicking the graph did not go to move 40")
+    # ply 40: the fourth move of the tenth round
+    _wait(browser, lambda d: _where(d).endswith(f"(ply 40 of {moves})"), "clicking the graph did not go to ply 40")
+    assert _where(browser).startswith("After 10...") and "-" in _where(browser)
     _wait(browser, lambda d: len(_css(d, "#analysis-lines li")) == 3, "no lines at move 40")
+    # 1 to 5 lines, as chosen; each line's moves in the game's notation
+    from selenium.webdriver.support.ui import Select
+
+    for count in (5, 1):
+        Select(_css(browser, "#analysis-count")[0]).select_by_value(str(count))
+        _wait(browser, lambda d, n=count: len(_css(d, "#analysis-lines li")) == n, f"not {count} lines")
+    assert "-" in _css(browser, "#analysis-lines .line-move")[0].text  # chess.com's Ni13-j11, not i13j11
     assert browser.save_screenshot(str(tmp_path / "analysis.png"))  # kept for a person to look at
     shot = Path("/tmp/polychess-analysis.png")
     if shot.parent.is_dir():

@@ -14,7 +14,7 @@ from polychess.cli.show import CONVERTER_HELP, ConverterMissing, load_record, sv
 from polychess.cli.status_line import StatusLine
 from polychess.engine import Engine
 from polychess.outlook import model_for
-from polychess.review import MARKS, Review, review_game
+from polychess.review import GLYPHS, MARKS, Review, review_game
 from polychess.review_chart import review_svg
 
 __all__ = ["add_parser", "review_text"]
@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
 def review_text(review: Review) -> str:
     """The review as text: a header, a line a move (the move, the engine's best, both scores
     for the mover's side in pawns of the game, the expected result after the move and the
-    mark), then each player's marks and average loss."""
+    mark with its glyph), then each player's marks, accuracy and average loss."""
     kind = review.game.kind
     lines = [f"Review of a {kind.name} game, {len(review.moves)} moves, {review.budget} a search", ""]
     lines.append(f"{'ply':>4}  {'player':<7} {'move':<9} {'best':<9} {'score':>7} {'best':>7} {'expected':>8}  mark")
@@ -93,13 +93,17 @@ def review_text(review: Review) -> str:
         score, best_score = model.outlook(m.score, m.mate_in).text, model.outlook(m.best_score, m.best_mate_in).text
         lines.append(
             f"{m.ply:>4}  {m.player.value:<7} {str(m.move):<9} {best:<9} {score:>7} "
-            f"{best_score:>7} {m.expected:>8.2f}  {m.mark or ''}"
+            f"{best_score:>7} {m.expected:>8.2f}  {f'{GLYPHS[m.mark]} {m.mark}' if m.mark else ''}"
         )
     lines.append("")
     for colour in kind.colours:
         counts = review.marks(colour)
         marks = ", ".join(f"{counts[mark]} {mark if counts[mark] == 1 else _PLURALS[mark]}" for mark in MARKS)
-        lines.append(f"{colour.value}: {marks}; average loss {review.average_loss(colour):.3f}")
+        accuracy = review.accuracy(colour)
+        lines.append(
+            f"{colour.value}: {marks}; accuracy {'-' if accuracy is None else f'{accuracy:.0f}%'}, "
+            f"average loss {review.average_loss(colour):.3f}"
+        )
     return "\n".join(lines)
 
 
@@ -124,4 +128,5 @@ def _as_json(review: Review) -> dict[str, object]:
             }
             for m in review.moves
         ],
+        "players": review.summary(),
     }

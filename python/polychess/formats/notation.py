@@ -11,8 +11,9 @@ from collections.abc import Callable
 
 from polychess.board import Board, Move
 from polychess.formats import pgn, pgn4
+from polychess.game import Game, Step
 
-__all__ = ["move_to_text", "text_to_move"]
+__all__ = ["GameNotation", "move_to_text", "text_to_move"]
 
 
 # Each record format's notation of one move: writing it, reading it back (the game records of
@@ -32,3 +33,27 @@ def move_to_text(board: Board, move: Move) -> str:
 def text_to_move(board: Board, text: str) -> Move:
     """The legal move of the board that ``text``, in its game's notation, stands for."""
     return _NOTATIONS[board.kind.record_format.name][1](board, text)
+
+
+class GameNotation:
+    """A game's steps in its notation (a move's text as :func:`move_to_text` writes it, an
+    event's token as it is), followed as the game goes on: each read writes only the steps that
+    are new since the last, and starts again from the game's start where steps were taken back."""
+
+    def __init__(self) -> None:
+        self._steps: tuple[Step, ...] = ()  # the steps written so far
+        self._texts: list[str] = []
+        self._replay: Game | None = None  # the game after them
+
+    def texts(self, game: Game) -> list[str]:
+        """Each step of ``game`` in its notation."""
+        steps = game.steps
+        done = len(self._steps)
+        if self._replay is None or steps[:done] != self._steps:
+            self._replay, self._texts, done = game.copy_at_start(), [], 0
+        replay = self._replay
+        for step in steps[done:]:
+            self._texts.append(step.token if step.move is None else move_to_text(replay.board, step.move))
+            replay.replay(step)
+        self._steps = steps
+        return list(self._texts)

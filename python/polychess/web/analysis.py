@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
 from polychess import svg
+from polychess.board import Move
 from polychess.engine import Engine
 from polychess.errors import IllegalMoveError, InvalidMoveError
+from polychess.formats.notation import move_to_text
 from polychess.game import Game
 from polychess.outlook import Outlook, standings
 from polychess.review import review_game
@@ -154,6 +156,7 @@ def analyse(
                 "from": line.move.from_cell,
                 "to": line.move.to_cell,
                 "pv": [str(m) for m in line.pv[:_PV_SHOWN]],
+                "notation": _in_notation(game, line.pv[:_PV_SHOWN]),  # the pv as the move list writes moves
                 "score": line.score,
                 "mate_in": line.mate_in,
                 "players": {
@@ -164,6 +167,22 @@ def analyse(
             for line in result.lines
         ],
     }
+
+
+def _in_notation(game: Game, moves: Sequence[Move]) -> list[str]:
+    """The moves, played from the game's position, in its notation (where a move cannot be
+    played on, the rest as the engine wrote them)."""
+    follow = game.copy()
+    follow.clock = None
+    texts: list[str] = []
+    for move in moves:
+        try:
+            text = move_to_text(follow.board, move)
+            follow.push(move)
+        except ValueError:  # the game ended inside the line
+            break
+        texts.append(text)
+    return texts + [str(m) for m in moves[len(texts) :]]
 
 
 # The best line's arrow, and the others'.
@@ -226,6 +245,7 @@ def review(
             }
             for m in reviewed.moves
         ],
+        "players": reviewed.summary(),
         "svg": review_svg(reviewed, width=GRAPH_WIDTH, height=GRAPH_HEIGHT),
     }
 

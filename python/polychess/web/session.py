@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from polychess.board import Colour, Move, Status
 from polychess.engine import Engine
 from polychess.errors import IllegalMoveError, InvalidMoveError
+from polychess.formats.notation import GameNotation
 from polychess.formats.record import write_record
 from polychess.game import Game, TimeForfeitError
 from polychess.web.errors import ApiError
@@ -190,11 +191,13 @@ class EnginePool:
 @dataclass(frozen=True)
 class Entry:
     """One token of the game's history as the move list shows it: the move number, the player
-    who made it (None for events such as resignations) and its text."""
+    who made it (None for events such as resignations), its text as the game's records write it
+    and as people read it (SAN in standard chess, chess.com's notation in four-player chess)."""
 
     number: int
     player: Colour | None
     text: str
+    notation: str
 
 
 @dataclass
@@ -222,6 +225,7 @@ class Session:
         self.version = 0
         self.on_change: Callable[[Session], None] | None = None
         self.rendered: dict[str, object] = {}  # the live updates' JSON of the current version (server.py)
+        self._notation = GameNotation()  # the move list's text, written as moves come
         # Engine requests for this game run one at a time: a double click must not start two
         # searches of one position.
         self._engine_turn = threading.Lock()
@@ -236,8 +240,10 @@ class Session:
     @property
     def entries(self) -> list[Entry]:
         """The move list: the game's steps, each move with the player who made it."""
+        steps = self.game.steps
         return [
-            Entry(step.fullmove, step.player if step.move is not None else None, step.token) for step in self.game.steps
+            Entry(step.fullmove, step.player if step.move is not None else None, step.token, text)
+            for step, text in zip(steps, self._notation.texts(self.game), strict=True)
         ]
 
     def touch(self) -> None:

@@ -52,7 +52,8 @@ def state(
             "seats": [_seat(session, board, player) for player in game.seats],
             "clock": _clock(game),
             "moves": [
-                {"number": e.number, "player": e.player and e.player.value, "text": e.text} for e in session.entries
+                {"number": e.number, "player": e.player and e.player.value, "text": e.text, "notation": e.notation}
+                for e in session.entries
             ],
             "log": _log(game),
             "legal": legal,

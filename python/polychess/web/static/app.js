@@ -301,9 +301,9 @@ function showMoves() {
     }
     const move = document.createElement("span");
     move.className = entry.player ? `move ${entry.player}` : "move event";
-    move.textContent = entry.text;
+    move.textContent = entry.notation; // as people read it: SAN, chess.com's notation, rules §4's
     if (entry.player) {
-      move.title = NAMES[entry.player];
+      move.title = entry.notation === entry.text ? NAMES[entry.player] : `${NAMES[entry.player]}: ${entry.text}`;
       move.dataset.ply = String(++ply);
       if (analysis) {
         move.classList.add("clickable");
@@ -311,6 +311,10 @@ function showMoves() {
         if (mark) {
           move.classList.add(mark);
           move.title += ` (${mark})`;
+          const glyph = document.createElement("span");
+          glyph.className = "glyph";
+          glyph.textContent = GLYPHS[mark];
+          move.append(glyph);
         }
         move.classList.toggle("current", ply === analysis.ply && analysis.line.length === 0);
       }
@@ -608,7 +612,6 @@ function report(error) {
 // time (each longer than the last: the engine's table stays warm between them); the whole
 // game's evaluation graph, whose points and the move list lead to their positions.
 
-const ANALYSIS_LINES = 3;
 const THINK_LIMIT_MS = 120000; // thinking stops by itself after this long at one position
 
 function movesPlayed() {
@@ -618,6 +621,7 @@ function movesPlayed() {
 function startAnalysis() {
   analysis = { ply: movesPlayed(), line: [], thinking: false, turn: 0, picked: null, legal: {}, marks: {} };
   $("analysis").hidden = false;
+  $("analysis-summary").hidden = true; // until this game's review comes
   $("analysis-button").setAttribute("aria-pressed", "true");
   showMoves();
   loadGraph();
@@ -642,7 +646,7 @@ function goTo(ply, line) {
   analysis.line = line;
   analysis.picked = null;
   const extra = line.length ? `, then ${line.join(" ")}` : "";
-  $("analysis-where").textContent = `After move ${analysis.ply} of ${last}${extra}`;
+  $("analysis-where").textContent = `${moveLabel(analysis.ply)} (ply ${analysis.ply} of ${last})${extra}`;
   $("analysis-lines").replaceChildren();
   $("analysis-depth").textContent = "thinking...";
   showMoves();
@@ -667,7 +671,8 @@ async function think() {
   let seconds = 0.3;
   try {
     while (analysis && analysis.turn === turn) {
-      const body = { ply: analysis.ply, line: analysis.line, lines: ANALYSIS_LINES, time: seconds };
+      const lines = Number($("analysis-count").value); // 1 to 5, the server's MAX_LINES
+      const body = { ply: analysis.ply, line: analysis.line, lines, time: seconds };
       const data = await api("POST", gamePath("/analysis"), body);
       if (!analysis || analysis.turn !== turn) return; // the position changed meanwhile
       showAnalysis(data);
@@ -708,10 +713,12 @@ function showAnalysis(data) {
     item.className = "line";
     const move = document.createElement("span");
     move.className = "line-move";
-    move.textContent = line.move;
+    move.textContent = line.notation[0];
+    move.title = line.move;
     const pv = document.createElement("span");
     pv.className = "pv";
-    pv.textContent = line.pv.slice(1).join(" ");
+    pv.textContent = line.notation.slice(1).join(" ");
+    pv.title = line.pv.slice(1).join(" ");
     const outlooks = document.createElement("div");
     outlooks.className = "outlooks";
     for (const [colour, o] of Object.entries(line.players)) {
@@ -727,6 +734,16 @@ function showAnalysis(data) {
   }
 }
 
+// "After 15...Qe6" as the move list numbers it: the move's number, "." for the first move of
+// its round and "..." for the others, its notation; "Start" before the first.
+function moveLabel(ply) {
+  if (ply === 0) return "Start";
+  const moves = game.moves.filter((m) => m.player);
+  const entry = moves[ply - 1];
+  const first = ply === 1 || moves[ply - 2].number !== entry.number;
+  return `After ${entry.number}${first ? "." : "..."}${entry.notation}`;
+}
+
 function pct(share) {
   return `${Math.round(share * 100)}%`;
 }
@@ -740,12 +757,43 @@ async function loadGraph() {
     box.innerHTML = data.svg;
     analysis.marks = {};
     for (const move of data.moves) if (move.mark) analysis.marks[move.ply] = move.mark;
+    showSummary(data.players);
     showMoves();
     markGraph();
   } catch (error) {
     box.textContent = "";
     report(error);
   }
+}
+
+const GLYPHS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+
+// Each player's accuracy (lichess's formula: docs/search.md, "Game review") and marks, under the graph.
+function showSummary(players) {
+  const table = $("analysis-summary");
+  const head = document.createElement("tr");
+  for (const [text, title] of [["", ""], ["accuracy", "lichess's formula"], ["?!", "inaccuracies"], ["?", "mistakes"], ["??", "blunders"]]) {
+    const cell = document.createElement("th");
+    cell.textContent = text;
+    cell.title = title;
+    head.append(cell);
+  }
+  table.replaceChildren(head);
+  for (const [colour, summary] of Object.entries(players)) {
+    const row = document.createElement("tr");
+    const name = document.createElement("td");
+    name.append(swatch(colour), NAMES[colour]);
+    row.append(name);
+    const accuracy = summary.accuracy === null ? "-" : `${Math.round(summary.accuracy)}%`;
+    for (const value of [accuracy, summary.marks.inaccuracy, summary.marks.mistake, summary.marks.blunder]) {
+      const cell = document.createElement("td");
+      cell.className = "number";
+      cell.textContent = String(value);
+      row.append(cell);
+    }
+    table.append(row);
+  }
+  table.hidden = false;
 }
 
 function markGraph() {
@@ -826,6 +874,7 @@ async function start() {
   $("analysis-next").addEventListener("click", () => step(1));
   $("analysis-last").addEventListener("click", () => goTo(movesPlayed(), []));
   $("analysis-think").addEventListener("click", toggleThinking);
+  $("analysis-count").addEventListener("change", () => analysis && goTo(analysis.ply, analysis.line));
   $("analysis-exit").addEventListener("click", stopAnalysis);
   $("analysis-graph").addEventListener("click", onAnalysisTarget);
   $("moves").addEventListener("click", onAnalysisTarget);
