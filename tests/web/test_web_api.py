@@ -257,6 +257,47 @@ def test_record_round_trip(server: WebServer) -> None:
     assert [s["engine"] for s in copy["seats"]] == [False, True, False]
 
 
+@pytest.mark.parametrize(
+    "variant, mode, formats",
+    [
+        ("standard", None, ["own", "record", "position"]),
+        ("four-player", "teams", ["own", "record", "position", "fen4"]),
+        ("four-player", "ffa", ["own", "record", "position", "fen4"]),
+        ("three-player", None, ["record", "position"]),
+    ],
+)
+def test_every_format_out_loads_back_in(server: WebServer, variant: str, mode: str | None, formats: list[str]) -> None:
+    options = {"variant": variant, **({"mode": mode} if mode else {})}
+    game = new_game(server, **options)
+    for _ in range(6):
+        legal = [m["move"] for moves in game["legal"].values() for m in moves]
+        game = post(server, game, "move", {"move": sorted(legal)[len(legal) // 2]}).json
+    assert [e["name"] for e in game["exports"]] == formats
+    for name in formats:
+        reply = call(server, "GET", f"/api/games/{game['id']}/record?format={name}")
+        assert reply.status == 200, (name, reply.body[:200])
+        loaded = call(server, "POST", "/api/records", {"record": reply.body.decode()})
+        assert loaded.status == 201, (name, loaded.body[:300])
+        copy = loaded.json
+        if name in ("position", "fen4"):  # the position as it stands, without the moves before it
+            assert copy["variant"] == variant and not copy["moves"]
+            drawn = [re.sub(r'<polygon class="lastmove"[^>]*>\n?', "", g["svg"]) for g in (copy, game)]
+            assert drawn[0] == drawn[1] and copy["turn"] == game["turn"]  # the same board, the same mover
+        else:
+            assert (copy["variant"], copy["mode"], copy["moves"]) == (variant, game["mode"], game["moves"])
+    assert call(server, "GET", f"/api/games/{game['id']}/record?format=pgn9").status == 400
+
+
+def test_pgn_and_fen_pasted_load_as_standard_games(server: WebServer) -> None:
+    loaded = call(server, "POST", "/api/records", {"record": "1. e4 e5 2. Nf3 Nc6 3. Bb5 *"})
+    assert loaded.status == 201 and [m["notation"] for m in loaded.json["moves"]] == ["e4", "e5", "Nf3", "Nc6", "Bb5"]
+    fen = "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3"
+    loaded = call(server, "POST", "/api/records", {"record": fen})
+    assert loaded.status == 201 and loaded.json["variant"] == "standard" and loaded.json["turn"] == "black"
+    refused = call(server, "POST", "/api/records", {"record": "1. e4 zz *"})
+    assert refused.status == 400 and "PGN" in refused.error and "zz" in refused.error
+
+
 def test_a_chess_com_pgn4_loads(server: WebServer) -> None:
     text = (Path(__file__).parents[1] / "data" / "pgn4" / "cc_teams_519084_classic.pgn4").read_text()
     game = call(server, "POST", "/api/records", {"record": text}).json

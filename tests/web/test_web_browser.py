@@ -534,3 +534,24 @@ def test_analysis_of_a_loaded_record(server: WebServer, browser: Any, tmp_path: 
     browser.find_element("tag name", "body").send_keys(Keys.ESCAPE)
     _wait(browser, lambda d: _css(d, "#analysis")[0].get_attribute("hidden") is not None, "Escape did not leave")
     _wait(browser, lambda d: not _css(d, "#board g.arrow"), "the arrows stayed after leaving")
+
+
+def test_a_pgn_pasted_loads_in_san_and_saves_as_pgn(server: WebServer, browser: Any) -> None:
+    import urllib.request
+
+    browser.get("about:blank")
+    browser.get(server.url)
+    _wait(browser, lambda d: _css(d, "#new-game[open]"), "no new-game dialog at the start")
+    browser.execute_script("document.getElementById('new-game').close()")  # a record instead
+    _css(browser, "#load-record-button")[0].click()
+    box = _css(browser, "#record-text")[0]
+    box.clear()
+    box.send_keys('[Event "Paris"]\n\n1. e4 e5 2. Nf3 d6 3. d4 Bg4 *\n')
+    browser.find_element("css selector", "#load-record-form button[type=submit]").click()
+    _wait(browser, lambda d: _move_count(d) == 6, "the PGN's moves were not shown")
+    assert [m.text for m in _css(browser, "#moves .move")] == ["e4", "e5", "Nf3", "d6", "d4", "Bg4"]
+    # Save record offers PGN first, and the link gives the PGN of the game
+    options = [o.get_attribute("value") for o in _css(browser, "#save-format option")]
+    assert options == ["own", "record", "position"] and _css(browser, "#save-format option")[0].text == "PGN"
+    with urllib.request.urlopen(_css(browser, "#save-record")[0].get_attribute("href"), timeout=WAIT) as reply:
+        assert "1. e4 e5 2. Nf3 d6 3. d4 Bg4" in reply.read().decode()

@@ -93,7 +93,7 @@ def test_a_game_in_use_stays_in_memory_and_a_dropped_copy_never_saves() -> None:
     # The dropped copy is no longer the game: it never writes over what the live one saved.
     with pytest.raises(RuntimeError, match="no longer live"):
         followed.play("E2E4", None, None, None)
-    assert storage.games[followed.id].record == read_back.record()
+    assert storage.games[followed.id].record == read_back.record()[0]
 
 
 def test_a_game_read_back_has_its_clock_run_on(tmp_path: Path) -> None:

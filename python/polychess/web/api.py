@@ -15,8 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from polychess.board import VARIANTS, Board, Colour
-from polychess.formats.pgn4 import read_pgn4
-from polychess.formats.record import read_record
+from polychess.formats.any_format import exports_of, read_game
 from polychess.game import Game
 from polychess.strength import LEVELS
 from polychess.web.analysis import (
@@ -147,8 +146,9 @@ def _start(
 
 
 def load_record(store: Store, data: Mapping[str, object], base_url: str = "/") -> tuple[int, Json]:
-    """A game from a record (polychess's own format, or chess.com's PGN4 for four-player), to
-    go on with at one screen or, with ``"invite": true``, by invitation (as new_game)."""
+    """A game from a record or a position in any format polychess reads (PGN, FEN, chess.com's
+    PGN4 and FEN4, polychess's record and position strings), to go on with at one screen or,
+    with ``"invite": true``, by invitation (as new_game)."""
     text = data.get("record")
     if not isinstance(text, str) or not text.strip():
         raise ApiError(400, "record must be the text of a game record")
@@ -156,7 +156,10 @@ def load_record(store: Store, data: Mapping[str, object], base_url: str = "/") -
         raise ApiError(413, f"the record is longer than {MAX_RECORD_CHARS} characters")
     invite, open_analysis = _invite(data), _open_analysis(data)
     seat_data = {k: v for k, v in data.items() if k not in ("record", "invite", "analysis")}
-    game = _read_any_record(text)
+    try:
+        game = read_game(text)
+    except ValueError as error:
+        raise ApiError(400, f"cannot read the record: {error}"[:2000]) from None
     seats = parse_seat_options(seat_data, game.colours)
 
     def make(invitations: Invitations | None) -> Session:
@@ -166,19 +169,6 @@ def load_record(store: Store, data: Mapping[str, object], base_url: str = "/") -
             raise ApiError(400, f"cannot replay the record: {error}") from None
 
     return _start(store, game, seats, invite, base_url, make, open_analysis)
-
-
-def _read_any_record(text: str) -> Game:
-    try:
-        return read_record(text)
-    except ValueError as error:
-        first_error = error
-    if "StartFen4" in text or '[Variant "FFA"]' in text or '[Variant "Teams"]' in text:
-        try:
-            return read_pgn4(text)
-        except ValueError as error:
-            raise ApiError(400, f"cannot read the PGN4 record: {error}") from None
-    raise ApiError(400, f"cannot read the record: {first_error}")
 
 
 def authorize(session: Session, token: str | None) -> str | None:
@@ -368,11 +358,19 @@ def answer(
         return 200, state(session, orientation=_orientation(query, role), viewer=role)
 
 
-def record(store: Store, game_id: str, token: str | None = None) -> tuple[str, str]:
-    """The game record and a file name for it."""
+def record(
+    store: Store, game_id: str, token: str | None = None, query: Mapping[str, str] | None = None
+) -> tuple[str, str]:
+    """The game written as the query's ``format`` (polychess.formats.any_format.EXPORTS; by
+    default the first that applies: the game's own record format) and a file name for it."""
     with store.using(game_id) as session:
         authorize(session, token)
-        return session.record(), f"polychess-{session.game.variant}-{session.id}.txt"
+        applies = exports_of(session.game)
+        name = (query or {}).get("format", applies[0])
+        if name not in applies:
+            raise ApiError(400, f"format must be one of {', '.join(applies)} for this game"[:200])
+        text, suffix = session.record(name)
+        return text, f"polychess-{session.game.variant}-{session.id}{suffix}"
 
 
 def _orientation(query: Mapping[str, str], role: str | None) -> str | None:

@@ -30,7 +30,7 @@ path                                        method  what
 ``/api/games/<id>/offer``                   POST    {"kind": "draw" | "takeback"} (games by invitation)
 ``/api/games/<id>/answer``                  POST    {"accept": true | false} to the pending offer
 ``/api/games/<id>/events``                  GET     live updates: the state at every change (server-sent events)
-``/api/games/<id>/record``                  GET     the game record, as a download
+``/api/games/<id>/record``                  GET     the game as a download: ?format=own|record|position|fen4
 ==========================================  ======  ==============================================
 
 Every answer about a game is its whole state (see view.py); ``?orientation=red`` turns the
@@ -574,7 +574,7 @@ def _events(handler: RequestHandler, params: dict[str, str]) -> None:
 
 
 def _record(handler: RequestHandler, params: dict[str, str]) -> None:
-    text, filename = api.record(handler.store, params["id"], handler.token)
+    text, filename = api.record(handler.store, params["id"], handler.token, handler.query)
     handler.send_body(
         200, text.encode(), "text/plain; charset=utf-8", {"Content-Disposition": f'attachment; filename="{filename}"'}
     )

@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from polychess.board import Colour, Move, Status
 from polychess.engine import Engine
 from polychess.errors import IllegalMoveError, InvalidMoveError
+from polychess.formats.any_format import export
 from polychess.formats.notation import GameNotation
-from polychess.formats.record import write_record
 from polychess.game import Game, TimeForfeitError
 from polychess.web.errors import ApiError
 from polychess.web.invitations import Invitations
@@ -277,11 +277,12 @@ class Session:
     def human_to_move(self) -> bool:
         return not self.game.is_over() and not self.is_engine(self.game.turn)
 
-    def record(self) -> str:
-        """The game record, naming who played each seat."""
+    def record(self, name: str = "record") -> tuple[str, str]:
+        """The game written as ``name`` (polychess.formats.any_format.EXPORTS: by default the
+        polychess record), records naming who played each seat, and its file suffix."""
         with self.lock:
             names = {c.value.capitalize(): ENGINE_NAME if self.is_engine(c) else HUMAN_NAME for c in self.game.seats}
-            return write_record(self.game, names)
+            return export(self.game, name, names)
 
     # -- playing --------------------------------------------------------------------------
 

@@ -216,7 +216,7 @@ def stored_of(session: Session, now: float) -> StoredGame:
     open_analysis = session.invitations is not None and session.invitations.open_analysis
     return StoredGame(
         session.id,
-        session.record(),
+        session.record()[0],
         seat_fields,
         invitations,
         clock,

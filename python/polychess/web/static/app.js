@@ -80,11 +80,29 @@ function show(state, live = false) {
   showSeats();
   showMoves();
   showLog();
+  showExports(state.exports);
   const save = $("save-record");
-  save.href = `/api/games/${encodeURIComponent(state.id)}/record`;
   save.classList.remove("disabled");
   save.removeAttribute("aria-disabled");
   showTogether();
+}
+
+// Save record's formats: the game's own (PGN, PGN4) first, then the polychess record and the
+// position as it stands; the link follows the choice.
+function showExports(exports) {
+  const select = $("save-format");
+  const names = exports.map((e) => e.name).join(",");
+  if (select.dataset.names !== names) {
+    select.replaceChildren(...exports.map((e) => new Option(e.label, e.name)));
+    select.dataset.names = names;
+  }
+  saveLink();
+}
+
+function saveLink() {
+  if (!game) return;
+  const format = encodeURIComponent($("save-format").value);
+  $("save-record").href = `/api/games/${encodeURIComponent(game.id)}/record?format=${format}`;
 }
 
 // -- games played by invitation -------------------------------------------------------------
@@ -868,6 +886,7 @@ async function start() {
   $("invitations-button").addEventListener("click", showInvitations);
   $("orientation").addEventListener("change", () => refresh(selected).catch(report));
   $("save-record").addEventListener("click", (event) => { if (!game) event.preventDefault(); });
+  $("save-format").addEventListener("change", saveLink);
   $("analysis-button").addEventListener("click", () => (analysis ? stopAnalysis() : startAnalysis()));
   $("analysis-first").addEventListener("click", () => goTo(0, []));
   $("analysis-prev").addEventListener("click", () => step(-1));

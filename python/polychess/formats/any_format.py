@@ -1,0 +1,99 @@
+"""Games in and out of every text format polychess knows, for a program that takes whatever a
+user pastes (the browser's Load record) and offers each game its own formats (Save record).
+
+In: a position string alone on a line (FEN in standard chess, chess.com's FEN4 in four-player
+chess, the position strings of docs/position-strings.md in every game), chess.com's PGN4, a
+polychess game record (docs/game-records.md), or PGN, told apart by their look. Out: the game's
+own record format (PGN, PGN4 or the polychess record), the polychess record in every game, the
+position as it stands as a position string, and as FEN4 where the game's records are PGN4.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from polychess.board import Board
+from polychess.catalogue import VARIANTS
+from polychess.formats.fen4 import Fen4Error, read_fen4, write_fen4
+from polychess.formats.pgn import PgnError, read_pgn
+from polychess.formats.pgn4 import read_pgn4
+from polychess.formats.record import RecordError, read_record, write_record
+from polychess.game import Game
+
+__all__ = ["EXPORTS", "export", "exports_of", "read_game"]
+
+# What a game can be written as: name -> (what it is, the file suffix).
+EXPORTS = {
+    "own": ("the game's own record format", ""),
+    "record": ("polychess game record", ".txt"),
+    "position": ("the position as it stands, as a position string", ".fen"),
+    "fen4": ("the position as it stands, as chess.com's FEN4", ".fen4"),
+}
+
+# PGN4's own tags: a record with one of them is chess.com's, whatever else it holds.
+_PGN4_MARK = re.compile(r'^\[(StartFen4 |Variant "(FFA|Teams|Solo)")', re.IGNORECASE | re.MULTILINE)
+
+
+def read_game(text: str) -> Game:
+    """The game that ``text`` holds, in any of the formats above; a ValueError naming what
+    each format that could be meant found wrong."""
+    stripped = text.strip()
+    if not stripped:
+        raise ValueError("the text is empty: no game to read")
+    if "\n" not in stripped and stripped.count("/") >= 7:  # a board's ranks: a position, not moves
+        return _game_at(stripped)
+    if _PGN4_MARK.search(stripped):
+        return read_pgn4(stripped)
+    try:
+        return read_record(stripped)
+    except RecordError as record_error:
+        try:
+            return read_pgn(stripped)
+        except PgnError as pgn_error:
+            raise ValueError(f"not a polychess record ({record_error}), nor PGN ({pgn_error})") from None
+
+
+def _game_at(position: str) -> Game:
+    """A game from a position string of any game, or a FEN4."""
+    problems = []
+    for variant in VARIANTS:
+        try:
+            Board(variant, position)
+        except ValueError as error:
+            problems.append(f"{variant}: {error}")
+            continue
+        return Game(variant, start=position)
+    try:
+        fen4 = read_fen4(position)
+    except Fen4Error as error:
+        problems.append(str(error))
+    else:
+        mode = "ffa" if any(fen4.points.values()) else "teams"  # FEN4 names no mode; points are free-for-all's
+        return read_pgn4(f'[Variant "{mode}"]\n[StartFen4 "{position}"]\n\n*\n', setup=fen4.setup)
+    raise ValueError("not a position of any game: " + "; ".join(problems))
+
+
+def exports_of(game: Game) -> tuple[str, ...]:
+    """The names in :data:`EXPORTS` that apply to the game."""
+    own = game.kind.record_format.name
+    names = ["own"] if own != "record" else []
+    names += ["record", "position"]
+    if own == "pgn4":  # FEN4 is PGN4's position string
+        names.append("fen4")
+    return tuple(names)
+
+
+def export(game: Game, name: str, tags: Mapping[str, str] | None = None) -> tuple[str, str]:
+    """The game written as ``name`` (one of :func:`exports_of`'s), records with extra ``tags``
+    (player names, ...), and the suffix of a file of it; a ValueError for a name that does not
+    apply."""
+    if name not in exports_of(game):
+        raise ValueError(f"{name!r} does not apply to {game.kind.name} (it has {', '.join(exports_of(game))})")
+    if name == "own":
+        return game.kind.record_format.write(game, tags), game.kind.record_format.suffix
+    if name == "record":
+        return write_record(game, tags), EXPORTS[name][1]
+    if name == "fen4":
+        return write_fen4(game.board, game.points or None) + "\n", EXPORTS[name][1]
+    return game.board.fen() + "\n", EXPORTS[name][1]
