@@ -501,9 +501,11 @@ def test_analysis_of_a_loaded_record(server: WebServer, browser: Any, tmp_path: 
         "no lines at the start",
     )
     assert [e.text for e in _css(browser, "#analysis-lines .line-move")] != first_lines
-    # each line shows every player's outlook
+    # each line shows every player's outlook, and the best line's is the evaluation bar: one a player
     chips = _css(browser, "#analysis-lines li:first-child .outlook")
     assert sorted(c.get_attribute("data-colour") for c in chips) == ["blue", "green", "red", "yellow"]
+    bars = _css(browser, "#analysis-bars .bar")
+    assert len(bars) == 4 and all(name in bars[0].text for name in ("Red",))
 
     # a side line tried on the board: Red's h2 pawn one step
     _click_cell(browser, "h2")
@@ -555,3 +557,8 @@ def test_a_pgn_pasted_loads_in_san_and_saves_as_pgn(server: WebServer, browser: 
     assert options == ["own", "record", "position"] and _css(browser, "#save-format option")[0].text == "PGN"
     with urllib.request.urlopen(_css(browser, "#save-record")[0].get_attribute("href"), timeout=WAIT) as reply:
         assert "1. e4 e5 2. Nf3 d6 3. d4 Bg4" in reply.read().decode()
+    # in analysis, two sides share one evaluation bar: White's part and Black's make it whole
+    _css(browser, "#analysis-button")[0].click()
+    _wait(browser, lambda d: len(_css(d, "#analysis-bars .bar .part")) == 2, "no evaluation bar")
+    widths = [float(p.get_attribute("style").split(":")[1].strip(" %;")) for p in _css(browser, "#analysis-bars .part")]
+    assert sum(widths) == pytest.approx(100, abs=0.2) and widths[0] > 0

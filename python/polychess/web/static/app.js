@@ -724,6 +724,7 @@ function showAnalysis(data) {
   } else {
     $("analysis-depth").textContent = `depth ${data.depth}, ${data.nodes.toLocaleString("en")} nodes; ${NAMES[data.turn]} to move`;
   }
+  showBars(data.lines.length ? data.lines[0].players : null);
   const list = $("analysis-lines");
   list.replaceChildren();
   for (const line of data.lines) {
@@ -760,6 +761,46 @@ function moveLabel(ply) {
   const entry = moves[ply - 1];
   const first = ply === 1 || moves[ply - 2].number !== entry.number;
   return `After ${entry.number}${first ? "." : "..."}${entry.notation}`;
+}
+
+// The evaluation bar of the best line: in a two-sided game one bar shared as the sides' expected
+// results (a win 1, a draw half), in the others one bar a player, as long as his expected result.
+function showBars(players) {
+  const box = $("analysis-bars");
+  box.replaceChildren();
+  if (!players) return;
+  const entries = Object.entries(players);
+  const share = (o) => o.win + o.draw / 2;
+  if (entries.length === 2) {
+    const bar = document.createElement("div");
+    bar.className = "bar shared";
+    for (const [colour, o] of entries) {
+      const part = document.createElement("span");
+      part.className = `part ${colour}`;
+      part.style.width = `${(100 * share(o)).toFixed(1)}%`;
+      part.title = `${NAMES[colour]}: ${o.text}, ${pct(share(o))} expected`;
+      bar.append(part);
+    }
+    const label = document.createElement("span");
+    label.className = "bar-text";
+    label.textContent = entries[0][1].text;
+    bar.append(label);
+    box.append(bar);
+    return;
+  }
+  for (const [colour, o] of entries) {
+    const bar = document.createElement("div");
+    bar.className = "bar";
+    bar.title = `${NAMES[colour]}: ${o.text}, ${pct(share(o))} expected`;
+    const part = document.createElement("span");
+    part.className = `part ${colour}`;
+    part.style.width = `${(100 * share(o)).toFixed(1)}%`;
+    const label = document.createElement("span");
+    label.className = "bar-text";
+    label.textContent = `${NAMES[colour]} ${o.text}`;
+    bar.append(part, label);
+    box.append(bar);
+  }
 }
 
 function pct(share) {
