@@ -21,15 +21,12 @@ from polychess.formats.pgn4 import read_pgn4
 from polychess.formats.record import RecordError, read_record, write_record
 from polychess.game import Game
 
-__all__ = ["EXPORTS", "export", "exports_of", "read_game"]
+__all__ = ["EXPORTS", "export", "export_label", "exports_of", "read_game"]
 
-# What a game can be written as: name -> (what it is, the file suffix).
-EXPORTS = {
-    "own": ("the game's own record format", ""),
-    "record": ("polychess game record", ".txt"),
-    "position": ("the position as it stands, as a position string", ".fen"),
-    "fen4": ("the position as it stands, as chess.com's FEN4", ".fen4"),
-}
+# What a game can be written as besides its own record format ("own", named and suffixed as
+# that format): name -> (its name in a menu, the file suffix).
+EXPORTS = {"record": ("polychess record", ".txt"), "position": ("position", ".fen"), "fen4": ("FEN4", ".fen4")}
+
 
 # PGN4's own tags: a record with one of them is chess.com's, whatever else it holds.
 _PGN4_MARK = re.compile(r'^\[(StartFen4 |Variant "(FFA|Teams|Solo)")', re.IGNORECASE | re.MULTILINE)
@@ -75,13 +72,19 @@ def _game_at(position: str) -> Game:
 
 
 def exports_of(game: Game) -> tuple[str, ...]:
-    """The names in :data:`EXPORTS` that apply to the game."""
+    """The ways the game can be written that apply to it: ``own`` (where its record format is
+    not the polychess record) and names of :data:`EXPORTS`."""
     own = game.kind.record_format.name
     names = ["own"] if own != "record" else []
     names += ["record", "position"]
     if own == "pgn4":  # FEN4 is PGN4's position string
         names.append("fen4")
     return tuple(names)
+
+
+def export_label(game: Game, name: str) -> str:
+    """The name of one of :func:`exports_of`'s in a menu (``own``: its format's, PGN or PGN4)."""
+    return game.kind.record_format.name.upper() if name == "own" else EXPORTS[name][0]
 
 
 def export(game: Game, name: str, tags: Mapping[str, str] | None = None) -> tuple[str, str]:

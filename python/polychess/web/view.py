@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Literal
 
 from polychess.board import Board, Colour, Status
-from polychess.formats.any_format import exports_of
+from polychess.formats.any_format import export_label, exports_of
 from polychess.game import Elimination, Game, Outcome, Reason
 from polychess.web.fairplay import analysis_refusal
 from polychess.web.session import Session
@@ -15,8 +15,6 @@ from polychess.web.session import Session
 __all__ = ["state", "render_board", "legal_moves_json", "orientation_of", "BOARD_SIZE"]
 
 BOARD_SIZE = 640
-# Save record's names of the formats ("own": the game's record format, PGN or PGN4, by its name).
-_EXPORT_LABELS = {"record": "polychess record", "position": "position", "fen4": "FEN4"}
 _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 
 
@@ -60,10 +58,7 @@ def state(
             ],
             "log": _log(game),
             # what Save record offers: the game's own format first (PGN, PGN4), then the others
-            "exports": [
-                {"name": name, "label": _EXPORT_LABELS.get(name) or game.kind.record_format.name.upper()}
-                for name in exports_of(game)
-            ],
+            "exports": [{"name": name, "label": export_label(game, name)} for name in exports_of(game)],
             "legal": legal,
             "selected": selected,
             "outcome": _outcome(game.outcome()),
