@@ -467,8 +467,11 @@ def test_analysis_of_a_loaded_record(server: WebServer, browser: Any, tmp_path: 
     _wait(browser, lambda d: "Game over" in _css(d, "#analysis-depth")[0].text, "the end was not shown")
     assert _where(browser).endswith(f"(ply {moves} of {moves})") and not _css(browser, "#analysis-lines li")
     # the list and the position's label in the game's notation (chess.com's), numbered as the list is
-    last = _css(browser, "#moves .move[data-ply]")[-1]
-    assert _where(browser).startswith(f"After {last.find_element('xpath', '..').text.split('.')[0]}...{last.text}")
+    number, last = browser.execute_script(  # at once: the list is drawn anew when the review comes
+        "const m = [...document.querySelectorAll('#moves .move[data-ply]')].pop();"
+        "return [m.parentElement.querySelector('.number').textContent, m.firstChild.textContent];"
+    )
+    assert _where(browser).startswith(f"After {number.rstrip('.')}...{last}")
     _wait(browser, lambda d: _css(d, "#analysis-graph svg"), "no evaluation graph")
     # each player's accuracy and marks under it; the marked moves carry their glyph in the list
     _wait(browser, lambda d: _css(d, "#analysis-summary")[0].get_attribute("hidden") is None, "no summary")
@@ -526,8 +529,11 @@ def test_analysis_of_a_loaded_record(server: WebServer, browser: Any, tmp_path: 
     for count in (5, 1):
         Select(_css(browser, "#analysis-count")[0]).select_by_value(str(count))
         _wait(browser, lambda d, n=count: len(_css(d, "#analysis-lines li")) == n, f"not {count} lines")
-    best = _css(browser, "#analysis-lines .line-move")[0]
-    assert best.text != best.get_attribute("title")  # chess.com's Ni13-j11 or Bi3xm7+, its coordinates on hover
+    # read at once: the lines are drawn anew as the engine thinks on
+    text, title = browser.execute_script(
+        "const m = document.querySelector('#analysis-lines .line-move'); return [m.textContent, m.title];"
+    )
+    assert text != title  # chess.com's Ni13-j11 or Bi3xm7+, its coordinates on hover
     assert browser.save_screenshot(str(tmp_path / "analysis.png"))  # kept for a person to look at
     shot = Path("/tmp/polychess-analysis.png")
     if shot.parent.is_dir():
