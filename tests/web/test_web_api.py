@@ -808,3 +808,22 @@ def test_review_gives_a_point_a_ply_and_the_graph(server: WebServer) -> None:
     assert data["moves"][2]["mark"] == "blunder"
     assert data["svg"].count("<polyline") == 2 and data["svg"].count('class="point"') == 2 * 4
     assert post(server, game, "review", {"nodes": 0}).status == 400
+
+
+def test_a_line_of_the_analysis_saves_as_a_record(server: WebServer) -> None:
+    loaded = call(server, "POST", "/api/records", {"record": "1. e4 e5 2. Nf3 Nc6 3. Bb5 *"})
+    game_id = loaded.json["id"]
+    # after 1...e5, 2.Bc4 Nf6 instead: the game to there, then the line
+    reply = call(server, "GET", f"/api/games/{game_id}/record?format=own&ply=2&line=f1c4,g8f6")
+    assert reply.status == 200 and "1. e4 e5 2. Bc4 Nf6" in reply.body.decode() and "Nf3" not in reply.body.decode()
+    assert "line" in reply.headers["Content-Disposition"]
+    position = call(server, "GET", f"/api/games/{game_id}/record?format=position&ply=1")
+    assert position.body.decode().split()[:2] == ["rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR", "b"]
+    for query, named in (
+        ("ply=9", "ply"),
+        ("ply=x", "ply"),
+        ("ply=2&line=e2e4", "line move 1"),
+        ("line=" + "a" * 20, "line"),
+    ):
+        refused = call(server, "GET", f"/api/games/{game_id}/record?format=own&{query}")
+        assert refused.status == 400 and named in refused.error, query

@@ -436,11 +436,11 @@ def test_the_host_makes_a_game_together_from_the_form(server: WebServer, browser
 # -- analysis --------------------------------------------------------------------------------
 
 
-def _load_record_game(server: WebServer, name: str) -> str:
+def _post_record(server: WebServer, text: str) -> str:
+    """The id of a game loaded from a record's text through the API."""
     import json
     import urllib.request
 
-    text = (Path(__file__).parents[1] / "data" / "pgn4" / name).read_text()
     request = urllib.request.Request(
         server.url.rstrip("/") + "/api/records",
         data=json.dumps({"record": text}).encode(),
@@ -448,6 +448,17 @@ def _load_record_game(server: WebServer, name: str) -> str:
     )
     with urllib.request.urlopen(request, timeout=WAIT) as reply:
         return str(json.loads(reply.read())["id"])
+
+
+def _get(url: str) -> str:
+    import urllib.request
+
+    with urllib.request.urlopen(url, timeout=WAIT) as reply:
+        return str(reply.read().decode())
+
+
+def _load_record_game(server: WebServer, name: str) -> str:
+    return _post_record(server, (Path(__file__).parents[1] / "data" / "pgn4" / name).read_text())
 
 
 def _where(driver: Any) -> str:
@@ -510,10 +521,11 @@ def test_analysis_of_a_loaded_record(server: WebServer, browser: Any, tmp_path: 
     bars = _css(browser, "#analysis-bars .bar")
     assert len(bars) == 4 and all(name in bars[0].text for name in ("Red",))
 
-    # a side line tried on the board: Red's h2 pawn one step
-    _click_cell(browser, "h2")
-    _click_cell(browser, "h3")
-    _wait(browser, lambda d: _where(d) == f"Start (ply 0 of {moves}), then h2h3", "the side line was not played")
+    # a side line tried on the board: Red's i2 pawn one step (the game's first move was h2-h3),
+    # in the list's notation, numbered, once the server has written it
+    _click_cell(browser, "i2")
+    _click_cell(browser, "i3")
+    _wait(browser, lambda d: _where(d) == f"Start (ply 0 of {moves}), then 1.i2-i3", "the side line was not played")
     _wait(browser, lambda d: "Blue to move" in _css(d, "#analysis-depth")[0].text, "Blue is not to move after it")
 
     # the graph leads to its moves
@@ -569,3 +581,219 @@ def test_a_pgn_pasted_loads_in_san_and_saves_as_pgn(server: WebServer, browser: 
     _wait(browser, lambda d: len(_css(d, "#analysis-bars .bar .part")) == 2, "no evaluation bar")
     widths = [float(p.get_attribute("style").split(":")[1].strip(" %;")) for p in _css(browser, "#analysis-bars .part")]
     assert sum(widths) == pytest.approx(100, abs=0.2) and widths[0] > 0
+
+
+OPERA_GAME = (  # Morphy against the Duke of Brunswick and Count Isouard, Paris 1858
+    '[Event "Paris"]\n\n1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 7. Qb3 Qe7 '
+    "8. Nc3 c6 9. Bg5 b5 10. Nxb5 cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8 13. Rxd7 Rxd7 14. Rd1 Qe6 "
+    "15. Bxd7+ Nxd7 16. Qb8+ Nxb8 17. Rd8# 1-0\n"
+)
+
+
+def _open_analysis(browser: Any, server: WebServer, record: str) -> None:
+    game_id = _post_record(server, record)
+    browser.get("about:blank")
+    browser.get(server.url + f"#game={game_id}")
+    _wait(browser, lambda d: _css(d, "#moves .move"), "the record's moves were not shown")
+    _css(browser, "#analysis-button")[0].click()
+    _wait(browser, lambda d: "Game over" in _css(d, "#analysis-depth")[0].text, "the analysis did not open")
+
+
+def _texts(browser: Any, selector: str) -> list[str]:
+    """The text of each element found, read at once (the move list is drawn anew as answers come)."""
+    return list(
+        browser.execute_script(
+            "return [...document.querySelectorAll(arguments[0])].map((e) => e.textContent)", selector
+        )
+    )
+
+
+def _key(browser: Any, key: str) -> None:
+    browser.find_element("tag name", "body").send_keys(key)
+
+
+def _try_in_analysis(browser: Any, origin: str, target: str, where: str) -> None:
+    """Plays a move on the analysis board once the position's answer has come (it brings the
+    legal moves), and waits for the position's label to end with ``where``."""
+    _wait(browser, lambda d: "to move" in _css(d, "#analysis-depth")[0].text, "no answer for the position")
+    _click_cell(browser, origin)
+    _click_cell(browser, target)
+    _wait(browser, lambda d: _where(d).endswith(where), f"{where} was not tried")
+
+
+def test_side_lines_grow_a_variation_tree(server: WebServer, browser: Any) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    _open_analysis(browser, server, OPERA_GAME)
+    _css(browser, '#moves .move[data-ply="4"]')[0].click()  # after 2...d6
+    _wait(browser, lambda d: _where(d) == "After 2...d6 (ply 4 of 33)", "the move list did not lead to ply 4")
+    # 3.Bc4 Nf6 instead of the game's 3.d4: a variation under the move it replaces, numbered
+    _try_in_analysis(browser, "f1", "c4", "then 3.Bc4")
+    _try_in_analysis(browser, "g8", "f6", "then 3.Bc4 Nf6")
+    _wait(browser, lambda d: _texts(d, "#moves .variation") == ["(3.Bc4 Nf6)"], "no variation")
+    # back to the game's line, and a second variation from the same position: 3.Nc3
+    _key(browser, Keys.ARROW_LEFT)
+    _key(browser, Keys.ARROW_LEFT)
+    _wait(browser, lambda d: _where(d) == "After 2...d6 (ply 4 of 33)", "the left arrow did not go back")
+    _try_in_analysis(browser, "b1", "c3", "then 3.Nc3")
+    _wait(
+        browser,
+        lambda d: _texts(d, "#moves .variation") == ["(3.Bc4 Nf6)", "(3.Nc3)"],
+        "the second variation was not kept beside the first",
+    )
+    # up and down: the moves tried in place of 3.Nc3, the game's own first
+    expected = ["then 3.Bc4", "After 3.d4 (ply 5 of 33)", "then 3.Bc4", "then 3.Nc3"]
+    for key, where in zip((Keys.ARROW_UP, Keys.ARROW_UP, Keys.ARROW_DOWN, Keys.ARROW_DOWN), expected, strict=True):
+        _key(browser, key)
+        _wait(browser, lambda d, w=where: _where(d).endswith(w) or _where(d) == w, f"not at {where}")
+    # forward follows the variation; a click in the list leads into it
+    _key(browser, Keys.ARROW_UP)
+    _key(browser, Keys.ARROW_RIGHT)
+    _wait(browser, lambda d: _where(d).endswith("then 3.Bc4 Nf6"), "the right arrow did not follow the variation")
+    browser.execute_script(
+        "[...document.querySelectorAll('#moves .variation .move')].find((m) => m.textContent === '3.Nc3').click()"
+    )
+    _wait(browser, lambda d: _where(d).endswith("then 3.Nc3"), "a click did not lead into the variation")
+    assert _texts(browser, "#moves .variation .move.current") == ["3.Nc3"]
+    # Save line: the game to that position with its side line, in the format chosen (PGN)
+    saved = _get(_css(browser, "#analysis-save")[0].get_attribute("href"))
+    assert "1. e4 e5 2. Nf3 d6 3. Nc3" in saved and "d4" not in saved
+
+
+def _outside(browser: Any, root: str) -> list[str]:
+    """The elements of ``root`` that reach outside the box of their nearest container (a
+    fieldset, a dialog's column, the panel, the board's area, the header, else ``root``)."""
+    return list(
+        browser.execute_script(
+            """
+            const root = document.querySelector(arguments[0]);
+            const out = [];
+            for (const e of root.querySelectorAll("*")) {
+              const r = e.getBoundingClientRect();
+              if (r.width === 0 && r.height === 0) continue;
+              const holders = "fieldset, .column, #panel, dialog form, #board-area, header";
+              const holder = e.parentElement.closest(holders) || root;
+              const box = holder.getBoundingClientRect();
+              if (r.left < box.left - 1 || r.right > box.right + 1) {
+                const where = `${r.left}-${r.right} outside ${holder.tagName}#${holder.id} ${box.left}-${box.right}`;
+                out.push(`${e.tagName}#${e.id}.${e.className} ${where}`);
+              }
+            }
+            return out;
+            """,
+            root,
+        )
+    )
+
+
+def _scrolls_sideways(browser: Any) -> bool:
+    return bool(
+        browser.execute_script("return document.documentElement.scrollWidth > document.documentElement.clientWidth")
+    )
+
+
+@pytest.mark.parametrize("width, height", [(1400, 1000), (1024, 768), (420, 900)])
+def test_nothing_overflows_at_three_widths(server: WebServer, browser: Any, width: int, height: int) -> None:
+    browser.set_window_size(width, height)
+    try:
+        # the four-player New-game dialog, the longest of the forms
+        browser.get("about:blank")
+        browser.get(server.url)
+        _wait(browser, lambda d: _css(d, "#new-game[open]"), "no new-game dialog")
+        _css(browser, "input[name=variant][value=four-player]")[0].click()
+        assert not _outside(browser, "#new-game form") and not _scrolls_sideways(browser)
+        # a game in play, then its analysis: the graph under the board, in view with it
+        _open_analysis(browser, server, OPERA_GAME)
+        _wait(browser, lambda d: _css(d, "#analysis-graph svg"), "no evaluation graph")
+        _wait(browser, lambda d: _css(d, "#analysis-summary")[0].get_attribute("hidden") is None, "no summary")
+        _css(browser, '#moves .move[data-ply="20"]')[0].click()
+        _wait(browser, lambda d: len(_css(d, "#analysis-lines li")) == 3, "no analysis lines")
+        for root in ("header", "main"):
+            assert not _outside(browser, root), root
+        assert not _scrolls_sideways(browser)
+        graph, board = (_css(browser, selector)[0].rect for selector in ("#analysis-graph svg", "#board svg"))
+        assert graph["width"] >= board["width"] - 1  # as wide as the board
+        if width > 900:  # beside the panel: the board and the whole graph in the window
+            assert graph["y"] + graph["height"] <= browser.execute_script("return window.innerHeight")
+            assert graph["height"] >= 120
+    finally:
+        browser.set_window_size(1400, 900)
+
+
+def _three_player_record() -> str:
+    from polychess import Game
+    from polychess.formats.record import write_record
+
+    game = Game("three-player")
+    for _ in range(7):
+        game.push(sorted(str(m) for m in game.legal_moves)[0])
+    return write_record(game)
+
+
+def _fen4() -> str:
+    from polychess import Game
+    from polychess.formats.fen4 import write_fen4
+
+    game = Game("four-player")
+    for _ in range(5):
+        game.push(sorted(str(m) for m in game.legal_moves)[-1])
+    return write_fen4(game.board)
+
+
+RECORDS = {  # each format Load record reads: its text, the moves it holds
+    "pgn": (lambda: OPERA_GAME, 33),
+    "fen": (lambda: "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", 0),
+    "pgn4": (lambda: (Path(__file__).parents[1] / "data" / "pgn4" / "cc_teams_26780489.pgn4").read_text(), None),
+    "fen4": (_fen4, 0),
+    "record": (_three_player_record, 7),
+}
+
+
+def _paste_record(browser: Any, text: str) -> dict[str, Any]:
+    """Loads a record through the Load record dialog, pasted; the page's game once shown."""
+    if browser.execute_script("return document.getElementById('new-game').open"):
+        browser.execute_script("document.getElementById('new-game').close()")
+    previous = browser.execute_script("return game && game.id")
+    _css(browser, "#load-record-button")[0].click()
+    browser.execute_script("document.getElementById('record-text').value = arguments[0]", text)
+    browser.find_element("css selector", "#load-record-form button[type=submit]").click()
+    _wait(browser, lambda d: d.execute_script("return game && game.id") not in (None, previous), "nothing loaded")
+    return dict(browser.execute_script("return game"))
+
+
+def _drawn(server: WebServer, game: dict[str, Any]) -> str:
+    """The game's board as the server draws it from the first seat's side, without the last
+    move's marks (a position loaded alone has none)."""
+    import json
+    import re
+
+    seat = game["seats"][0]["colour"]
+    drawn = json.loads(_get(server.url + f"api/games/{game['id']}?orientation={seat}"))["svg"]
+    return re.sub(r'<polygon class="lastmove"[^>]*>\n?', "", str(drawn))
+
+
+@pytest.mark.parametrize("name", list(RECORDS))
+def test_each_format_loads_and_every_export_loads_back_alike(server: WebServer, browser: Any, name: str) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    browser.get("about:blank")
+    browser.get(server.url)
+    _wait(browser, lambda d: _css(d, "#new-game[open]"), "no new-game dialog at the start")
+    make_text, moves = RECORDS[name]
+    game = _paste_record(browser, make_text())
+    played = [m for m in game["moves"] if m["player"]]
+    assert len(played) == moves if moves is not None else len(played) > 50
+    assert len(_css(browser, "#moves .move[data-ply]")) == len(played)
+    for option in [o.get_attribute("value") for o in _css(browser, "#save-format option")]:
+        Select(_css(browser, "#save-format")[0]).select_by_value(option)
+        saved = _get(_css(browser, "#save-record")[0].get_attribute("href"))
+        copy = _paste_record(browser, saved)
+        assert copy["variant"] == game["variant"] and copy["mode"] == game["mode"], option
+        assert _drawn(server, copy) == _drawn(server, game), option  # the same position
+        if option not in ("position", "fen4"):
+            assert copy["moves"] == game["moves"] and copy["turn"] == game["turn"], option
+        elif game["turn"] is not None:  # a position holds no end of the game: a mated side is to move there
+            assert copy["turn"] == game["turn"], option
+        browser.get("about:blank")  # back to the game first loaded, for the next format
+        browser.get(server.url + f"#game={game['id']}")
+        _wait(browser, lambda d: d.execute_script("return game && game.id") == game["id"], "the first game is gone")

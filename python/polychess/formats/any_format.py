@@ -30,6 +30,10 @@ EXPORTS = {"record": ("polychess record", ".txt"), "position": ("position", ".fe
 
 # PGN4's own tags: a record with one of them is chess.com's, whatever else it holds.
 _PGN4_MARK = re.compile(r'^\[(StartFen4 |Variant "(FFA|Teams|Solo)")', re.IGNORECASE | re.MULTILINE)
+# PGN's start position, which the polychess record would skip as a tag it does not know (and
+# read a PGN without moves as the record's default game, three-player chess).
+_PGN_MARK = re.compile(r"^\[(FEN|SetUp) ", re.MULTILINE)
+_VARIANT_TAG = re.compile(r"^\[Variant ", re.MULTILINE)
 
 
 def read_game(text: str) -> Game:
@@ -42,6 +46,8 @@ def read_game(text: str) -> Game:
         return _game_at(stripped)
     if _PGN4_MARK.search(stripped):
         return read_pgn4(stripped)
+    if _PGN_MARK.search(stripped) and not _VARIANT_TAG.search(stripped):
+        return read_pgn(stripped)
     try:
         return read_record(stripped)
     except RecordError as record_error:

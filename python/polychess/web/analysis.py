@@ -54,7 +54,7 @@ DEFAULT_REVIEW_NODES = 3_000
 # says so), so that a long game at the largest budget cannot keep an engine from the seats.
 MAX_REVIEW_SECONDS = 60.0
 _PV_SHOWN = 16  # moves of each line sent to the page
-GRAPH_WIDTH, GRAPH_HEIGHT = 420, 220  # the panel's width
+GRAPH_WIDTH, GRAPH_HEIGHT = 760, 190  # under the board: as wide as a board, the height app.css gives it
 
 Json = dict[str, object]
 
@@ -90,9 +90,10 @@ class Cancellation:
                 self._engine = None
 
 
-def position_of(session: Session, ply: int | None, side_line: list[str]) -> Game:
+def position_of(session: Session, ply: int | None, side_line: list[str]) -> tuple[Game, list[Json]]:
     """A copy of the session's game after ``ply`` of its moves (None: as it stands), then the
-    moves of ``side_line``; ApiError(400) naming what cannot be played."""
+    moves of ``side_line``, and those moves as the move list writes them (number, player,
+    coordinates, notation); ApiError(400) naming what cannot be played."""
     with session.lock:
         game = session.game.copy()
     moves_made = sum(1 for step in game.steps if step.move is not None)
@@ -104,14 +105,19 @@ def position_of(session: Session, ply: int | None, side_line: list[str]) -> Game
             if game.pop() is not None:
                 moves_made -= 1
     game.clock = None  # the side line is not played on anyone's clock
+    played: list[Json] = []
     for number, text in enumerate(side_line, 1):
         try:
-            game.push(text)
+            move = game.board.parse_move(text)
+            notation, mover = move_to_text(game.board, move), game.board.turn
+            game.push(move)
         except (IllegalMoveError, InvalidMoveError) as error:
             raise ApiError(400, f"line move {number} ({text!r}): {error}") from None
         except ValueError as error:  # the game is over there
             raise ApiError(400, f"line move {number} ({text!r}): {error}") from None
-    return game
+        step = next(s for s in reversed(game.steps) if s.move is not None)  # events may follow it
+        played.append({"number": step.fullmove, "player": mover.value, "text": str(move), "notation": notation})
+    return game, played
 
 
 def analyse(

@@ -252,9 +252,9 @@ def analysis(
     with store.using(game_id) as session:
         role = authorize(session, token)
         check_analysis(session, role)
-        game = position_of(session, ply, side_line)
+        game, line_moves = position_of(session, ply, side_line)
         answer = analyse(engines, session, game, lines, seconds, _orientation(query, role), client, cancel)
-        return 200, {"ply": ply, "line": side_line, **answer}
+        return 200, {"ply": ply, "line": side_line, "line_moves": line_moves, **answer}
 
 
 def review(
@@ -362,15 +362,36 @@ def record(
     store: Store, game_id: str, token: str | None = None, query: Mapping[str, str] | None = None
 ) -> tuple[str, str]:
     """The game written as the query's ``format`` (polychess.formats.any_format.EXPORTS; by
-    default the first that applies: the game's own record format) and a file name for it."""
+    default the first that applies: the game's own record format) and a file name for it.
+    With ``ply`` (and ``line``, moves separated by commas), the game up to that many moves and
+    then the line: a line of the analysis."""
+    query = query or {}
+    ply, side_line = _line_query(query)
     with store.using(game_id) as session:
         authorize(session, token)
         applies = exports_of(session.game)
-        name = (query or {}).get("format", applies[0])
+        name = query.get("format", applies[0])
         if name not in applies:
             raise ApiError(400, f"format must be one of {', '.join(applies)} for this game"[:200])
-        text, suffix = session.record(name)
-        return text, f"polychess-{session.game.variant}-{session.id}{suffix}"
+        if ply is None and not side_line:
+            text, suffix = session.record(name)
+            return text, f"polychess-{session.game.variant}-{session.id}{suffix}"
+        line_game, _ = position_of(session, ply, side_line)
+        text, suffix = session.record(name, line_game)
+        return text, f"polychess-{session.game.variant}-{session.id}-line{suffix}"
+
+
+def _line_query(query: Mapping[str, str]) -> tuple[int | None, list[str]]:
+    """The ``ply`` and ``line`` of a record request, checked as an analysis request's are."""
+    data: dict[str, object] = {}
+    if "ply" in query:
+        if not query["ply"].isdigit() or len(query["ply"]) > 6:
+            raise ApiError(400, f"ply must be a whole number, got {query['ply'][:20]!r}")
+        data["ply"] = int(query["ply"])
+    if query.get("line"):
+        data["line"] = query["line"].split(",")
+    ply, side_line, _, _ = parse_analysis_request(data)
+    return ply, side_line
 
 
 def _orientation(query: Mapping[str, str], role: str | None) -> str | None:

@@ -31,6 +31,7 @@ path                                        method  what
 ``/api/games/<id>/answer``                  POST    {"accept": true | false} to the pending offer
 ``/api/games/<id>/events``                  GET     live updates: the state at every change (server-sent events)
 ``/api/games/<id>/record``                  GET     the game as a download: ?format=own|record|position|fen4
+                                                    (&ply=N&line=m1,m2: to a ply, then a side line)
 ==========================================  ======  ==============================================
 
 Every answer about a game is its whole state (see view.py); ``?orientation=red`` turns the

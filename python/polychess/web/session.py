@@ -277,12 +277,13 @@ class Session:
     def human_to_move(self) -> bool:
         return not self.game.is_over() and not self.is_engine(self.game.turn)
 
-    def record(self, name: str = "record") -> tuple[str, str]:
-        """The game written as ``name`` (polychess.formats.any_format.EXPORTS: by default the
-        polychess record), records naming who played each seat, and its file suffix."""
+    def record(self, name: str = "record", game: Game | None = None) -> tuple[str, str]:
+        """The game (or ``game``, a line from one of its positions) written as ``name``
+        (polychess.formats.any_format.EXPORTS: by default the polychess record), records naming
+        who played each seat, and its file suffix."""
         with self.lock:
             names = {c.value.capitalize(): ENGINE_NAME if self.is_engine(c) else HUMAN_NAME for c in self.game.seats}
-            return export(self.game, name, names)
+            return export(game or self.game, name, names)
 
     # -- playing --------------------------------------------------------------------------
 

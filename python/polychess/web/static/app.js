@@ -20,8 +20,8 @@ let analysis = null;    // the analysis mode's state while it is on (see "analys
 
 // -- talking to the server ----------------------------------------------------------------
 
-async function api(method, path, body) {
-  const options = { method, headers: {} };
+async function api(method, path, body, signal) {
+  const options = { method, headers: {}, signal };
   if (token) options.headers["X-Polychess-Token"] = token;
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
@@ -338,8 +338,41 @@ function showMoves() {
       }
     }
     row.append(move);
+    if (analysis && entry.player) {
+      for (const node of analysis.tree[ply - 1] || []) row.append(variationOf(ply - 1, [], node, previousOf(ply - 1)));
+    }
   }
   if (!analysis) list.scrollTop = list.scrollHeight;
+}
+
+// A variation of the move list, in brackets: its moves, each leading to its position, with the
+// variations that leave it after each move nested where they leave it.
+function variationOf(ply, before, node, previous) {
+  const box = document.createElement("span");
+  box.className = "variation";
+  box.append("(");
+  const line = [...before];
+  let alternatives = [];
+  let first = true;
+  while (node) {
+    line.push(node.move);
+    const move = document.createElement("span");
+    move.className = `move ${node.player} clickable`;
+    move.textContent = numbered(node, previous, first);
+    move.title = `${NAMES[node.player]}: ${node.move}`;
+    move.dataset.ply = String(ply);
+    move.dataset.line = line.join(",");
+    const here = ply === analysis.ply && line.join(",") === analysis.line.join(",");
+    move.classList.toggle("current", here);
+    box.append(...(first ? [] : [" "]), move);
+    for (const other of alternatives) box.append(" ", variationOf(ply, line.slice(0, -1), other, previous));
+    alternatives = node.children.slice(1);
+    previous = node;
+    first = false;
+    node = node.children[0];
+  }
+  box.append(")");
+  return box;
 }
 
 function showLog() {
@@ -629,6 +662,11 @@ function report(error) {
 // engine's best lines, thinking on in the server's engine pool until stopped, a request at a
 // time (each longer than the last: the engine's table stays warm between them); the whole
 // game's evaluation graph, whose points and the move list lead to their positions.
+//
+// The side lines tried are kept as a tree, as lichess's analysis board keeps them: the
+// variations that leave the game after each of its plies (analysis.tree[ply]), each node a move
+// with the variations that go on from it (children[0] its continuation, the others its
+// alternatives). A position is (ply, line): the game's first ply moves, then the line's.
 
 const THINK_LIMIT_MS = 120000; // thinking stops by itself after this long at one position
 
@@ -637,8 +675,10 @@ function movesPlayed() {
 }
 
 function startAnalysis() {
-  analysis = { ply: movesPlayed(), line: [], thinking: false, turn: 0, picked: null, legal: {}, marks: {} };
+  analysis = { ply: movesPlayed(), line: [], thinking: false, turn: 0, picked: null, legal: {}, marks: {}, tree: {} };
   $("analysis").hidden = false;
+  $("analysis-graph").hidden = false;
+  document.body.classList.add("analysing");
   $("analysis-summary").hidden = true; // until this game's review comes
   $("analysis-button").setAttribute("aria-pressed", "true");
   showMoves();
@@ -649,8 +689,11 @@ function startAnalysis() {
 function stopAnalysis() {
   if (!analysis) return;
   analysis.turn++; // ends the thinking loop
+  if (analysis.request) analysis.request.abort();
   analysis = null;
   $("analysis").hidden = true;
+  $("analysis-graph").hidden = true;
+  document.body.classList.remove("analysing");
   $("analysis-button").setAttribute("aria-pressed", "false");
   if (game) {
     showMoves();
@@ -658,31 +701,130 @@ function stopAnalysis() {
   }
 }
 
+function gameMoves() {
+  return game.moves.filter((m) => m.player);
+}
+
+// A line that begins with the game's own next move is the game a ply further on.
 function goTo(ply, line) {
-  const last = movesPlayed();
-  analysis.ply = Math.max(0, Math.min(last, ply));
+  const moves = gameMoves();
+  ply = Math.max(0, Math.min(moves.length, ply));
+  while (line.length && ply < moves.length && moves[ply].text === line[0]) {
+    ply++;
+    line = line.slice(1);
+  }
+  analysis.ply = ply;
   analysis.line = line;
   analysis.picked = null;
-  const extra = line.length ? `, then ${line.join(" ")}` : "";
-  $("analysis-where").textContent = `${moveLabel(analysis.ply)} (ply ${analysis.ply} of ${last})${extra}`;
+  analysis.legal = {}; // until the position's answer brings its moves
+  showWhere();
   $("analysis-lines").replaceChildren();
   $("analysis-depth").textContent = "thinking...";
   showMoves();
   markGraph();
+  saveLineLink();
   think();
 }
 
-// Back takes back a side line's last move first; forward follows the game (not a side line).
-function step(delta) {
-  if (analysis.line.length) {
-    if (delta < 0) goTo(analysis.ply, analysis.line.slice(0, -1));
-    return;
-  }
-  if (analysis.ply + delta >= 0 && analysis.ply + delta <= movesPlayed()) goTo(analysis.ply + delta, []);
+// "After 15...Qe6 (ply 30 of 80)", then the side line in the list's notation where known.
+function showWhere() {
+  const nodes = nodesOf(analysis.ply, analysis.line);
+  const extra = analysis.line.length ? `, then ${nodes.map((n, i) => n ? numbered(n, i === 0 ? previousOf(analysis.ply) : nodes[i - 1], i === 0) : analysis.line[i]).join(" ")}` : "";
+  $("analysis-where").textContent = `${moveLabel(analysis.ply)} (ply ${analysis.ply} of ${movesPlayed()})${extra}`;
 }
 
+// The tree's nodes along a line from a ply of the game (undefined where not in the tree yet).
+function nodesOf(ply, line) {
+  const nodes = [];
+  let children = analysis.tree[ply] || [];
+  for (const move of line) {
+    const node = children.find((n) => n.move === move);
+    nodes.push(node);
+    children = node ? node.children : [];
+  }
+  return nodes;
+}
+
+// The moves played next from a position: the game's own first (on the game's line), then the
+// variations tried there in the order they were tried.
+function nextMoves(ply, line) {
+  if (line.length === 0) {
+    const own = ply < movesPlayed() ? [gameMoves()[ply].text] : [];
+    return [...own, ...(analysis.tree[ply] || []).map((n) => n.move)];
+  }
+  const node = nodesOf(ply, line).pop();
+  return node ? node.children.map((n) => n.move) : [];
+}
+
+// A line the engine was asked about, with its moves as the server wrote them, into the tree.
+function addToTree(ply, moves) {
+  if (!moves.length) return;
+  let children = (analysis.tree[ply] ||= []);
+  for (const entry of moves) {
+    let node = children.find((n) => n.move === entry.text);
+    if (!node) {
+      node = { move: entry.text, number: entry.number, player: entry.player, notation: entry.notation, children: [] };
+      children.push(node);
+    }
+    children = node.children;
+  }
+}
+
+// A move's text with its number where a reader needs one: the first of a variation, and the
+// first of each round ("15.Qd5", "15...Qd5" for a later player of round 15).
+function numbered(node, previous, first) {
+  const opens = !previous || previous.number !== node.number;
+  if (opens) return `${node.number}.${node.notation}`;
+  return first ? `${node.number}...${node.notation}` : node.notation;
+}
+
+// The game's move before ply + 1 (numbered as the list is), for the variations that start there.
+function previousOf(ply) {
+  return ply > 0 ? gameMoves()[ply - 1] : null;
+}
+
+// Back: a side line's last move, then the game's. Forward: the first of the next moves (the
+// game's own on its line). Up and down: the other moves tried in place of the last one.
+function step(delta) {
+  if (delta < 0) {
+    if (analysis.line.length) goTo(analysis.ply, analysis.line.slice(0, -1));
+    else if (analysis.ply > 0) goTo(analysis.ply - 1, []);
+    return;
+  }
+  const next = nextMoves(analysis.ply, analysis.line);
+  if (next.length) goTo(analysis.ply, [...analysis.line, next[0]]);
+}
+
+function switchVariation(delta) {
+  let ply = analysis.ply;
+  let line = analysis.line.slice(0, -1);
+  let move;
+  if (analysis.line.length) {
+    move = analysis.line[analysis.line.length - 1];
+  } else if (ply > 0) {
+    ply -= 1;
+    move = gameMoves()[ply].text;
+  } else {
+    return;
+  }
+  const choices = nextMoves(ply, line);
+  const index = choices.indexOf(move) + delta;
+  if (index >= 0 && index < choices.length) goTo(ply, [...line, choices[index]]);
+}
+
+// Save line: the game to the position shown, with its side line, in the chosen format.
+function saveLineLink() {
+  const format = encodeURIComponent($("save-format").value);
+  const line = analysis.line.length ? `&line=${encodeURIComponent(analysis.line.join(","))}` : "";
+  $("analysis-save").href = `/api/games/${encodeURIComponent(game.id)}/record?format=${format}&ply=${analysis.ply}${line}`;
+}
+
+// The request of a position left is aborted: the server stops its search when the connection
+// goes, and a reader stepping through the moves never waits for searches of positions passed.
 async function think() {
   const turn = ++analysis.turn;
+  if (analysis.request) analysis.request.abort();
+  const request = (analysis.request = new AbortController());
   analysis.thinking = true;
   $("analysis-think").textContent = "Stop";
   const started = performance.now();
@@ -691,14 +833,26 @@ async function think() {
     while (analysis && analysis.turn === turn) {
       const lines = Number($("analysis-count").value); // 1 to 5, the server's MAX_LINES
       const body = { ply: analysis.ply, line: analysis.line, lines, time: seconds };
-      const data = await api("POST", gamePath("/analysis"), body);
+      let data;
+      try {
+        data = await api("POST", gamePath("/analysis"), body, request.signal);
+      } catch (error) {
+        if (error.status !== 429 || performance.now() - started > 10000) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 250)); // an aborted search still ending
+        continue;
+      }
       if (!analysis || analysis.turn !== turn) return; // the position changed meanwhile
+      if (data.line_moves.length && !nodesOf(analysis.ply, analysis.line).every(Boolean)) {
+        addToTree(analysis.ply, data.line_moves);
+        showWhere();
+        showMoves();
+      }
       showAnalysis(data);
       if (data.lines.length === 0 || performance.now() - started > THINK_LIMIT_MS) break;
       seconds = Math.min(4, seconds * 2);
     }
   } catch (error) {
-    if (analysis && analysis.turn === turn) report(error);
+    if (analysis && analysis.turn === turn && error.name !== "AbortError") report(error);
   }
   if (analysis && analysis.turn === turn) {
     analysis.thinking = false;
@@ -709,6 +863,7 @@ async function think() {
 function toggleThinking() {
   if (analysis.thinking) {
     analysis.turn++;
+    analysis.request.abort();
     analysis.thinking = false;
     $("analysis-think").textContent = "Think";
   } else {
@@ -885,6 +1040,8 @@ function onKey(event) {
   const keys = {
     ArrowLeft: () => step(-1),
     ArrowRight: () => step(1),
+    ArrowUp: () => switchVariation(-1),
+    ArrowDown: () => switchVariation(1),
     Home: () => goTo(0, []),
     End: () => goTo(movesPlayed(), []),
     " ": toggleThinking,
@@ -900,7 +1057,7 @@ function onKey(event) {
 function onAnalysisTarget(event) {
   if (!analysis) return;
   const target = event.target.closest("[data-ply]");
-  if (target) goTo(Number(target.dataset.ply), []);
+  if (target) goTo(Number(target.dataset.ply), target.dataset.line ? target.dataset.line.split(",") : []);
 }
 
 // -- start --------------------------------------------------------------------------------
@@ -927,7 +1084,7 @@ async function start() {
   $("invitations-button").addEventListener("click", showInvitations);
   $("orientation").addEventListener("change", () => refresh(selected).catch(report));
   $("save-record").addEventListener("click", (event) => { if (!game) event.preventDefault(); });
-  $("save-format").addEventListener("change", saveLink);
+  $("save-format").addEventListener("change", () => { saveLink(); if (analysis) saveLineLink(); });
   $("analysis-button").addEventListener("click", () => (analysis ? stopAnalysis() : startAnalysis()));
   $("analysis-first").addEventListener("click", () => goTo(0, []));
   $("analysis-prev").addEventListener("click", () => step(-1));
