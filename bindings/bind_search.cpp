@@ -62,7 +62,7 @@ void bind_search(py::module_& m) {
             // (the argument keeps the network alive until the search returns)
             const SearchLimits limits{
                 depth,      nodes,
-                seconds,    algorithm_named(algorithm),
+                seconds,    algorithm_or_default(algorithm),
                 threads,    noise,
                 noise_seed, network.get(),
                 multipv,    searchmoves ? named_root_moves(g, *searchmoves) : std::vector<Move>{}};
@@ -92,7 +92,7 @@ void bind_search(py::module_& m) {
             return report_dict(v, report);
           },
           py::arg("game"), py::arg("depth") = 0, py::arg("nodes") = 0, py::arg("seconds") = 0.0,
-          py::arg("info") = py::none(), py::arg("algorithm") = "paranoid", py::arg("threads") = 1, py::arg("noise") = 0,
+          py::arg("info") = py::none(), py::arg("algorithm") = "", py::arg("threads") = 1, py::arg("noise") = 0,
           py::arg("noise_seed") = 0, py::arg("network") = py::none(), py::arg("multipv") = 1,
           py::arg("searchmoves") = py::none())
       .def("stop", &Engine::stop,

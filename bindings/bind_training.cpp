@@ -75,7 +75,7 @@ void bind_training(py::module_& m) {
          const std::vector<std::string>& starts, uint64_t nodes, uint32_t max_plies, int threads, size_t hash_mb,
          const std::shared_ptr<Network>& network, const std::string& algorithm, const StopFlag* stop) {
         const Variant& v = find_variant(variant, mode, setup);
-        SelfPlayOptions options{nodes, max_plies, threads, hash_mb, network.get(), algorithm_named(algorithm)};
+        SelfPlayOptions options{nodes, max_plies, threads, hash_mb, network.get(), algorithm_or_default(algorithm)};
         std::string records;
         {
           py::gil_scoped_release release;
@@ -86,9 +86,9 @@ void bind_training(py::module_& m) {
       },
       py::arg("variant"), py::arg("mode"), py::arg("setup"), py::arg("rules"), py::arg("starts"), py::arg("nodes"),
       py::arg("max_plies"), py::arg("threads") = 1, py::arg("hash_mb") = 16, py::arg("network") = py::none(),
-      py::arg("algorithm") = "paranoid", py::arg("stop") = py::none(),
+      py::arg("algorithm") = "", py::arg("stop") = py::none(),
       "Plays one game from each start position string, every move searched to `nodes` nodes by `algorithm` "
-      "where more than two sides play, without the GIL; "
+      "where more than two sides play (empty: the game's own), without the GIL; "
       "returns their training records (appended to training_data_header's bytes, a data file). A raised `stop` "
       "ends the batch with the games finished (those in play are left out).");
   m.def(

@@ -24,12 +24,12 @@ PYBIND11_MODULE(POLYCHESS_MODULE, m) {
       [] {
         std::vector<py::tuple> out;
         for (const polychess::Variant* v : polychess::variants())
-          out.push_back(
-              py::make_tuple(v->name, v->mode, v->setup, v->layout.geometry->name(), v->colour_names, v->teams));
+          out.push_back(py::make_tuple(v->name, v->mode, v->setup, v->layout.geometry->name(), v->colour_names,
+                                       v->teams, v->default_algorithm));
         return out;
       },
       "Every game the core knows, as (variant, mode, setup, board shape, colour names, whether players p and p + 2 "
-      "are partners), in its listed order (the catalogue).");
+      "are partners, the search algorithm the engine plays it by), in its listed order (the catalogue).");
   m.def(
       "resolve_variant",
       [](const polychess::NameText& name, const polychess::NameText& mode, const polychess::NameText& setup) {

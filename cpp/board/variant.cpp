@@ -23,7 +23,8 @@ Variant four_player(bool teams, bool modern) {
                  /*multi_colour_text=*/true,
                  /*upper_case_text=*/false,
                  /*teams=*/teams,
-                 teams ? ANY_PIECE : std::vector<Kind>{ONE_POINT_QUEEN}};
+                 teams ? ANY_PIECE : std::vector<Kind>{ONE_POINT_QUEEN},
+                 /*default_algorithm=*/teams ? "brs" : "paranoid"};
 }
 
 std::vector<const Variant*> build_registry() {
@@ -39,7 +40,8 @@ std::vector<const Variant*> build_registry() {
                                     /*multi_colour_text=*/true,
                                     /*upper_case_text=*/true,
                                     /*teams=*/false,
-                                    ANY_PIECE};
+                                    ANY_PIECE,
+                                    /*default_algorithm=*/"brs"};
   static const Variant standard{"standard",
                                 "",
                                 "",
@@ -52,7 +54,8 @@ std::vector<const Variant*> build_registry() {
                                 /*multi_colour_text=*/false,
                                 /*upper_case_text=*/false,
                                 /*teams=*/false,
-                                ANY_PIECE};
+                                ANY_PIECE,
+                                /*default_algorithm=*/"brs"};
   static const Variant teams_modern = four_player(true, true), teams_classic = four_player(true, false),
                        ffa_modern = four_player(false, true), ffa_classic = four_player(false, false);
   return {&three_player, &standard, &teams_modern, &teams_classic, &ffa_modern, &ffa_classic};

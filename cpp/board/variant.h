@@ -24,6 +24,10 @@ struct Variant {
   bool upper_case_text;                   // cell names and promotion letters in upper case
   bool teams;                             // players p and p + 2 are partners (four-player teams)
   std::vector<Kind> promotion_kinds;
+  // The search the engine plays the game by where more than two sides play (search/search.h's
+  // names: "brs", "paranoid"): the strongest in our matches at equal time (bench/README.md).
+  // Where two sides alternate every algorithm is the same alpha-beta. Decided here alone.
+  std::string default_algorithm;
 
   int colours() const { return layout.colour_count; }
 };

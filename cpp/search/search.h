@@ -24,6 +24,7 @@
 #include <array>
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,11 +45,11 @@ constexpr double MAX_SECONDS = 1e9;  // about 31 years: "no limit" is 0, not a h
 enum class Algorithm : uint8_t { PARANOID, MAXN, BRS };
 
 struct SearchLimits {
-  int depth = 0;                              // 0: no depth limit
-  uint64_t nodes = 0;                         // 0: no node limit
-  double seconds = 0.0;                       // 0: no time limit
-  Algorithm algorithm = Algorithm::PARANOID;  // for the multi-player games
-  int threads = 1;  // more: helper threads share the table (lazy SMP); results vary run to run
+  int depth = 0;                       // 0: no depth limit
+  uint64_t nodes = 0;                  // 0: no node limit
+  double seconds = 0.0;                // 0: no time limit
+  std::optional<Algorithm> algorithm;  // for the multi-player games; none: the game's own (Variant)
+  int threads = 1;                     // more: helper threads share the table (lazy SMP); results vary run to run
   // Strength levels: every player's evaluation is off by up to `noise` centipawns, the same
   // for a position and seed in every search, so that a weakened engine stays consistent.
   int noise = 0;
@@ -74,6 +75,8 @@ struct SearchLine {
 
 // The algorithm a name ("paranoid", "maxn", "brs") stands for; std::invalid_argument otherwise.
 Algorithm algorithm_named(const std::string& name);
+// The same, where an empty name stands for the game's own (none: Variant::default_algorithm).
+std::optional<Algorithm> algorithm_or_default(const std::string& name);
 
 struct SearchReport {
   Move best = MOVE_NONE;

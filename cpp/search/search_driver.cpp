@@ -25,7 +25,9 @@ Searcher<W>::Searcher(const GameState<W>& root, TranspositionTable& tt, const Se
       network_(limits.network ? std::make_unique<NetworkEvaluator<W>>(*limits.network, pos_.variant()) : nullptr),
       root_(pos_.turn()),
       two_sides_(alternating_sides(pos_)),
-      algorithm_(two_sides_ ? Algorithm::PARANOID : limits.algorithm),
+      algorithm_(two_sides_         ? Algorithm::PARANOID
+                 : limits.algorithm ? *limits.algorithm
+                                    : algorithm_named(pos_.variant().default_algorithm)),
       counts_points_(root.rules().ranking == Ranking::POINTS),
       opposing_sides_(opposing_sides(pos_)),
       contempt_(root.rules().ranking == Ranking::ORDER_OUT && opposing_sides(pos_) > 1 ? DRAW_CONTEMPT : 0) {
@@ -260,6 +262,11 @@ Algorithm algorithm_named(const std::string& name) {
   if (name == "maxn") return Algorithm::MAXN;
   if (name == "brs") return Algorithm::BRS;
   throw std::invalid_argument("unknown algorithm " + quoted(name) + " (paranoid, maxn, brs)");
+}
+
+std::optional<Algorithm> algorithm_or_default(const std::string& name) {
+  if (name.empty()) return std::nullopt;
+  return algorithm_named(name);
 }
 
 template <int W>

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <atomic>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,9 +22,9 @@ struct SelfPlayOptions {
   uint64_t nodes = 5000;     // per move
   uint32_t max_plies = 300;  // a game still on here is recorded as a draw among those in
   int threads = 1;
-  size_t hash_mb = 16;                        // per thread, cleared before each game
-  const Network* network = nullptr;           // the evaluation to play with; null: the classic one
-  Algorithm algorithm = Algorithm::PARANOID;  // where more than two sides play: the engine's own
+  size_t hash_mb = 16;                 // per thread, cleared before each game
+  const Network* network = nullptr;    // the evaluation to play with; null: the classic one
+  std::optional<Algorithm> algorithm;  // where more than two sides play; none: the game's own
 };
 
 // One game from each start position string of `variant`, by `rules`; InvalidPosition for a

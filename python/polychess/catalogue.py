@@ -41,6 +41,9 @@ class GameKind:
     colours: tuple[Colour, ...] = field(compare=False)  # what the three above name
     sides: tuple[tuple[Colour, ...], ...] = field(compare=False)
     rules: Rules = field(compare=False)
+    # The search the engine plays the game by where more than two sides play (the core decides it:
+    # cpp/board/variant.h); where two sides alternate every algorithm is the same alpha-beta.
+    default_algorithm: str = field(compare=False)
 
     @property
     def family(self) -> str:
@@ -86,11 +89,12 @@ class GameKind:
         return Game(self.variant, start=start, **options)
 
 
-def _listed(variant: str, mode: str, setup: str, board: str, names: list[str], teams: bool) -> GameKind:
+def _listed(variant: str, mode: str, setup: str, board: str, names: list[str], teams: bool, algorithm: str) -> GameKind:
     colours = tuple(Colour(name) for name in names)
     # Partners sit opposite each other: players p and p + 2 (docs/rules.md §2.3).
     sides = tuple(colours[p::2] for p in range(2)) if teams else tuple((c,) for c in colours)
-    return GameKind(variant, mode or None, setup or None, board, colours, sides, DECLARED[(variant, mode or None)])
+    rules = DECLARED[(variant, mode or None)]
+    return GameKind(variant, mode or None, setup or None, board, colours, sides, rules, algorithm)
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,6 @@ __all__ = [
     "SearchResult",
     "SearchLine",
     "ALGORITHMS",
-    "DEFAULT_ALGORITHM",
     "default_algorithm",
     "max_hash_mb",
     "stop_all_searches",
@@ -45,15 +44,13 @@ __all__ = [
 # (every player maximises his own score). Where two sides alternate (standard, four-player
 # teams) every choice is the same alpha-beta minimax.
 ALGORITHMS = ("brs", "paranoid", "maxn")
-# The default is the strongest in our matches at equal time (bench/README.md): best-reply
-# search in three-player chess, paranoid search in free-for-all.
-DEFAULT_ALGORITHM = "brs"
-_FREE_FOR_ALL_ALGORITHM = "paranoid"
 
 
 def default_algorithm(board: Board) -> str:
-    """The algorithm an engine created without one uses for this board's game."""
-    return _FREE_FOR_ALL_ALGORITHM if board.mode == "ffa" else DEFAULT_ALGORITHM
+    """The algorithm an engine created without one uses for this board's game: the game's own,
+    decided by the core (the strongest in our matches at equal time, bench/README.md:
+    best-reply search in three-player chess, paranoid search in free-for-all)."""
+    return board.kind.default_algorithm
 
 
 def _mate_in(score: int, round_plies: int, mate_moves: int) -> int | None:

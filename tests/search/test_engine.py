@@ -245,6 +245,19 @@ def test_default_algorithm_per_game():
         assert (ours.best_move, ours.score, ours.nodes) == (named.best_move, named.score, named.nodes)
 
 
+def test_the_core_decides_the_default_algorithm_alone():
+    # The low-level search and self-play, given no algorithm, search as the engine does by
+    # default: the game's own (cpp/board/variant.h), not one of their own.
+    from polychess import _core
+
+    board = Board("three-player")
+    game = _core.GameState(board.core.copy(), judge_start=False)
+    unnamed = _core.Engine(4).search(game, depth=3)
+    for algorithm, same in (("brs", True), ("paranoid", False)):
+        named = _core.Engine(4).search(game, depth=3, algorithm=algorithm)
+        assert (named["nodes"] == unnamed["nodes"]) is same, algorithm
+
+
 def test_play_and_errors():
     game = Game("three-player")
     engine = Engine(hash_mb=4)
