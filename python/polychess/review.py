@@ -7,7 +7,11 @@ move (its score). Both scores are for the mover's side and are read as expected 
 game's outcome model (:mod:`polychess.outlook`: winning counts 1, a draw or a middle place 0.5,
 losing 0), so a move is judged by the share of a game it gave away, the same in every game:
 at least :data:`THRESHOLDS` ``["inaccuracy"]`` (0.05) an inaccuracy, 0.10 a mistake, 0.15 a
-blunder, as lichess marks the winning chances lost.
+blunder, as lichess marks the winning chances lost. A move a mark would fall on is judged again
+by searches :data:`VERIFY_FACTOR` times as long (the budget's nodes or time; its depth
+:data:`VERIFY_PLIES` plies deeper): a sacrifice whose point lies beyond the short search's
+horizon (Fischer's 13...Nxe4 and 15...Nxc3 against Byrne, 1956) looked like a loss at 20,000 and
+200,000 nodes and is the best move at a million; the few moves marked pay for the depth.
 
 >>> from polychess import Game
 >>> from polychess.review import review_game
@@ -30,7 +34,17 @@ from polychess.engine import Engine, SearchResult
 from polychess.game import Game
 from polychess.outlook import OutcomeModel, model_for, standings
 
-__all__ = ["GLYPHS", "MARKS", "THRESHOLDS", "Review", "ReviewedMove", "move_accuracy", "review_game"]
+__all__ = [
+    "GLYPHS",
+    "MARKS",
+    "THRESHOLDS",
+    "VERIFY_FACTOR",
+    "VERIFY_PLIES",
+    "Review",
+    "ReviewedMove",
+    "move_accuracy",
+    "review_game",
+]
 
 # The least share of a game a move gives away to be marked, worst first.
 THRESHOLDS = {"blunder": 0.15, "mistake": 0.10, "inaccuracy": 0.05}
@@ -40,6 +54,9 @@ MATE_STANDING = {"inaccuracy": 9.99, "mistake": 7.0}
 MARKS = tuple(THRESHOLDS)
 # The marks as annotators write them beside a move (PGN's $6, $2 and $4).
 GLYPHS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+# How much longer the searches that check a mark run (above), by default.
+VERIFY_FACTOR = 50
+VERIFY_PLIES = 6
 
 
 @dataclass(frozen=True)
@@ -73,7 +90,8 @@ class ReviewedMove:
 
 @dataclass(frozen=True)
 class Review:
-    """A reviewed game: its game, the budget each search had, and every move reviewed."""
+    """A reviewed game: its game, the budget each search had (as text: "nodes 20000 a search, ..."),
+    and every move reviewed."""
 
     game: Game
     budget: str
@@ -155,13 +173,20 @@ def review_game(
     time: float | None = None,
     progress: Callable[[int, int], None] | None = None,
     stop: Callable[[], bool] | None = None,
+    verify: int = VERIFY_FACTOR,
 ) -> Review:
     """Reviews every move of the game (it is not changed) with ``engine`` (a fresh one if
-    None), each search to ``nodes``, ``depth`` or ``time`` (by default 20,000 nodes).
+    None), each search to ``nodes``, ``depth`` or ``time`` (by default 20,000 nodes), a move
+    that would be marked again ``verify`` times as long (1: not again; the module's docstring).
     ``progress(done, total)`` is called after each move; ``stop()``, asked before each, ends
     the review there when it answers True (the Review says it is not ``complete``)."""
     if nodes is None and depth is None and time is None:
         nodes = 20_000
+    if isinstance(verify, bool) or not isinstance(verify, int) or verify < 1:
+        raise ValueError(f"verify must be a whole number from 1 (no second search), got {verify!r}")
+    # the budget of the searches that check a mark
+    deep_nodes, deep_time = (nodes * verify if nodes else None), (time * verify if time else None)
+    deep_depth = depth + VERIFY_PLIES if depth else None
     engine = engine if engine is not None else Engine(hash_mb=32)
     model = model_for(game.kind)
     steps = game.steps
@@ -169,7 +194,7 @@ def review_game(
     total = sum(1 for step in steps if step.move is not None)
     budget = ", ".join(
         f"{name} {value}" for name, value in (("nodes", nodes), ("depth", depth), ("time", time)) if value
-    )
+    ) + (f" a search, each mark checked by searches {verify}x as long" if verify > 1 else " a search")
     reviewed: list[ReviewedMove] = []
     for step in steps:
         if step.move is None:
@@ -178,11 +203,11 @@ def review_game(
         if stop is not None and stop():
             return Review(game, budget, tuple(reviewed), complete=False)
         player = replay.turn
-        best = engine.search(replay, nodes=nodes, depth=depth, time=time)
-        played = best
-        if step.move != best.best_move:
-            played = engine.search(replay, nodes=nodes, depth=depth, time=time, searchmoves=[step.move])
+        best, played = _searches(engine, replay, step.move, nodes, depth, time)
         expected, best_expected = _expected(model, played.score), _expected(model, best.score)
+        if verify > 1 and _mark(best_expected - expected, model, played, best) is not None:
+            best, played = _searches(engine, replay, step.move, deep_nodes, deep_depth, deep_time)
+            expected, best_expected = _expected(model, played.score), _expected(model, best.score)
         reviewed.append(
             ReviewedMove(
                 ply=len(reviewed) + 1,
@@ -206,6 +231,16 @@ def review_game(
         if progress is not None:
             progress(len(reviewed), total)
     return Review(game, budget, tuple(reviewed))
+
+
+def _searches(
+    engine: Engine, position: Game, move: Move, nodes: int | None, depth: int | None, time: float | None
+) -> tuple[SearchResult, SearchResult]:
+    """The search of the position, and of the move played there (the same where it is the best)."""
+    best = engine.search(position, nodes=nodes, depth=depth, time=time)
+    if move == best.best_move:
+        return best, best
+    return best, engine.search(position, nodes=nodes, depth=depth, time=time, searchmoves=[move])
 
 
 def _decided(result: SearchResult) -> int | None:

@@ -11,7 +11,7 @@ import pytest
 
 from polychess import Game
 from polychess.cli import main
-from polychess.formats import read_pgn4, write_record
+from polychess.formats import read_pgn, read_pgn4, write_record
 from polychess.review import GLYPHS, THRESHOLDS, move_accuracy, review_game
 from polychess.review_chart import MARK_COLOURS, review_svg
 
@@ -37,6 +37,23 @@ def test_the_move_that_allows_mate_is_a_blunder_and_the_mate_is_best():
     assert review.marks(blunder.player)["blunder"] == 1
     # two sides: the other side's standing is the rest
     assert blunder.standings[mate.player] == 1.0 - blunder.expected
+
+
+LEGALS_MATE = "1. e4 e5 2. Nf3 d6 3. Bc4 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5# 1-0"
+
+
+def test_a_mark_is_checked_by_a_longer_search():
+    # At 300 nodes 5.Nxe5!, which gives the queen for a mate, looks like a blunder; the search
+    # that checks the mark, 50 times as long, sees the mate and clears it.
+    game = read_pgn(LEGALS_MATE)
+    marks = {verify: {m.ply: m.mark for m in review_game(game, nodes=300, verify=verify).moves} for verify in (1, 50)}
+    assert marks[1][9] == "blunder" and marks[50][9] is None
+    # deep enough to see the mate, 5...Bxd1?? stays a blunder once checked
+    checked = review_game(game, nodes=1000)
+    assert checked.moves[9].mark == "blunder" and checked.moves[8].mark is None
+    assert "50x" in checked.budget
+    with pytest.raises(ValueError, match="verify"):
+        review_game(game, nodes=300, verify=0)
 
 
 def test_every_mark_follows_from_the_share_given_away():

@@ -14,7 +14,7 @@ from polychess.cli.show import CONVERTER_HELP, ConverterMissing, load_record, sv
 from polychess.cli.status_line import StatusLine
 from polychess.engine import Engine
 from polychess.outlook import model_for
-from polychess.review import GLYPHS, MARKS, Review, review_game
+from polychess.review import GLYPHS, MARKS, VERIFY_FACTOR, Review, review_game
 from polychess.review_chart import review_svg
 
 __all__ = ["add_parser", "review_text"]
@@ -36,6 +36,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     limit.add_argument("--nodes", type=positive_int, help="nodes a search (default 20000)")
     limit.add_argument("--depth", type=positive_int, help="plies a search")
     limit.add_argument("--time", type=float, help="seconds a search")
+    parser.add_argument(
+        "--verify",
+        type=positive_int,
+        default=VERIFY_FACTOR,
+        metavar="N",
+        help=f"judge a move that would be marked again by searches N times as long (default {VERIFY_FACTOR}; "
+        "with --depth, deeper; 1: not again)",
+    )
     parser.add_argument("--threads", type=positive_int, default=1, help="search threads (default 1)")
     parser.add_argument("--graph", metavar="FILE", help="write the evaluation graph: FILE.svg or FILE.png")
     parser.add_argument("--json", metavar="FILE", help="write every reviewed move as JSON ('-': standard output)")
@@ -58,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
             nodes=args.nodes,
             depth=args.depth,
             time=args.time,
+            verify=args.verify,
             progress=lambda done, total: status.progress(done, total, "moves"),
         )
     if args.json == "-":
@@ -85,7 +94,7 @@ def review_text(review: Review) -> str:
     for the mover's side in pawns of the game, the expected result after the move and the
     mark with its glyph), then each player's marks, accuracy and average loss."""
     kind = review.game.kind
-    lines = [f"Review of a {kind.name} game, {len(review.moves)} moves, {review.budget} a search", ""]
+    lines = [f"Review of a {kind.name} game, {len(review.moves)} moves, {review.budget}", ""]
     lines.append(f"{'ply':>4}  {'player':<7} {'move':<9} {'best':<9} {'score':>7} {'best':>7} {'expected':>8}  mark")
     model = model_for(kind)
     for m in review.moves:
