@@ -4,9 +4,9 @@
 
 #include <atomic>
 
+#include "base/errors.h"
 #include "bindings.h"
 #include "core/checks.h"
-#include "core/errors.h"
 #include "core/events.h"
 #include "core/perft.h"
 

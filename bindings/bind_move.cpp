@@ -3,8 +3,8 @@
 #include <array>
 #include <functional>
 
+#include "base/errors.h"
 #include "bindings.h"
-#include "core/errors.h"
 #include "core/notation.h"
 
 namespace py = pybind11;

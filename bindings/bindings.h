@@ -15,9 +15,9 @@
 #include <variant>
 #include <vector>
 
+#include "base/errors.h"
 #include "board/variant.h"
 #include "core/any_width.h"
-#include "core/errors.h"
 #include "core/movegen.h"
 #include "core/notation.h"
 #include "core/rules.h"

@@ -5,9 +5,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "base/errors.h"
 #include "bindings.h"
 #include "board/variant.h"
-#include "core/errors.h"
 
 namespace py = pybind11;
 

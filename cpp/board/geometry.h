@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/types.h"
+#include "base/types.h"
 
 namespace polychess {
 

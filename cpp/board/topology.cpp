@@ -6,7 +6,7 @@
 #include <mutex>
 #include <stdexcept>
 
-#include "core/random.h"
+#include "base/random.h"
 
 namespace polychess {
 namespace {

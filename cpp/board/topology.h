@@ -17,8 +17,8 @@
 #include <cstring>
 #include <vector>
 
+#include "base/bitboard.h"
 #include "board/variant.h"
-#include "core/bitboard.h"
 
 namespace polychess {
 

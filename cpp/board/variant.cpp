@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "core/errors.h"
+#include "base/errors.h"
 
 namespace polychess {
 namespace {

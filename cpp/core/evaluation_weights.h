@@ -8,7 +8,7 @@
 
 #include <array>
 
-#include "core/types.h"
+#include "base/types.h"
 
 namespace polychess {
 

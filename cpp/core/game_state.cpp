@@ -1,7 +1,7 @@
 #include "core/game_state.h"
 
+#include "base/errors.h"
 #include "core/checks.h"
-#include "core/errors.h"
 
 #include <algorithm>
 #include <bit>

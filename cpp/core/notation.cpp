@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include "core/errors.h"
+#include "base/errors.h"
 
 namespace polychess {
 

@@ -12,10 +12,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "base/types.h"
 #include "board/layout.h"
 #include "board/variant.h"
 #include "core/evaluation_weights.h"
-#include "core/types.h"
 
 namespace polychess {
 

@@ -5,7 +5,7 @@
 #include <cctype>
 #include <sstream>
 
-#include "core/errors.h"
+#include "base/errors.h"
 #include "core/position.h"
 
 namespace polychess {

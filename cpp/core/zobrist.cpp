@@ -1,6 +1,6 @@
 #include "core/zobrist.h"
 
-#include "core/random.h"
+#include "base/random.h"
 
 namespace polychess {
 namespace {

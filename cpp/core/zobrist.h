@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "core/types.h"
+#include "base/types.h"
 
 namespace polychess {
 

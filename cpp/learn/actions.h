@@ -16,8 +16,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "base/types.h"
 #include "board/variant.h"
-#include "core/types.h"
 
 namespace polychess {
 

@@ -5,9 +5,9 @@
 #include <thread>
 #include <vector>
 
-#include "core/errors.h"
+#include "base/errors.h"
+#include "base/random.h"
 #include "core/notation.h"
-#include "core/random.h"
 
 namespace polychess {
 namespace {

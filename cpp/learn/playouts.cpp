@@ -2,10 +2,10 @@
 
 #include <thread>
 
-#include "core/errors.h"
+#include "base/errors.h"
+#include "base/random.h"
 #include "core/game_state.h"
 #include "core/placement.h"
-#include "core/random.h"
 
 namespace polychess {
 namespace {

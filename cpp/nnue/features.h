@@ -23,8 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "base/types.h"
 #include "board/variant.h"
-#include "core/types.h"
 
 namespace polychess {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/errors.h"
+#include "base/errors.h"
 #include "nnue/binary_io.h"
 
 namespace polychess {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/errors.h"
+#include "base/errors.h"
 #include "nnue/binary_io.h"
 #include "nnue/features.h"
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/errors.h"
+#include "base/errors.h"
 #include "core/evaluate.h"
 #include "core/game_state.h"
 #include "core/movegen.h"

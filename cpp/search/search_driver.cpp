@@ -5,7 +5,7 @@
 #include <string>
 #include <thread>
 
-#include "core/errors.h"
+#include "base/errors.h"
 #include "search/searcher.h"
 
 namespace polychess {

@@ -15,7 +15,7 @@
 #include <memory>
 #include <mutex>
 
-#include "core/types.h"
+#include "base/types.h"
 #include "search/search.h"
 
 namespace polychess {

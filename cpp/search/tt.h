@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "core/types.h"
+#include "base/types.h"
 
 namespace polychess {
 
