@@ -205,7 +205,7 @@ def _run_match(args: argparse.Namespace) -> int:
         raise UsageError("--address is for --backend ray")
     time_control, increment = _clock(args.tc)
     sprt = _sprt(args.sprt)
-    needed = -(-args.games // len(seat_assignments(kind.variant, kind.mode, args.split)))
+    needed = -(-args.games // len(seat_assignments(kind, split=args.split)))
     openings, source = openings_argument(args, kind, needed)
     config = MatchConfig(
         kind, a, b, args.games, openings, source, args.max_plies, time_control, increment, args.seed, args.split

@@ -555,4 +555,6 @@ class Session:
 
 
 def _example(game: Game) -> str:
-    return {"three-player": "E2E4", "four-player": "h2h3", "standard": "e2e4"}[game.variant]
+    """A move text of the position (one a player may make), for the help."""
+    moves = sorted(str(m) for m in game.legal_moves)
+    return moves[len(moves) // 2] if moves else "<from><to>"

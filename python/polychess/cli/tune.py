@@ -88,7 +88,7 @@ def _run_generate(args: argparse.Namespace) -> int:
     openings, source = openings_argument(args, kind, args.games)
     # The same player in every seat: one game per opening (the other seat assignments would
     # replay it).
-    assignments = len(seat_assignments(kind.variant, kind.mode, "2+2"))
+    assignments = len(seat_assignments(kind))
     config = MatchConfig(
         kind, player, player, args.games * assignments, openings, source, args.max_plies, seed=args.seed
     )

@@ -516,7 +516,7 @@ def write_fen4(board: Board, points: Mapping[Colour, int] | None = None) -> str:
     ``d`` + colour + kind, en passant in ``{'enPassant':(...)}`` only when a right is open).
     ``points`` (free-for-all scores, e.g. ``game.points``) default to 0; FEN4 has no move
     number, so it is not written."""
-    if board.variant != "four-player":
+    if board.kind.record_format.name != "pgn4":  # FEN4 is PGN4's position string
         raise ValueError(f"FEN4 is for four-player chess, not {board.variant}")
     fields = board.fen().split(" ")
     turn, rights, skipped_field, halfmove = fields[1], fields[2], fields[3], fields[4]

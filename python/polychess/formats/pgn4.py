@@ -590,7 +590,7 @@ def write_pgn4(game: Game, tags: Mapping[str, str] | None = None) -> str:
     (player names as Red/Blue/Yellow/Green, Site, Date, ...). Variant, RuleVariants,
     StartFen4, Result and Termination are written from the game and override the same tags
     in ``tags``. :func:`read_pgn4` reads it back into the identical game."""
-    if game.variant != "four-player":
+    if game.kind.record_format.name != "pgn4":
         raise ValueError(f"PGN4 is for four-player chess, not {game.variant}")
     extra = dict(tags or {})
     mode = game.mode

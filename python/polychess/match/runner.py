@@ -98,7 +98,7 @@ class MatchConfig:
 
     @property
     def assignments(self) -> list[str]:
-        return seat_assignments(self.kind.variant, self.kind.mode, self.split)
+        return seat_assignments(self.kind, split=self.split)
 
     @property
     def openings_needed(self) -> int:

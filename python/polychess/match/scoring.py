@@ -22,6 +22,7 @@ import itertools
 from collections.abc import Mapping
 
 from polychess.board import Colour, Status
+from polychess.catalogue import GameKind, kind_of
 from polychess.game import Game
 
 __all__ = ["FFA_SPLITS", "capped_places", "head_to_head", "place_scores", "seat_assignments"]
@@ -29,21 +30,28 @@ __all__ = ["FFA_SPLITS", "capped_places", "head_to_head", "place_scores", "seat_
 FFA_SPLITS = ("2+2", "1+3")
 
 
-def seat_assignments(variant: str, mode: str | None = None, split: str = "2+2") -> list[str]:
+def seat_assignments(game: GameKind | str, mode: str | None = None, split: str = "2+2") -> list[str]:
     """Seat assignments of configurations A and B, one letter per seat in turn order
-    (``Game(variant).seats``)."""
-    if variant == "standard":
-        return ["AB", "BA"]
-    if variant == "three-player":
-        return ["AAB", "ABA", "BAA", "BBA", "BAB", "ABB"]
-    if variant == "four-player":
-        if (mode or "teams") == "teams":
-            return ["ABAB", "BABA"]  # seats red, blue, yellow, green: partners sit opposite
-        if mode == "ffa":
-            if split not in FFA_SPLITS:
-                raise ValueError(f"unknown free-for-all split {split!r} ({', '.join(FFA_SPLITS)})")
-            return ["".join(s) for s in sorted(set(itertools.permutations("AABB" if split == "2+2" else "ABBB")))]
-    raise ValueError(f"no seat assignments for {variant} {mode or ''}".strip())
+    (``Game(variant).seats``), for a game (its kind, or its variant and mode). Partners take
+    the same letter; up to three sides every assignment with both letters (one B, then one A,
+    moving from the last side to the first); four players alone, the ``split``."""
+    kind = game if isinstance(game, GameKind) else kind_of(game, mode)
+    sides = len(kind.sides)
+    if sides <= 3:
+        patterns = [_one_of(letter, other, sides, i) for letter, other in ("BA", "AB") for i in reversed(range(sides))]
+    else:
+        if split not in FFA_SPLITS:
+            raise ValueError(f"unknown free-for-all split {split!r} ({', '.join(FFA_SPLITS)})")
+        lone = "AABB" if split == "2+2" else "ABBB"
+        patterns = ["".join(p) for p in sorted(set(itertools.permutations(lone)))]
+    side_of = {seat: i for i, side in enumerate(kind.sides) for seat in side}
+    seats = [side_of[colour] for colour in kind.colours]
+    return list(dict.fromkeys("".join(pattern[side] for side in seats) for pattern in patterns))
+
+
+def _one_of(letter: str, other: str, sides: int, at: int) -> str:
+    """``other`` on every side but ``at``, which takes ``letter``."""
+    return "".join(letter if i == at else other for i in range(sides))
 
 
 def head_to_head(places: Mapping[Colour, int], owners: Mapping[Colour, str]) -> dict[str, float]:

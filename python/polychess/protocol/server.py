@@ -395,7 +395,7 @@ def _bestmove(game: Game, result: SearchResult) -> str:
     if result.best_move is None:
         return "bestmove (none)"
     line = f"bestmove {result.best_move}"
-    if game.variant == "standard" and len(result.pv) > 1:
+    if len(game.kind.colours) == 2 and len(result.pv) > 1:  # the reply to ponder on is the opponent's
         line += f" ponder {result.pv[1]}"
     return line
 
@@ -743,7 +743,7 @@ class UciServer:
         for line in str(game.board).splitlines():
             self.write(line)
         board = game.board
-        fen = write_fen4(board, game.points) if game.variant == "four-player" else board.fen()
+        fen = write_fen4(board, game.points) if game.kind.record_format.name == "pgn4" else board.fen()
         self.write(f"Fen: {fen}")
         self.write(f"Key: {board.zobrist_key:016X}")
         self.write(f"Turn: {game.turn.value}" if not game.is_over() else f"Result: {game_result(game)}")

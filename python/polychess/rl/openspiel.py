@@ -23,6 +23,7 @@ with needs_extra("openspiel"):
     import numpy
     import pyspiel
 
+from polychess.catalogue import KINDS, GameKind, kind_of
 from polychess.options import OptionError
 from polychess.rl.table import Table, start_game
 
@@ -31,12 +32,24 @@ __all__ = ["GAMES", "game", "register"]
 # A bound OpenSpiel asks for (buffers of some algorithms); the draw rules end games well before.
 MAX_GAME_LENGTH = 20_000
 
-# short name -> (variant, its Game options fixed by the name, its parameters with their defaults)
+# The options of Game that OpenSpiel's games take as parameters, where a game has them, and
+# their defaults (move_limit 0: the game's own).
+_PARAMETERS: dict[str, Any] = {"first_mate_wins": False, "neutrality": False, "setup": "modern", "move_limit": 0}
+
+
+def _short_name(kind: GameKind) -> str:
+    return "polychess_" + kind.family.replace("-", "_")
+
+
+# short name -> (variant, its Game options fixed by the name, its parameters with their defaults):
+# one a game of the catalogue, its setups a parameter
 GAMES: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
-    "polychess_three_player": ("three-player", {}, {"first_mate_wins": False, "neutrality": False}),
-    "polychess_four_player_teams": ("four-player", {"mode": "teams"}, {"setup": "modern", "move_limit": 0}),
-    "polychess_four_player_ffa": ("four-player", {"mode": "ffa"}, {"setup": "modern", "move_limit": 0}),
-    "polychess_standard": ("standard", {}, {}),
+    _short_name(kind): (
+        kind.variant,
+        {"mode": kind.mode} if kind.mode else {},
+        {name: value for name, value in _PARAMETERS.items() if name in kind.options},
+    )
+    for kind in KINDS
 }
 
 
@@ -131,7 +144,7 @@ class _Observer:
 
 def _game_type(short_name: str) -> pyspiel.GameType:
     variant, fixed, defaults = GAMES[short_name]
-    seats = {"three-player": 3, "four-player": 4, "standard": 2}[variant]
+    seats = len(kind_of(variant, fixed.get("mode")).colours)
     return pyspiel.GameType(
         short_name=short_name,
         long_name=f"polychess {variant}" + "".join(f" {v}" for v in fixed.values()),
@@ -167,15 +180,11 @@ def register() -> None:
 def game(variant: str = "three-player", mode: str | None = None, **params: Any) -> pyspiel.Game:
     """The OpenSpiel game of a variant (four-player: ``mode="teams"``, the default, or
     ``"ffa"``), with the parameters of :data:`GAMES`."""
-    if variant == "four-player" and mode is None:
-        mode = "teams"
-    name = {
-        ("three-player", None): "polychess_three_player",
-        ("standard", None): "polychess_standard",
-        ("four-player", "teams"): "polychess_four_player_teams",
-        ("four-player", "ffa"): "polychess_four_player_ffa",
-    }.get((variant, mode))
-    if name is None:
+    try:
+        name = _short_name(kind_of(variant, mode))
+    except ValueError:  # no such game
+        name = ""
+    if name not in GAMES:
         raise OptionError(
             "variant",
             f"no OpenSpiel game for {variant!r}"

@@ -128,15 +128,13 @@ class _Sides:
 
     def __init__(self, kind: GameKind) -> None:
         torch = _torch()
-        players = len(kind.new_game().board.colours)
-        teams = kind.mode == "teams"
+        players = len(kind.colours)
+        side_of = {colour: i for i, side in enumerate(kind.sides) for colour in side}
         self.players = players
-        self.same_side = torch.tensor(
-            [[p == q or (teams and (p - q) % 2 == 0) for q in range(players)] for p in range(players)]
-        )
-        self.two_sides = teams or players == 2
-        self.opposing_sides = 1 if self.two_sides else players - 1
-        self.counts_points = kind.mode == "ffa"
+        self.same_side = torch.tensor([[side_of[p] == side_of[q] for q in kind.colours] for p in kind.colours])
+        self.two_sides = len(kind.sides) == 2
+        self.opposing_sides = len(kind.sides) - 1
+        self.counts_points = kind.rules.ranking == "points"
 
     def scores(self, values: Any, batch: _Batches, rows: Any) -> Any:
         """Every player's score of the values, [rows][players]."""
