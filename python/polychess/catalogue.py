@@ -73,6 +73,12 @@ class GameKind:
         default_setup = kind_of(self.variant, self.mode).setup
         return f"{self.variant}-{self.mode}" + ("" if self.setup == default_setup else f"-{self.setup}")
 
+    @property
+    def uci_variant(self) -> str:
+        """The game's name as the UCI option ``UCI_Variant`` gives it: standard chess is
+        ``chess``, as GUIs and python-chess call it; the others as :attr:`name`."""
+        return "chess" if self.variant == "standard" else self.name
+
     def __reduce__(self) -> tuple[object, ...]:
         """Pickled as its name in the catalogue (a worker process looks it up again)."""
         return (kind_of, (self.variant, self.mode, self.setup))

@@ -660,6 +660,16 @@ def test_side_lines_grow_a_variation_tree(server: WebServer, browser: Any) -> No
     assert "1. e4 e5 2. Nf3 d6 3. Nc3" in saved and "d4" not in saved
 
 
+def test_a_mate_found_reads_as_moves_to_mate(server: WebServer, browser: Any) -> None:
+    _open_analysis(browser, server, OPERA_GAME)
+    _css(browser, '#moves .move[data-ply="30"]')[0].click()  # after 15...Nxd7: 16.Qb8+ Nxb8 17.Rd8#
+    _wait(browser, lambda d: _where(d) == "After 15...Nxd7 (ply 30 of 33)", "not after 15...Nxd7")
+    _wait(browser, lambda d: _texts(d, "#analysis-lines .line-move")[:1] == ["Qb8+"], "the mate was not found")
+    chips = _texts(browser, "#analysis-lines li:first-child .outlook")
+    assert chips[0].startswith("#2 ") and chips[1].startswith("#-2 ")  # White mates in 2, Black is mated
+    assert _texts(browser, "#analysis-bars .bar-text") == ["#2"]
+
+
 def _outside(browser: Any, root: str) -> list[str]:
     """The elements of ``root`` that reach outside the box of their nearest container (a
     fieldset, a dialog's column, the panel, the board's area, the header, else ``root``)."""

@@ -296,7 +296,7 @@ class UciEngine:
             self._handshake()
             self.dialect = self._dialect(dialect)
             chosen = dict(options or {})
-            if "UCI_Variant" in self.options and "UCI_Variant" not in chosen and variant != "standard":
+            if "UCI_Variant" in self.options and "UCI_Variant" not in chosen and self.kind.uci_variant != "chess":
                 chosen["UCI_Variant"] = self.kind.name
             self.configure(chosen)
         except BaseException:
@@ -547,7 +547,7 @@ class UciEngine:
             return str(max(0, round(seconds * 1000)))
 
         words: list[str] = []
-        if self.dialect.clocks == "teams" and game.variant == "four-player":
+        if self.dialect.clocks == "teams" and game.kind.board == "cross":  # wtime and btime: the cross's partners
             teams = {"w": (Colour.RED, Colour.YELLOW), "b": (Colour.BLUE, Colour.GREEN)}
             for letter, team in teams.items():
                 seat = game.turn if game.turn in team else min(team, key=lambda c: clocks.get(c, 0.0))

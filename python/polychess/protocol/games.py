@@ -94,12 +94,12 @@ def parse_position(kind: GameKind, arguments: Sequence[str]) -> Position:
     if not head:
         raise PositionError("expected 'startpos' or 'fen <position>', then optionally 'moves ...'")
     text = " ".join(head)
-    if kind.variant == "four-player" and text[:2].upper() in ("R-", "B-", "Y-", "G-"):
+    if kind.record_format.name == "pgn4" and text[:2].upper() in ("R-", "B-", "Y-", "G-"):  # a FEN4
         try:
             fen4 = read_fen4(text, mode=kind.mode or "teams", setup=kind.setup)
         except Fen4Error as error:
             raise PositionError(f"bad FEN4: {error}") from None
-        points = {c: n for c, n in fen4.points.items() if n} if kind.mode == "ffa" else None
+        points = {c: n for c, n in fen4.points.items() if n} if kind.rules.ranking == "points" else None
         return Position(fen4.board.fen(), points or None, moves)
     return Position(text, None, moves)
 
@@ -130,6 +130,6 @@ def position_arguments(game: Game, fen4: bool = True) -> str:
 
 
 def _position_text(game: Game, board: Board, points: dict[Colour, int], fen4: bool) -> str:
-    if game.variant == "four-player" and fen4:
+    if game.kind.record_format.name == "pgn4" and fen4:
         return write_fen4(board, points)
     return board.fen()

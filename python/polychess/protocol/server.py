@@ -140,7 +140,7 @@ def mover_clock(kind: GameKind, mover: Colour, go: GoCommand) -> tuple[float, fl
     ``gtime`` in four-player). Four-player chess also takes the older per-team form
     ``wtime``/``btime`` (Red and Yellow, Blue and Green) when no other colour's clock is given."""
     letter = mover.value[0]
-    if kind.variant == "four-player" and "w" in go.times and not {"r", "y", "g"} & go.times.keys():
+    if kind.board == "cross" and "w" in go.times and not {"r", "y", "g"} & go.times.keys():
         letter = "w" if mover in (Colour.RED, Colour.YELLOW) else "b"
     if letter not in go.times:
         return None
@@ -524,14 +524,14 @@ class UciServer:
         self.write("uciok")
 
     def options(self) -> list[_Option]:
-        variants = " ".join(f"var {_uci_variant(name)}" for name in GAME_KINDS)
+        variants = " ".join(f"var {kind.uci_variant}" for kind in GAME_KINDS.values())
         algorithms = " ".join(f"var {name}" for name in ("auto", *ALGORITHMS))
         return [
             _Option("Hash", f"type spin default {DEFAULT_HASH_MB} min 0 max {max_hash_mb()}"),
             _Option("Threads", f"type spin default 1 min 1 max {MAX_THREADS}"),
             _Option("MultiPV", f"type spin default 1 min 1 max {MAX_MULTIPV}"),
             _Option("Algorithm", f"type combo default {self.engine.algorithm or 'auto'} {algorithms}"),
-            _Option("UCI_Variant", f"type combo default {_uci_variant(self.kind.name)} {variants}"),
+            _Option("UCI_Variant", f"type combo default {self.kind.uci_variant} {variants}"),
             _Option("Move Overhead", f"type spin default {DEFAULT_OVERHEAD_MS} min 0 max 5000"),
             _Option("Ponder", "type check default false"),
             _Option("UCI_ShowWDL", "type check default false"),
@@ -597,7 +597,9 @@ class UciServer:
             name = value.strip().lower()
             kind = GAME_KINDS.get("standard" if name == "chess" else name)
             if kind is None:
-                raise ValueError(f"unknown variant {value!r} (one of {', '.join(map(_uci_variant, GAME_KINDS))})")
+                raise ValueError(
+                    f"unknown variant {value!r} (one of {', '.join(k.uci_variant for k in GAME_KINDS.values())})"
+                )
             self.kind = kind
             self.game, self.position_error = kind.new_game(), ""
         elif name == "move overhead":
@@ -759,12 +761,6 @@ class UciServer:
             self.write("gameresult invalid")
             return
         self.write(f"gameresult {game_result(self.game)}")
-
-
-def _uci_variant(name: str) -> str:
-    """The game's name as ``UCI_Variant`` gives it: standard chess is ``chess``, as GUIs and
-    python-chess call it."""
-    return "chess" if name == "standard" else name
 
 
 def _check(text: str) -> bool:
