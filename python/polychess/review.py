@@ -11,7 +11,7 @@ blunder, as lichess marks the winning chances lost. A move a mark would fall on 
 by searches :data:`VERIFY_FACTOR` times as long (the budget's nodes or time; its depth
 :data:`VERIFY_PLIES` plies deeper): a sacrifice whose point lies beyond the short search's
 horizon (Fischer's 13...Nxe4 and 15...Nxc3 against Byrne, 1956) looked like a loss at 20,000 and
-200,000 nodes and is the best move at a million; the few moves marked pay for the depth.
+200,000 nodes and is the best move at one to four million; the few moves marked pay for the depth.
 
 >>> from polychess import Game
 >>> from polychess.review import review_game
@@ -55,7 +55,7 @@ MARKS = tuple(THRESHOLDS)
 # The marks as annotators write them beside a move (PGN's $6, $2 and $4).
 GLYPHS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 # How much longer the searches that check a mark run (above), by default.
-VERIFY_FACTOR = 50
+VERIFY_FACTOR = 200
 VERIFY_PLIES = 6
 
 

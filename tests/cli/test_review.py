@@ -12,7 +12,7 @@ import pytest
 from polychess import Game
 from polychess.cli import main
 from polychess.formats import read_pgn, read_pgn4, write_record
-from polychess.review import GLYPHS, THRESHOLDS, move_accuracy, review_game
+from polychess.review import GLYPHS, THRESHOLDS, VERIFY_FACTOR, move_accuracy, review_game
 from polychess.review_chart import MARK_COLOURS, review_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -51,7 +51,7 @@ def test_a_mark_is_checked_by_a_longer_search():
     # deep enough to see the mate, 5...Bxd1?? stays a blunder once checked
     checked = review_game(game, nodes=1000)
     assert checked.moves[9].mark == "blunder" and checked.moves[8].mark is None
-    assert "50x" in checked.budget
+    assert f"{VERIFY_FACTOR}x" in checked.budget
     with pytest.raises(ValueError, match="verify"):
         review_game(game, nodes=300, verify=0)
 

@@ -50,6 +50,9 @@ MAX_LINES = 5
 MAX_SIDE_LINE = 200  # moves tried from a position of the game
 MAX_REVIEW_NODES = 20_000  # a search of the review; two searches a move at most
 DEFAULT_REVIEW_NODES = 3_000
+# A move a mark would fall on is searched again this many times as long (polychess.review):
+# less than the command's, so that the review of a long game fits in MAX_REVIEW_SECONDS.
+REVIEW_VERIFY = 20
 # A review holds its engine this long at most: the moves after are left unjudged (the answer
 # says so), so that a long game at the largest budget cannot keep an engine from the seats.
 MAX_REVIEW_SECONDS = 60.0
@@ -236,7 +239,11 @@ def review(
     with engines.engine_for(session.id, for_analysis=client) as engine, cancel.watching(engine):
         engine.level = MAX_LEVEL
         reviewed = review_game(
-            game, engine=engine, nodes=nodes, stop=lambda: cancel.cancelled or time.monotonic() > deadline
+            game,
+            engine=engine,
+            nodes=nodes,
+            verify=REVIEW_VERIFY,
+            stop=lambda: cancel.cancelled or time.monotonic() > deadline,
         )
     return {
         "complete": reviewed.complete,
