@@ -80,6 +80,20 @@ def _css(driver: Any, selector: str) -> list[Any]:
     return list(driver.find_elements(By.CSS_SELECTOR, selector))
 
 
+def _texts(browser: Any, selector: str) -> list[str]:
+    """The text of each element found, read at once (the move list is drawn anew as answers come)."""
+    return list(
+        browser.execute_script(
+            "return [...document.querySelectorAll(arguments[0])].map((e) => e.textContent)", selector
+        )
+    )
+
+
+def _click_move(browser: Any, ply: int) -> None:
+    """Clicks a move of the list, found and clicked at once (the list is drawn anew as answers come)."""
+    browser.execute_script(f"document.querySelector('#moves .move[data-ply=\"{ply}\"]').click()")
+
+
 def _click_cell(driver: Any, cell: str) -> None:
     """Clicks the middle of a cell, as a person would (whatever lies on top of it)."""
     from selenium.webdriver.common.action_chains import ActionChains
@@ -488,7 +502,7 @@ def test_analysis_of_a_loaded_record(server: WebServer, browser: Any, tmp_path: 
     _wait(browser, lambda d: _css(d, "#analysis-summary")[0].get_attribute("hidden") is None, "no summary")
     rows = [r.text for r in _css(browser, "#analysis-summary tr")]
     assert len(rows) == 5 and "accuracy" in rows[0] and all(row.count("%") == 1 for row in rows[1:])
-    glyphs = [g.text for g in _css(browser, "#moves .move .glyph")]
+    glyphs = _texts(browser, "#moves .move .glyph")
     assert glyphs and set(glyphs) <= {"?!", "?", "??"}
     assert len(glyphs) == len(
         _css(
@@ -599,15 +613,6 @@ def _open_analysis(browser: Any, server: WebServer, record: str) -> None:
     _wait(browser, lambda d: "Game over" in _css(d, "#analysis-depth")[0].text, "the analysis did not open")
 
 
-def _texts(browser: Any, selector: str) -> list[str]:
-    """The text of each element found, read at once (the move list is drawn anew as answers come)."""
-    return list(
-        browser.execute_script(
-            "return [...document.querySelectorAll(arguments[0])].map((e) => e.textContent)", selector
-        )
-    )
-
-
 def _key(browser: Any, key: str) -> None:
     browser.find_element("tag name", "body").send_keys(key)
 
@@ -625,7 +630,7 @@ def test_side_lines_grow_a_variation_tree(server: WebServer, browser: Any) -> No
     from selenium.webdriver.common.keys import Keys
 
     _open_analysis(browser, server, OPERA_GAME)
-    _css(browser, '#moves .move[data-ply="4"]')[0].click()  # after 2...d6
+    _click_move(browser, 4)  # after 2...d6
     _wait(browser, lambda d: _where(d) == "After 2...d6 (ply 4 of 33)", "the move list did not lead to ply 4")
     # 3.Bc4 Nf6 instead of the game's 3.d4: a variation under the move it replaces, numbered
     _try_in_analysis(browser, "f1", "c4", "then 3.Bc4")
@@ -662,7 +667,7 @@ def test_side_lines_grow_a_variation_tree(server: WebServer, browser: Any) -> No
 
 def test_a_mate_found_reads_as_moves_to_mate(server: WebServer, browser: Any) -> None:
     _open_analysis(browser, server, OPERA_GAME)
-    _css(browser, '#moves .move[data-ply="30"]')[0].click()  # after 15...Nxd7: 16.Qb8+ Nxb8 17.Rd8#
+    _click_move(browser, 30)  # after 15...Nxd7: 16.Qb8+ Nxb8 17.Rd8#
     _wait(browser, lambda d: _where(d) == "After 15...Nxd7 (ply 30 of 33)", "not after 15...Nxd7")
     _wait(browser, lambda d: _texts(d, "#analysis-lines .line-move")[:1] == ["Qb8+"], "the mate was not found")
     chips = _texts(browser, "#analysis-lines li:first-child .outlook")
@@ -716,16 +721,18 @@ def test_nothing_overflows_at_three_widths(server: WebServer, browser: Any, widt
         _open_analysis(browser, server, OPERA_GAME)
         _wait(browser, lambda d: _css(d, "#analysis-graph svg"), "no evaluation graph")
         _wait(browser, lambda d: _css(d, "#analysis-summary")[0].get_attribute("hidden") is None, "no summary")
-        _css(browser, '#moves .move[data-ply="20"]')[0].click()
+        _click_move(browser, 20)
         _wait(browser, lambda d: len(_css(d, "#analysis-lines li")) == 3, "no analysis lines")
         for root in ("header", "main"):
             assert not _outside(browser, root), root
         assert not _scrolls_sideways(browser)
-        graph, board = (_css(browser, selector)[0].rect for selector in ("#analysis-graph svg", "#board svg"))
+        graph, board, window_height = browser.execute_script(  # at once: both are drawn anew as answers come
+            "const box = (s) => document.querySelector(s).getBoundingClientRect();"
+            "return [box('#analysis-graph svg'), box('#board svg'), window.innerHeight];"
+        )
         assert graph["width"] >= board["width"] - 1  # as wide as the board
         if width > 900:  # beside the panel: the board and the whole graph in the window
-            assert graph["y"] + graph["height"] <= browser.execute_script("return window.innerHeight")
-            assert graph["height"] >= 120
+            assert graph["bottom"] <= window_height and graph["height"] >= 120
     finally:
         browser.set_window_size(1400, 900)
 

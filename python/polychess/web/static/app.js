@@ -670,8 +670,12 @@ function report(error) {
 
 const THINK_LIMIT_MS = 120000; // thinking stops by itself after this long at one position
 
+function gameMoves() {
+  return game.moves.filter((m) => m.player);
+}
+
 function movesPlayed() {
-  return game.moves.filter((m) => m.player).length;
+  return gameMoves().length;
 }
 
 function startAnalysis() {
@@ -701,10 +705,6 @@ function stopAnalysis() {
   }
 }
 
-function gameMoves() {
-  return game.moves.filter((m) => m.player);
-}
-
 // A line that begins with the game's own next move is the game a ply further on.
 function goTo(ply, line) {
   const moves = gameMoves();
@@ -729,7 +729,11 @@ function goTo(ply, line) {
 // "After 15...Qe6 (ply 30 of 80)", then the side line in the list's notation where known.
 function showWhere() {
   const nodes = nodesOf(analysis.ply, analysis.line);
-  const extra = analysis.line.length ? `, then ${nodes.map((n, i) => n ? numbered(n, i === 0 ? previousOf(analysis.ply) : nodes[i - 1], i === 0) : analysis.line[i]).join(" ")}` : "";
+  const texts = nodes.map((node, i) => {
+    if (!node) return analysis.line[i]; // not written by the server yet
+    return numbered(node, i === 0 ? previousOf(analysis.ply) : nodes[i - 1], i === 0);
+  });
+  const extra = texts.length ? `, then ${texts.join(" ")}` : "";
   $("analysis-where").textContent = `${moveLabel(analysis.ply)} (ply ${analysis.ply} of ${movesPlayed()})${extra}`;
 }
 
@@ -770,8 +774,9 @@ function addToTree(ply, moves) {
   }
 }
 
-// A move's text with its number where a reader needs one: the first of a variation, and the
-// first of each round ("15.Qd5", "15...Qd5" for a later player of round 15).
+// A move's text (a node of the tree, or an entry of the move list) with its number where a reader
+// needs one: the first of a variation or label, and the first of each round ("15.Qd5", "15...Qd5"
+// for a later player of round 15).
 function numbered(node, previous, first) {
   const opens = !previous || previous.number !== node.number;
   if (opens) return `${node.number}.${node.notation}`;
@@ -911,11 +916,7 @@ function showAnalysis(data) {
 // "After 15...Qe6" as the move list numbers it: the move's number, "." for the first move of
 // its round and "..." for the others, its notation; "Start" before the first.
 function moveLabel(ply) {
-  if (ply === 0) return "Start";
-  const moves = game.moves.filter((m) => m.player);
-  const entry = moves[ply - 1];
-  const first = ply === 1 || moves[ply - 2].number !== entry.number;
-  return `After ${entry.number}${first ? "." : "..."}${entry.notation}`;
+  return ply === 0 ? "Start" : `After ${numbered(gameMoves()[ply - 1], previousOf(ply - 1), true)}`;
 }
 
 // The evaluation bar of the best line: in a two-sided game one bar shared as the sides' expected
