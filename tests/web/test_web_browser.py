@@ -766,15 +766,20 @@ RECORDS = {  # each format Load record reads: its text, the moves it holds
 }
 
 
+def _shown_game_id(browser: Any) -> str | None:
+    """The id of the game the page shows (None before its script has run or a game has come)."""
+    return browser.execute_script("return typeof game === 'undefined' || !game ? null : game.id")
+
+
 def _paste_record(browser: Any, text: str) -> dict[str, Any]:
     """Loads a record through the Load record dialog, pasted; the page's game once shown."""
     if browser.execute_script("return document.getElementById('new-game').open"):
         browser.execute_script("document.getElementById('new-game').close()")
-    previous = browser.execute_script("return game && game.id")
+    previous = _shown_game_id(browser)
     _css(browser, "#load-record-button")[0].click()
     browser.execute_script("document.getElementById('record-text').value = arguments[0]", text)
     browser.find_element("css selector", "#load-record-form button[type=submit]").click()
-    _wait(browser, lambda d: d.execute_script("return game && game.id") not in (None, previous), "nothing loaded")
+    _wait(browser, lambda d: _shown_game_id(d) not in (None, previous), "nothing loaded")
     return dict(browser.execute_script("return game"))
 
 
@@ -813,4 +818,4 @@ def test_each_format_loads_and_every_export_loads_back_alike(server: WebServer, 
             assert copy["turn"] == game["turn"], option
         browser.get("about:blank")  # back to the game first loaded, for the next format
         browser.get(server.url + f"#game={game['id']}")
-        _wait(browser, lambda d: d.execute_script("return game && game.id") == game["id"], "the first game is gone")
+        _wait(browser, lambda d: _shown_game_id(d) == game["id"], "the first game is gone")
