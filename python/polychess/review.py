@@ -8,10 +8,11 @@ game's outcome model (:mod:`polychess.outlook`: winning counts 1, a draw or a mi
 losing 0), so a move is judged by the share of a game it gave away, the same in every game:
 at least :data:`THRESHOLDS` ``["inaccuracy"]`` (0.05) an inaccuracy, 0.10 a mistake, 0.15 a
 blunder, as lichess marks the winning chances lost. A move a mark would fall on is judged again
-by searches :data:`VERIFY_FACTOR` times as long (the budget's nodes or time; its depth
-:data:`VERIFY_PLIES` plies deeper): a sacrifice whose point lies beyond the short search's
-horizon (Fischer's 13...Nxe4 and 15...Nxc3 against Byrne, 1956) looked like a loss at 20,000 and
-200,000 nodes and is the best move at one to four million; the few moves marked pay for the depth.
+by searches :data:`VERIFY_FACTOR` times as long (the budget's nodes, or its time up to
+:data:`VERIFY_SECONDS` a search; its depth :data:`VERIFY_PLIES` plies deeper): a sacrifice
+whose point lies beyond the short search's horizon (Fischer's 13...Nxe4 and 15...Nxc3 against
+Byrne, 1956) looked like a loss at 20,000 and 200,000 nodes and is the best move at one to four
+million; the few moves marked pay for the depth.
 
 >>> from polychess import Game
 >>> from polychess.review import review_game
@@ -40,6 +41,7 @@ __all__ = [
     "THRESHOLDS",
     "VERIFY_FACTOR",
     "VERIFY_PLIES",
+    "VERIFY_SECONDS",
     "Review",
     "ReviewedMove",
     "move_accuracy",
@@ -57,6 +59,7 @@ GLYPHS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 # How much longer the searches that check a mark run (above), by default.
 VERIFY_FACTOR = 200
 VERIFY_PLIES = 6
+VERIFY_SECONDS = 10.0  # a time budget's check: a review at 1 s a search would wait 200 s a mark
 
 
 @dataclass(frozen=True)
@@ -185,7 +188,8 @@ def review_game(
     if isinstance(verify, bool) or not isinstance(verify, int) or verify < 1:
         raise ValueError(f"verify must be a whole number from 1 (no second search), got {verify!r}")
     # the budget of the searches that check a mark
-    deep_nodes, deep_time = (nodes * verify if nodes else None), (time * verify if time else None)
+    deep_nodes = nodes * verify if nodes else None
+    deep_time = min(time * verify, max(time, VERIFY_SECONDS)) if time else None
     deep_depth = depth + VERIFY_PLIES if depth else None
     engine = engine if engine is not None else Engine(hash_mb=32)
     model = model_for(game.kind)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from polychess import Game
+from polychess import Game, review
 from polychess.cli import main
 from polychess.formats import read_pgn, read_pgn4, write_record
 from polychess.review import GLYPHS, THRESHOLDS, VERIFY_FACTOR, move_accuracy, review_game
@@ -54,6 +54,21 @@ def test_a_mark_is_checked_by_a_longer_search():
     assert f"{VERIFY_FACTOR}x" in checked.budget
     with pytest.raises(ValueError, match="verify"):
         review_game(game, nodes=300, verify=0)
+
+
+def test_a_time_budgets_check_is_bounded(monkeypatch):
+    # A review at a time budget checks a mark at most VERIFY_SECONDS a search (200 x 1 s would
+    # be 200 s a mark)
+    times = []
+    search = review.Engine.search
+
+    def timed(self, game, **limits):
+        times.append(limits.get("time"))
+        return search(self, game, **{**limits, "time": None, "nodes": 300})
+
+    monkeypatch.setattr(review.Engine, "search", timed)
+    review_game(read_pgn(LEGALS_MATE), time=1.0)
+    assert set(times) <= {1.0, review.VERIFY_SECONDS} and review.VERIFY_SECONDS in times
 
 
 def test_every_mark_follows_from_the_share_given_away():

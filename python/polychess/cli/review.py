@@ -42,7 +42,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         default=VERIFY_FACTOR,
         metavar="N",
         help=f"judge a move that would be marked again by searches N times as long (default {VERIFY_FACTOR}; "
-        "with --depth, deeper; 1: not again)",
+        "with --depth, 6 plies deeper; with --time, at most 10 s; 1: not again)",
     )
     parser.add_argument("--threads", type=positive_int, default=1, help="search threads (default 1)")
     parser.add_argument("--graph", metavar="FILE", help="write the evaluation graph: FILE.svg or FILE.png")
