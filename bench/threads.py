@@ -25,6 +25,7 @@ from compare import Engine as UciEngine
 from compare import find_stockfish
 from polychess import Engine
 from polychess.catalogue import KINDS
+from polychess.game import Game
 from polychess.protocol.bench import BENCH_DEPTHS, BENCH_POSITIONS
 
 GAMES = {kind.name: kind for kind in KINDS if kind.name in BENCH_POSITIONS}
@@ -35,7 +36,7 @@ def our_times(game_name: str, depth: int, thread_counts: list[int], hash_mb: int
     totals = [0.0] * len(thread_counts)
     for position in BENCH_POSITIONS[game_name] * repeat:
         for index, threads in enumerate(thread_counts):
-            game = GAMES[game_name].new_game(position)
+            game = Game.from_kind(GAMES[game_name], position)
             engine = Engine(hash_mb=hash_mb, threads=threads)
             start = time.perf_counter()
             engine.search(game, depth=depth)

@@ -55,12 +55,12 @@ void bind_board(py::module_& m) {
            py::arg("variant"), py::arg("fen") = py::none(), py::kw_only(), py::arg("rules") = Rules{},
            py::arg("mode") = "", py::arg("setup") = "",
            "The variant's start position or the position string's, played by `rules` (their text, "
-           "core/rules.h; polychess.rules.Rules.to_core writes it).")
+           "games/rules.h; polychess.rules.Rules.to_core writes it).")
       .def_property_readonly("mode", [](const PyBoard& b) { return b.variant().mode; })
       .def_property_readonly("setup", [](const PyBoard& b) { return b.variant().setup; })
       .def_property_readonly("variant", [](const PyBoard& b) { return b.variant().name; })
       .def_property_readonly("rules", visiting<PyBoard>([](const auto& pos) { return pos.rules(); }),
-                             "The rules the position is played by, as text (core/rules.h).")
+                             "The rules the position is played by, as text (games/rules.h).")
       .def("fen", visiting<PyBoard>([](const auto& pos) { return pos.text(); }))
       .def("copy", &PyBoard::copy)
       .def("legal_moves",

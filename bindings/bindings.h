@@ -16,11 +16,11 @@
 #include <vector>
 
 #include "base/errors.h"
-#include "board/variant.h"
 #include "core/any_width.h"
 #include "core/movegen.h"
 #include "core/notation.h"
-#include "core/rules.h"
+#include "games/rules.h"
+#include "games/variant.h"
 
 namespace polychess {
 
@@ -210,7 +210,7 @@ inline const std::atomic<bool>* raised_of(const StopFlag* stop) { return stop ? 
 
 namespace pybind11::detail {
 
-// A game's rules cross as their text (core/rules.h: parse_rules, rules_text).
+// A game's rules cross as their text (games/rules.h: parse_rules, rules_text).
 template <>
 struct type_caster<polychess::Rules> {
   PYBIND11_TYPE_CASTER(polychess::Rules, const_name("str"));

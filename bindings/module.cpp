@@ -7,7 +7,7 @@
 
 #include "base/errors.h"
 #include "bindings.h"
-#include "board/variant.h"
+#include "games/variant.h"
 
 namespace py = pybind11;
 
@@ -25,11 +25,13 @@ PYBIND11_MODULE(POLYCHESS_MODULE, m) {
         std::vector<py::tuple> out;
         for (const polychess::Variant* v : polychess::variants())
           out.push_back(py::make_tuple(v->name, v->mode, v->setup, v->layout.geometry->name(), v->colour_names,
-                                       v->teams, v->default_algorithm));
+                                       v->teams, v->default_algorithm, polychess::rules_text(v->rules),
+                                       v->record_format, v->record_suffix));
         return out;
       },
       "Every game the core knows, as (variant, mode, setup, board shape, colour names, whether players p and p + 2 "
-      "are partners, the search algorithm the engine plays it by), in its listed order (the catalogue).");
+      "are partners, the search algorithm the engine plays it by, its rules as text (rules_text), its record "
+      "format and that format's file suffix), in its listed order (the catalogue).");
   m.def(
       "resolve_variant",
       [](const polychess::NameText& name, const polychess::NameText& mode, const polychess::NameText& setup) {

@@ -19,7 +19,7 @@
 
 #include "core/movegen.h"
 #include "core/notation.h"
-#include "core/rules.h"
+#include "games/rules.h"
 
 namespace polychess {
 

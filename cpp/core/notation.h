@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "board/variant.h"
+#include "games/variant.h"
 
 namespace polychess {
 

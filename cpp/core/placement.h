@@ -14,8 +14,8 @@
 
 #include "base/types.h"
 #include "board/layout.h"
-#include "board/variant.h"
 #include "core/evaluation_weights.h"
+#include "games/variant.h"
 
 namespace polychess {
 

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "board/topology.h"
 #include "core/placement.h"
-#include "core/rules.h"
+#include "core/topology.h"
 #include "core/zobrist.h"
+#include "games/rules.h"
 
 namespace polychess {
 

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "base/types.h"
-#include "board/variant.h"
+#include "games/variant.h"
 
 namespace polychess {
 

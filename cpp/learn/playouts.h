@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/rules.h"
+#include "games/rules.h"
 
 namespace polychess {
 

@@ -13,8 +13,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "board/variant.h"
-#include "core/rules.h"
+#include "games/rules.h"
+#include "games/variant.h"
 #include "nnue/training_data.h"
 
 namespace polychess {

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "board/variant.h"
-#include "core/rules.h"
+#include "games/rules.h"
+#include "games/variant.h"
 #include "nnue/network.h"
 #include "nnue/training_data.h"
 #include "search/search.h"

@@ -11,13 +11,13 @@ import dataclasses
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from polychess import _core
+from polychess import _core, notation, svg, text_board
 from polychess._core import Move, Status, StopFlag
 from polychess.catalogue import VARIANTS, GameKind, kind_of
+from polychess.outcome import Outcome, Termination, read_outcome, result_token
 from polychess.pieces import Colour, Kind, Piece
 
-if TYPE_CHECKING:  # the game module imports this one
-    from polychess.game import Outcome
+if TYPE_CHECKING:
     from polychess.rules import Rules
 
 __all__ = ["Board", "Move", "Colour", "Kind", "Piece", "Status", "StopFlag", "LegalMoves", "VARIANTS"]
@@ -85,7 +85,7 @@ class Board:
     def _start(self, game: GameKind, fen: str | None, rules: Rules) -> None:
         self._core = _core.Board(game.variant, fen, rules=rules.to_core(), mode=game.mode or "", setup=game.setup or "")
         self._kind, self._rules = game, rules
-        self._layout = _layout(game)
+        self._layout = game.layout
 
     # -- identity -------------------------------------------------------------------------
 
@@ -164,14 +164,10 @@ class Board:
         """The board as plain text (as ``print(board)`` shows it, like python-chess); the
         position string is ``fen()``. The three-player hexagon is drawn as ``polychess show``
         draws it."""
-        from polychess import text_board  # text_board imports this module
-
         return text_board.render(self)
 
     def _repr_svg_(self) -> str:
         """The picture Jupyter shows: the position with the last move highlighted."""
-        from polychess import svg  # svg imports this module
-
         stack = self._core.move_stack()
         return svg.board(self, lastmove=stack[-1] if stack else None)
 
@@ -226,8 +222,6 @@ class Board:
         its game records write it (``E2E4``). An illegal move raises
         :class:`~polychess.IllegalMoveError`.
         """
-        from polychess.formats import notation  # the formats import this module
-
         return notation.move_to_text(self, self._legal(move))
 
     def parse_san(self, text: str) -> Move:
@@ -236,8 +230,6 @@ class Board:
         :class:`~polychess.InvalidMoveError` for unreadable text,
         :class:`~polychess.AmbiguousMoveError` for text that fits several legal moves and
         :class:`~polychess.IllegalMoveError` for text that fits none."""
-        from polychess.formats import notation  # the formats import this module
-
         if not isinstance(text, str):
             raise TypeError(f"expected move text, got {type(text).__name__}")
         return notation.text_to_move(self, text)
@@ -394,14 +386,14 @@ class Board:
         played on this board. Only what the board holds is known: a free-for-all's points so far
         and moves made before the board's own start are not, so a :class:`~polychess.Game` can
         tell more."""
-        from polychess.game import Game, Termination  # the game module imports this one
-
-        game = Game(self.variant, start=self.fen(), **self._options())  # type: ignore[arg-type]
-        repetitions = game.rules.repetitions
-        if game.is_over() or not repetitions or not self.is_repetition(repetitions):
-            return game.outcome()
-        game.agree_draw()  # every draw ranks the players alike, whatever brought it about
-        drawn = game.outcome()
+        rules = self._kind.rules.replace(neutrality=True) if self.neutrality else self._kind.rules
+        start = Board._played_by(self._kind, self.fen(), rules)
+        state = _core.GameState(start._core, [0] * len(self.colours))
+        ranked_by_points = rules.ranking == "points"
+        if state.is_terminal() or not rules.repetitions or not self.is_repetition(rules.repetitions):
+            return read_outcome(state, self.colours, ranked_by_points)
+        state.agree_draw()  # every draw ranks the players alike, whatever brought it about
+        drawn = read_outcome(state, self.colours, ranked_by_points)
         assert drawn is not None
         return dataclasses.replace(drawn, termination=Termination.THREEFOLD_REPETITION)
 
@@ -412,8 +404,6 @@ class Board:
         """The result token of :meth:`outcome`, as :meth:`polychess.Game.result` gives it:
         ``1-0``, ``0-1``, ``1/2-1/2`` in standard chess, each seat's place (``2-3-1``) in the
         others, and ``*`` while play goes on."""
-        from polychess.game import result_token  # the game module imports this one
-
         return result_token(self.variant, self.outcome())
 
     def mated_by(self) -> Colour | None:
@@ -483,15 +473,6 @@ _COLOUR_NAMES = frozenset(colour.value for colour in Colour)
 
 def _names_colour(value: object) -> bool:
     return isinstance(value, Colour) or (isinstance(value, str) and value in _COLOUR_NAMES)
-
-
-_LAYOUTS: dict[GameKind, _core.Layout] = {}
-
-
-def _layout(game: GameKind) -> _core.Layout:
-    if game not in _LAYOUTS:
-        _LAYOUTS[game] = _core.Layout(game.variant, mode=game.mode or "", setup=game.setup or "")
-    return _LAYOUTS[game]
 
 
 def _rebuild(variant: str, start: str, moves: list[str], fen: str, options: dict[str, object]) -> Board:

@@ -1,10 +1,10 @@
 """Every game polychess plays, listed once.
 
-The core lists its games (``_core.variants()``: each board with its modes, setups and colours,
-in a fixed order, the first of a variant being its default); this module turns each entry into
-a :class:`GameKind` and adds what the Python layer knows of the game: the rules it is declared
-to be played by (:mod:`polychess.rules`) and its name in the engine protocols. Everything else
-that depends on the game asks for its kind here instead of naming variants.
+The core defines each game in one file (``cpp/games/``) and lists them (``_core.variants()``:
+each board with its modes, setups and colours, its rules, record format and default search, in
+a fixed order, the first of a variant being its default); this module turns each entry into a
+:class:`GameKind`, adding only its names in the engine protocols. Everything else that depends
+on the game asks for its kind here instead of naming variants.
 
 >>> from polychess.catalogue import kind_of
 >>> kind_of("four-player").name, kind_of("four-player", "ffa").rules.ranking
@@ -13,17 +13,12 @@ that depends on the game asks for its kind here instead of naming variants.
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from functools import cache
 
 from polychess import _core
 from polychess.pieces import Colour
 from polychess.rules import DECLARED, Rules
-
-if TYPE_CHECKING:
-    from polychess.game import Game
 
 __all__ = ["GameKind", "KINDS", "RecordFormat", "VARIANTS", "kind_of", "kind_of_family"]
 
@@ -42,8 +37,10 @@ class GameKind:
     sides: tuple[tuple[Colour, ...], ...] = field(compare=False)
     rules: Rules = field(compare=False)
     # The search the engine plays the game by where more than two sides play (the core decides it:
-    # cpp/board/variant.h); where two sides alternate every algorithm is the same alpha-beta.
+    # cpp/games/variant.h); where two sides alternate every algorithm is the same alpha-beta.
     default_algorithm: str = field(compare=False)
+    # The text format of the game's records (:mod:`polychess.formats`), as its definition names it.
+    record_format: RecordFormat = field(compare=False)
 
     @property
     def family(self) -> str:
@@ -52,17 +49,10 @@ class GameKind:
         return self.variant if self.mode is None else f"{self.variant}-{self.mode}"
 
     @property
-    def options(self) -> tuple[str, ...]:
-        """The names of the options of :class:`~polychess.Game` that apply to this game, in
-        the order :mod:`polychess.options` declares them."""
-        from polychess.options import OPTIONS  # the options module depends on this one
-
-        return tuple(o.name for o in OPTIONS if self.variant in o.variants)
-
-    @property
-    def record_format(self) -> RecordFormat:
-        """The text format of the game's records (:mod:`polychess.formats`)."""
-        return _RECORD_FORMATS[self.variant]
+    def layout(self) -> _core.Layout:
+        """The board's cells: their names, neighbours and lines, as the core lays them out (made
+        once a game)."""
+        return _layout(self)
 
     @property
     def name(self) -> str:
@@ -79,59 +69,53 @@ class GameKind:
         ``chess``, as GUIs and python-chess call it; the others as :attr:`name`."""
         return "chess" if self.variant == "standard" else self.name
 
+    @property
+    def record_variant(self) -> str | None:
+        """The game's name in the ``Variant`` tag of its records where its format names games by
+        it: chess.com's PGN4 ``Teams`` and ``FFA``; None elsewhere."""
+        if self.record_format.name != "pgn4":
+            return None
+        return "FFA" if self.mode == "ffa" else "Teams"
+
+    @property
+    def partners(self) -> bool:
+        """Whether some players play as partners (four-player teams): one side of several."""
+        return any(len(side) > 1 for side in self.sides)
+
     def __reduce__(self) -> tuple[object, ...]:
         """Pickled as its name in the catalogue (a worker process looks it up again)."""
         return (kind_of, (self.variant, self.mode, self.setup))
 
-    def new_game(self, start: str | None = None, points: Mapping[Colour, int] | None = None, **options: Any) -> Game:
-        """A game of this kind from ``start`` (a polychess position string; None: the start
-        position) with ``points`` (games ranked by points) and other options of :class:`Game`."""
-        from polychess.game import Game  # the game module depends on this one
 
-        if self.mode is not None:
-            options.update(mode=self.mode, setup=self.setup)
-        if points:
-            options["points"] = points
-        return Game(self.variant, start=start, **options)
-
-
-def _listed(variant: str, mode: str, setup: str, board: str, names: list[str], teams: bool, algorithm: str) -> GameKind:
+def _listed(
+    variant: str,
+    mode: str,
+    setup: str,
+    board: str,
+    names: list[str],
+    teams: bool,
+    algorithm: str,
+    _rules: str,  # read by polychess.rules into DECLARED, one value a variant and mode
+    record_format: str,
+    record_suffix: str,
+) -> GameKind:
     colours = tuple(Colour(name) for name in names)
     # Partners sit opposite each other: players p and p + 2 (docs/rules.md §2.3).
     sides = tuple(colours[p::2] for p in range(2)) if teams else tuple((c,) for c in colours)
+    record = RecordFormat(record_format, record_suffix)
     rules = DECLARED[(variant, mode or None)]
-    return GameKind(variant, mode or None, setup or None, board, colours, sides, rules, algorithm)
+    return GameKind(variant, mode or None, setup or None, board, colours, sides, rules, algorithm, record)
 
 
 @dataclass(frozen=True)
 class RecordFormat:
     """A text format of whole games: its name (the module of :mod:`polychess.formats` that reads
-    and writes it) and the file suffix records of it take."""
+    and writes it, :func:`polychess.formats.read_own` and :func:`~polychess.formats.write_own`
+    for a game's own) and the file suffix records of it take."""
 
     name: str
     suffix: str
 
-    def read(self, text: str) -> Game:
-        """The game a record of this format holds (the format's reader and its errors)."""
-        reader: Callable[[str], Game] = getattr(self._module(), f"read_{self.name}")
-        return reader(text)
-
-    def write(self, game: Game, tags: Mapping[str, str] | None = None) -> str:
-        """The game's record in this format, with extra tags (player names, event, ...)."""
-        writer: Callable[[Game, Mapping[str, str] | None], str] = getattr(self._module(), f"write_{self.name}")
-        return writer(game, tags)
-
-    def _module(self) -> Any:
-        return importlib.import_module(f"polychess.formats.{self.name}")  # the formats depend on this module
-
-
-# The format each variant's records are written in: PGN for standard chess, chess.com's PGN4
-# for four-player chess, polychess's own game records for three-player chess.
-_RECORD_FORMATS = {
-    "standard": RecordFormat("pgn", ".pgn"),
-    "four-player": RecordFormat("pgn4", ".pgn4"),
-    "three-player": RecordFormat("record", ".txt"),
-}
 
 KINDS: tuple[GameKind, ...] = tuple(_listed(*entry) for entry in _core.variants())
 
@@ -154,3 +138,8 @@ def kind_of_family(family: str) -> GameKind:
         if kind.family == family:
             return kind_of(kind.variant, kind.mode)
     raise ValueError(f"no game {family!r}")
+
+
+@cache
+def _layout(kind: GameKind) -> _core.Layout:
+    return _core.Layout(kind.variant, mode=kind.mode or "", setup=kind.setup or "")

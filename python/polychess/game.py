@@ -10,18 +10,27 @@ as Python values. Every step can be taken back with :meth:`Game.pop`.
 
 from __future__ import annotations
 
-import enum
 import itertools
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import overload
+from typing import Any, overload
 
 from polychess import _core
 from polychess.board import Board, Colour, LegalMoves, Move, Status
 from polychess.catalogue import GameKind, kind_of
 from polychess.clock import Clock
 from polychess.options import OptionError, Options, option, validate_options
+from polychess.outcome import (
+    Elimination,
+    Outcome,
+    Reason,
+    Termination,
+    eliminations_by_move,
+    eliminations_of,
+    read_outcome,
+    result_token,
+)
 from polychess.rules import Rules, rules_for
 
 __all__ = [
@@ -46,68 +55,6 @@ GameOverError.__module__ = __name__
 
 class TimeForfeitError(ValueError):
     """The mover's time ran out before his move: he lost on time and the move was not played."""
-
-
-class Reason(enum.Enum):
-    """Why a player left the game."""
-
-    CHECKMATE = "checkmate"
-    KING_CAPTURE = "king capture"
-    STALEMATE = "stalemate"  # frozen, not out (rules §1.9)
-    RESIGNATION = "resignation"
-    TIME_FORFEIT = "time forfeit"
-    # The game started from a position already decided by the players out in it (a position
-    # from the end of a game: a teams side with a player out, or one player left to move).
-    DECIDED = "decided"
-
-
-class Termination(enum.Enum):
-    """Why the game ended."""
-
-    CHECKMATE = "checkmate"
-    KING_CAPTURE = "king capture"
-    STALEMATE = "stalemate"
-    POINTS_LEAD = "points lead"  # four-player FFA: two left and one 21 points ahead
-    MOVE_LIMIT = "move limit"
-    AGREEMENT = "agreement"
-    THREEFOLD_REPETITION = "threefold repetition"
-    FIFTY_MOVES = "fifty moves"
-    INSUFFICIENT_MATERIAL = "insufficient material"
-    RESIGNATION = "resignation"
-    TIME_FORFEIT = "time forfeit"
-    # The game started from a position already decided by the players out in it (a position
-    # from the end of a game: a teams side with a player out, or one player left to move).
-    DECIDED = "decided"
-
-
-@dataclass(frozen=True)
-class Elimination:
-    """A player leaving the game (out, or frozen by stalemate)."""
-
-    player: Colour
-    reason: Reason
-    by: Colour | None  # the mater or king capturer; None for the rest
-    ply: int  # number of moves played when it happened
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The end of a game: why, every player's place (1 = first; tied players share a place)
-    and who left the game how and when."""
-
-    termination: Termination
-    places: dict[Colour, int]
-    eliminations: tuple[Elimination, ...]
-    points: dict[Colour, int] | None = None  # four-player free-for-all
-
-    @property
-    def winners(self) -> tuple[Colour, ...]:
-        return tuple(p for p, place in self.places.items() if place == 1)
-
-    def returns(self) -> tuple[float, ...]:
-        """Per player in seat order: +1 for a sole first place, -1 for a sole last place and
-        in between linearly by place (a uniform score for learning agents)."""
-        return tuple(_core.place_return(place, len(self.places)) for place in self.places.values())
 
 
 @dataclass(frozen=True)
@@ -308,6 +255,18 @@ class Game:
         self._outcome: tuple[int, Outcome | None] = (-1, None)  # read once a step (the core's change count)
         self._step_list, self._steps_at = [], -1
 
+    @classmethod
+    def from_kind(
+        cls, kind: GameKind, start: str | None = None, points: Mapping[Colour, int] | None = None, **options: Any
+    ) -> Game:
+        """A game of ``kind`` (:mod:`polychess.catalogue`) from ``start`` (a position string; None:
+        the start position) with ``points`` (games ranked by points) and other options."""
+        if kind.mode is not None:
+            options.update(mode=kind.mode, setup=kind.setup)
+        if points:
+            options["points"] = points
+        return cls(kind.variant, start=start, **options)
+
     # -- reading the game -----------------------------------------------------------------
 
     @property
@@ -382,7 +341,7 @@ class Game:
 
     @property
     def eliminations(self) -> tuple[Elimination, ...]:
-        return tuple(_eliminations_of(self._state, self.colours))
+        return tuple(eliminations_of(self._state, self.colours))
 
     @property
     def fullmove_number(self) -> int:
@@ -589,17 +548,7 @@ class Game:
 
     def _read_outcome(self) -> Outcome | None:
         """The outcome as the core's game state holds it."""
-        state = self._state
-        termination = state.termination
-        if termination is None:
-            return None
-        colours, places = self.colours, state.places
-        seat_places: dict[Colour, int] = {}
-        for seat in self.seats:
-            place = places[colours.index(seat)]
-            assert place is not None, "every seat has a place once the game is over"
-            seat_places[seat] = place
-        return Outcome(Termination(termination), seat_places, self.eliminations, self.points or None)
+        return read_outcome(self._state, self._board.colours, self.rules.ranking == "points")
 
     def _start_points(self, points: Mapping[Colour, int] | Mapping[str, int] | None) -> dict[Colour, int]:
         """The points a game starts with, checked: only where points rank the players, a whole
@@ -624,35 +573,6 @@ class Game:
                 )
             checked[colour] = value
         return checked
-
-
-def eliminations_by_move(board: Board, move: Move) -> tuple[Elimination, ...]:
-    """Who leaves the game by a legal move of the board, as the rules of the board's game
-    (:mod:`polychess.rules`) judge the move played from this position: whom it mates, whose
-    king it captures, whom it stalemates (each at ply 1)."""
-    state = _core.GameState(board._core.copy(), judge_start=False)
-    state.push(move)
-    return tuple(_eliminations_of(state, board.colours))
-
-
-def _eliminations_of(state: _core.GameState, colours: tuple[Colour, ...], first: int = 0) -> list[Elimination]:
-    """The game state's eliminations from the ``first`` on, as Python values."""
-    return [
-        Elimination(colours[player], Reason(reason), None if by is None else colours[by], ply)
-        for player, reason, by, ply in state.eliminations(first)
-    ]
-
-
-def result_token(variant: str, outcome: Outcome | None) -> str:
-    """An outcome as records write it: PGN's ``1-0``, ``0-1`` and ``1/2-1/2`` in the game PGN
-    records (standard chess), each seat's place in seat order (``2-3-1``) in the other games,
-    ``*`` for none yet."""
-    if outcome is None:
-        return "*"
-    if kind_of(variant).record_format.name == "pgn":
-        first, second = outcome.places.values()
-        return "1/2-1/2" if first == second else ("1-0" if first < second else "0-1")
-    return "-".join(str(place) for place in outcome.places.values())
 
 
 def _two_player_start(game: GameKind, rules: Rules) -> str:

@@ -18,10 +18,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from polychess.catalogue import VARIANTS, kind_of
+from polychess.catalogue import VARIANTS, GameKind, kind_of
 from polychess.pieces import Colour
 
-__all__ = ["CLOCK_OPTIONS", "OPTIONS", "Option", "OptionError", "Options", "option", "validate_options"]
+__all__ = ["CLOCK_OPTIONS", "OPTIONS", "Option", "OptionError", "Options", "option", "options_of", "validate_options"]
 
 _THREE_PLAYER = ("three-player",)
 # More plies than any game is played for; it keeps a move limit a number that records can hold.
@@ -282,6 +282,12 @@ _BY_NAME = {o.name: o for o in OPTIONS}
 
 # The options of a game's clock: the time control and the options that need it.
 CLOCK_OPTIONS: tuple[str, ...] = tuple(o.name for o in OPTIONS if "time_control" in (o.name, o.needs))
+
+
+def options_of(kind: GameKind) -> tuple[str, ...]:
+    """The names of the options of :class:`~polychess.Game` that apply to a game, in the order
+    of :data:`OPTIONS`."""
+    return tuple(o.name for o in OPTIONS if kind.variant in o.variants)
 
 
 def option(name: str) -> Option:

@@ -39,6 +39,7 @@ from polychess import _core
 from polychess.board import Colour
 from polychess.catalogue import GameKind, kind_of_family
 from polychess.files import open_regular
+from polychess.game import Game
 
 __all__ = [
     "CalibrationBin",
@@ -254,7 +255,7 @@ def _observations(paths: Iterable[str | os.PathLike[str]], skip_plies: int) -> t
             raise ValueError(f"{os.fspath(path)} holds {data.game} games, not {game}")
         game = data.game
         kind = kind_of_family(game)
-        raw = data.positions(kind.new_game().rules.to_core(), 0, data.games, skip_plies)
+        raw = data.positions(Game.from_kind(kind).rules.to_core(), 0, data.games, skip_plies)
         players, count = raw["players"], raw["count"]
         turn, score, result = array("B", raw["turn"]), array("h", raw["score"]), array("B", raw["result"])
         best = 2 * (players - 1)  # a result of this: ahead of everybody

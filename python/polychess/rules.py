@@ -1,12 +1,14 @@
-"""The rules of every game, declared once.
+"""The rules of every game, as Python values.
 
-Each game is a :class:`Rules` value: what a checkmate, a stalemate and a king capture do, how
-the players are ranked, the points table, the end conditions and the draw rules. The options of
-a game (first mate wins, two players on the hexagon, a move limit) are changes to that value
-(:func:`rules_for`). The core executes a declaration (``cpp/core/game_state.h``) for
-:class:`~polychess.Game`, :func:`polychess.playouts` and the search alike; nothing else in the
-package decides what a mate or a stalemate does. docs/rules.md says the same in words: §1.6-1.12
-(three-player), §2.3 (teams), §2.4 (free-for-all), §3 (standard).
+Each game's rules are one :class:`Rules` value: what a checkmate, a stalemate and a king capture
+do, how the players are ranked, the points table, the end conditions and the draw rules. Each
+game declares them in its definition in the core (``cpp/games/``: one file a game), which this
+module reads (:data:`DECLARED`); the options of a game (first mate wins, two players on the
+hexagon, a move limit) are changes to that value (:func:`rules_for`), handed back to the core
+with the board. The core executes them (``cpp/core/game_state.h``) for :class:`~polychess.Game`,
+:func:`polychess.playouts` and the search alike; nothing in the package decides what a mate or a
+stalemate does. docs/rules.md says the same in words: §1.6-1.12 (three-player), §2.3 (teams),
+§2.4 (free-for-all), §3 (standard).
 
 >>> from polychess.rules import THREE_PLAYER
 >>> THREE_PLAYER.stalemate, THREE_PLAYER.army
@@ -21,6 +23,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal, TypeVar
 
+from polychess import _core
 from polychess.pieces import Kind
 
 if TYPE_CHECKING:
@@ -105,7 +108,7 @@ class Rules:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
     def to_core(self) -> str:
-        """The declaration as the core reads it (``parse_rules`` in ``cpp/core/rules.h``): a
+        """The declaration as the core reads it (``parse_rules`` in ``cpp/games/rules.h``): a
         ``name=value`` word per rule, in these names and words (``-`` for a space)."""
         points = self.points
         values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "points"}
@@ -120,6 +123,38 @@ class Rules:
         }
         return " ".join(f"{name}={_core_word(value)}" for name, value in values.items())
 
+    @classmethod
+    def from_core(cls, text: str) -> Rules:
+        """Rules as the core writes them (``rules_text`` in ``cpp/games/rules.h``, the words of
+        :meth:`to_core`): a game's declaration as its definition gives it."""
+        words = dict(word.split("=", 1) for word in text.split())
+        numbers = {name: [int(n) for n in value.split(",")] for name, value in words.items() if value[:1].isdigit()}
+        points = Points(
+            capture=_frozen(
+                dict(zip(Kind, numbers["points.capture"][1:], strict=True)) if any(numbers["points.capture"]) else {}
+            ),
+            mate=numbers["points.mate"][0],
+            stalemate=numbers["points.stalemate"][0],
+            draw=numbers["points.draw"][0],
+            checks=_frozen({n: v for n, v in zip((2, 3), numbers["points.checks"], strict=True) if v}),
+            checks_by_queens=_frozen(
+                {n: v for n, v in zip((2, 3), numbers["points.checks_by_queens"], strict=True) if v}
+            ),
+            lead=numbers["points.lead"][0] or None,
+        )
+        values: dict[str, object] = {}
+        for rule in dataclasses.fields(cls):
+            if rule.name == "points":
+                continue
+            word = words[rule.name]
+            if word in ("yes", "no"):
+                values[rule.name] = word == "yes"
+            elif rule.name in numbers:
+                values[rule.name] = numbers[rule.name][0] or None  # 0: none
+            else:
+                values[rule.name] = word.replace("-", " ")
+        return cls(points=points, **values)  # type: ignore[arg-type]
+
 
 def _core_word(value: object) -> str:
     """A rule's value as the core's text writes it: yes or no, a number (0 for none), numbers
@@ -131,66 +166,23 @@ def _core_word(value: object) -> str:
     return str(0 if value is None else value).replace(" ", "-")
 
 
+# Each game's declaration, by variant and four-player mode (its setups share it), as the game's
+# definition in the core gives it.
+DECLARED: Mapping[tuple[str, str | None], Rules] = MappingProxyType(
+    {(entry[0], entry[1] or None): Rules.from_core(entry[7]) for entry in _core.variants()}
+)
+
 # docs/rules.md §1.6-1.12: a mated army passes to the mater; a stalemated player is frozen, and
 # a second stalemate (or one after a mate) draws; a mate after a stalemate ends the game.
-THREE_PLAYER = Rules(
-    army="passes",
-    mate_judged="at turn",
-    stalemate="freeze",
-    out_after_freeze_ends=True,
-    insufficient_material="bare kings",
-)
-
+THREE_PLAYER = DECLARED[("three-player", None)]
 # docs/rules.md §2.3: the first mate (or king capture) wins for the mater's team; a stalemate
 # draws; no draw by material.
-FOUR_PLAYER_TEAMS = Rules(
-    army="passes", mate_judged="at turn", stalemate="draw", first_out_decides=True, insufficient_material="never"
-)
-
+FOUR_PLAYER_TEAMS = DECLARED[("four-player", "teams")]
 # docs/rules.md §2.4: mates are judged right after every move; whoever is out leaves dead
 # pieces; points rank the players.
-FOUR_PLAYER_FFA = Rules(
-    army="dead",
-    mate_judged="after move",
-    stalemate="out",
-    ranking="points",
-    points=Points(
-        capture=_frozen(
-            {
-                Kind.PAWN: 1,
-                Kind.KNIGHT: 3,
-                Kind.BISHOP: 5,
-                Kind.ROOK: 5,
-                Kind.QUEEN: 9,
-                Kind.ONE_POINT_QUEEN: 1,
-                Kind.KING: 0,
-            }
-        ),
-        mate=20,
-        stalemate=20,
-        draw=10,
-        checks=_frozen({2: 5, 3: 20}),
-        checks_by_queens=_frozen({2: 1, 3: 5}),
-        lead=21,
-    ),
-    insufficient_material="never",
-)
-
+FOUR_PLAYER_FFA = DECLARED[("four-player", "ffa")]
 # docs/rules.md §3: the first mate decides; a stalemate freezes the one side left, which draws.
-STANDARD = Rules(
-    army="passes", mate_judged="at turn", stalemate="freeze", first_out_decides=True, insufficient_material="fide"
-)
-
-
-# Each game's declaration, by variant and four-player mode.
-DECLARED: Mapping[tuple[str, str | None], Rules] = MappingProxyType(
-    {
-        ("three-player", None): THREE_PLAYER,
-        ("four-player", "teams"): FOUR_PLAYER_TEAMS,
-        ("four-player", "ffa"): FOUR_PLAYER_FFA,
-        ("standard", None): STANDARD,
-    }
-)
+STANDARD = DECLARED[("standard", None)]
 
 
 def rules_for(options: Options) -> Rules:

@@ -29,11 +29,15 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
-from polychess.board import Board, Colour, Kind, Move, Status, _layout
+from polychess._core import Move, Status
 from polychess.catalogue import VARIANTS, kind_of
-from polychess.game import Game
+from polychess.pieces import Colour, Kind
+
+if TYPE_CHECKING:  # boards and games are passed in; both draw themselves here
+    from polychess.board import Board
+    from polychess.game import Game
 
 __all__ = ["board", "cell_centres", "cell_polygons", "legal_targets"]
 
@@ -177,7 +181,7 @@ def _model(variant: str) -> _Model:
     if kind.board == "hexagon":
         model = _hexagon()
     else:
-        model = _squares(_layout(kind).names, 30.0 if kind.board == "cross" else 50.0)
+        model = _squares(kind.layout.names, 30.0 if kind.board == "cross" else 50.0)
     _check_topology(variant, model)
     return model
 
@@ -186,7 +190,7 @@ def _check_topology(variant: str, model: _Model) -> None:
     """Refuses a drawing that is not the engine's board: it must have exactly the engine's
     cells, and cells the engine calls orthogonal neighbours (first steps of rook rays) must
     share a side. Runs once per variant; tests/formats/test_svg.py checks the converse too."""
-    layout = _layout(kind_of(variant))
+    layout = kind_of(variant).layout
     names = layout.names
     if sorted(model.polygons) != sorted(names):
         raise AssertionError(f"the {variant} drawing does not have the engine's cell names")
@@ -345,7 +349,7 @@ _CSS_COLOUR = re.compile(r"#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,20}|rgba?\([0-9., %]{5,4
 # ---------------------------------------------------------------------------------------------
 # Public functions
 
-BoardLike = Board | Game
+BoardLike: TypeAlias = "Board | Game"
 
 
 def board(
@@ -449,10 +453,11 @@ def legal_targets(board: BoardLike, cell: str) -> list[str]:
 
 
 def _position(board: object) -> Board:
-    if isinstance(board, Board):
-        return board
-    if isinstance(board, Game):
-        return board.position
+    """The position drawn: a board's, or a game's as it stands (told apart by what they have, as
+    this module lies below both)."""
+    position = getattr(board, "position", board)  # a game's board; a board has no position
+    if all(hasattr(position, name) for name in ("layout", "legal_moves", "pieces", "fen")):
+        return position  # type: ignore[return-value]
     raise TypeError(f"expected a polychess Board or Game, got {type(board).__name__}")
 
 

@@ -17,8 +17,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from polychess.board import Board, Colour, Move, Piece
+from polychess._core import Move
+from polychess.pieces import Colour, Piece
+
+if TYPE_CHECKING:  # a board is passed in; the board module draws itself here
+    from polychess.board import Board
 
 __all__ = ["piece_text", "render"]
 

@@ -9,6 +9,7 @@ import pytest
 
 from polychess import Board, Colour, Game, _core
 from polychess.catalogue import KINDS, VARIANTS, kind_of
+from polychess.options import options_of
 from polychess.rules import FOUR_PLAYER_FFA, FOUR_PLAYER_TEAMS, STANDARD, THREE_PLAYER
 
 
@@ -55,7 +56,7 @@ def test_each_game_says_its_board_colours_sides_and_rules():
 
 
 def test_each_game_lists_the_options_that_apply_to_it():
-    assert kind_of("three-player").options == (
+    assert options_of(kind_of("three-player")) == (
         "variant",
         "start",
         "first_player",
@@ -66,11 +67,11 @@ def test_each_game_lists_the_options_that_apply_to_it():
         "increment",
         "hourglass",
     )
-    assert "players" not in kind_of("standard").options and "mode" not in kind_of("standard").options
-    assert {"mode", "setup", "move_limit", "rotate_first_player"} <= set(kind_of("four-player").options)
+    assert "players" not in options_of(kind_of("standard")) and "mode" not in options_of(kind_of("standard"))
+    assert {"mode", "setup", "move_limit", "rotate_first_player"} <= set(options_of(kind_of("four-player")))
     for kind in KINDS:  # an option that applies is taken, one that does not is refused
-        Game(kind.variant, **({"mode": kind.mode} if "mode" in kind.options else {}))
-        if "neutrality" not in kind.options:
+        Game(kind.variant, **({"mode": kind.mode} if "mode" in options_of(kind) else {}))
+        if "neutrality" not in options_of(kind):
             with pytest.raises(ValueError, match="does not apply"):
                 Game(kind.variant, neutrality=True)
 

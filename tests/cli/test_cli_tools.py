@@ -11,8 +11,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from polychess import Board, Game
-from polychess.cli import main, show
+from polychess import Board, Game, png
+from polychess.cli import main
 from polychess.formats import read_record, write_record
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -213,12 +213,12 @@ def test_show_writes_png(capsys, tmp_path):
 
 
 def test_png_without_a_converter_says_how_to_get_one(capsys, tmp_path, monkeypatch):
-    monkeypatch.setattr(show.shutil, "which", lambda name: None)
+    monkeypatch.setattr(png.shutil, "which", lambda name: None)
 
     def no_module(name: str) -> object:
         raise ImportError(name)
 
-    monkeypatch.setattr(show.importlib, "import_module", no_module)
+    monkeypatch.setattr(png.importlib, "import_module", no_module)
     path = tmp_path / "start.png"
     assert main(["show", "-o", str(path)]) == 1
     err = capsys.readouterr().err

@@ -80,7 +80,7 @@ def test_training_data():
     rng = random.Random(2)
     for variant, mode in (("standard", None), ("three-player", None), ("four-player", "teams")):
         kind = kind_of(variant, mode)
-        data = data_header(kind) + play_batch(kind, [kind.new_game().board.fen()] * 2, nodes=50, max_plies=12)
+        data = data_header(kind) + play_batch(kind, [Game.from_kind(kind).board.fen()] * 2, nodes=50, max_plies=12)
 
         def read(data: bytes) -> None:
             decode(data)  # every record's moves made into moves of the game

@@ -250,7 +250,7 @@ def test_a_board_carries_its_rules_whole():
 
 
 def test_every_rule_crosses_to_the_core_as_text():
-    # The core reads a declaration's text (core/rules.h: parse_rules) and writes back the same
+    # The core reads a declaration's text (games/rules.h: parse_rules) and writes back the same
     # words, every rule included, also for values no declaration uses.
     changed = FOUR_PLAYER_FFA.replace(move_limit=7, repetitions=None, quiet_moves_per_player=None, stalemate="freeze")
     for (variant, mode), rules in [*DECLARED.items(), (("four-player", "ffa"), changed)]:

@@ -115,7 +115,7 @@ def go(game: Game, words: list[str]) -> None:
 
 
 def main() -> None:
-    game = KIND.new_game()
+    game = Game.from_kind(KIND)
     while True:
         line = sys.stdin.readline()
         if not line:
@@ -143,7 +143,7 @@ def main() -> None:
         elif command == "setoption" and len(words) == 5:
             say(f"info string invalid command: 'Unrecognized option: {words[2].lower()}'")
         elif command == "ucinewgame":
-            game = KIND.new_game()
+            game = Game.from_kind(KIND)
         elif command == "position" and words[1:2] == ["fen"] and "--refuse-fen" in FLAGS:
             say(f"info string Invalid FEN: {' '.join(words[2:])}")
         elif command == "position":

@@ -230,7 +230,7 @@ def test_render_as_text_and_svg() -> None:
 
 def test_render_as_pixels() -> None:
     pytest.importorskip("PIL")
-    from polychess.cli.show import ConverterMissing
+    from polychess.png import ConverterMissing
 
     environment = env("three-player", render_mode="rgb_array")
     try:

@@ -13,6 +13,7 @@ import pytest
 from polychess import Engine
 from polychess.catalogue import kind_of
 from polychess.cli import main
+from polychess.game import Game
 from polychess.training.data import (
     MATE_SCORE,
     InvalidTrainingDataError,
@@ -28,16 +29,16 @@ KINDS = [kind_of("standard"), kind_of("three-player"), kind_of("four-player", "t
 
 @pytest.mark.parametrize("kind", KINDS, ids=lambda k: k.name)
 def test_self_play_games_replay_by_the_rules(kind) -> None:
-    starts = [kind.new_game().board.fen()]
+    starts = [Game.from_kind(kind).board.fen()]
     # a start a few plies in, too
-    game = kind.new_game()
+    game = Game.from_kind(kind)
     for _ in range(len(game.seats)):
         game.push(next(iter(game.legal_moves)))
     starts.append(game.board.fen())
     name, records = decode(data_header(kind) + play_batch(kind, starts, nodes=300, max_plies=400))
     assert name == kind.family and [r.start for r in records] == starts
     for record in records:
-        replay = kind.new_game(record.start)
+        replay = Game.from_kind(kind, record.start)
         for move in record.moves:
             assert move in replay.legal_moves
             replay.push(move)
@@ -57,7 +58,7 @@ def test_self_play_games_replay_by_the_rules(kind) -> None:
 
 def test_a_game_is_fixed_by_its_start_whatever_the_threads() -> None:
     kind = kind_of("three-player")
-    start = kind.new_game().board.fen()
+    start = Game.from_kind(kind).board.fen()
     one = play_batch(kind, [start] * 3, nodes=500, max_plies=60, threads=1)
     two = play_batch(kind, [start] * 3, nodes=500, max_plies=60, threads=2)
     assert one == two
@@ -69,7 +70,7 @@ def test_a_game_is_fixed_by_its_start_whatever_the_threads() -> None:
 def test_the_engine_plays_itself_as_it_plays_by_default(kind) -> None:
     # (the default algorithm of three-player chess is best-reply search, not paranoid search:
     # data played otherwise would teach a network another engine's games)
-    game = kind.new_game()
+    game = Game.from_kind(kind)
     _, (record,) = decode(data_header(kind) + play_batch(kind, [game.board.fen()], nodes=800, max_plies=4))
     engine = Engine(hash_mb=16)  # (its table kept from move to move, as the self-play's is)
     for move, score in zip(record.moves, record.scores, strict=True):
@@ -85,14 +86,14 @@ def test_a_sample_of_the_labels_agrees_with_fresh_searches(kind) -> None:
     rng = random.Random(kind.name)
     starts = []
     for _ in range(2):
-        game = kind.new_game()
+        game = Game.from_kind(kind)
         for _ in range(2 * len(game.seats)):
             game.push(rng.choice(list(game.legal_moves)))
         starts.append(game.board.fen())
     _, records = decode(data_header(kind) + play_batch(kind, starts, nodes=1000, max_plies=120))
     compared = 0
     for record in records:
-        game = kind.new_game(record.start)
+        game = Game.from_kind(kind, record.start)
         for ply, (move, label) in enumerate(zip(record.moves, record.scores, strict=True)):
             if ply % 3 == 0:
                 fresh = Engine(hash_mb=16).search(game, nodes=1000).score  # its own table, empty
@@ -115,7 +116,7 @@ def test_a_won_game_ends_with_the_mate_score() -> None:
 
 def test_the_file_resumes_after_its_last_whole_game(tmp_path) -> None:
     kind = kind_of("three-player")
-    starts = [kind.new_game().board.fen()] * 5
+    starts = [Game.from_kind(kind).board.fen()] * 5
     path = tmp_path / "data.pctd"
     assert list(generate(path, kind, starts[:2], nodes=200, max_plies=20, batch=1)) == [0, 1, 2]
     whole = path.read_bytes()
@@ -129,7 +130,7 @@ def test_the_file_resumes_after_its_last_whole_game(tmp_path) -> None:
 
 def test_bad_data_is_a_clear_error(tmp_path) -> None:
     kind = kind_of("standard")
-    data = data_header(kind) + play_batch(kind, [kind.new_game().board.fen()], nodes=100, max_plies=4)
+    data = data_header(kind) + play_batch(kind, [Game.from_kind(kind).board.fen()], nodes=100, max_plies=4)
     with pytest.raises(InvalidTrainingDataError, match="does not begin"):
         decode(b"XXXX" + data[4:])
     with pytest.raises(InvalidTrainingDataError, match="version 9"):
@@ -149,7 +150,7 @@ def _standard_data(games: int = 1, plies: int = 6) -> tuple[bytes, list[int]]:
     """A standard data file and where each of its records begins."""
     kind = kind_of("standard")
     header = data_header(kind)
-    data = header + play_batch(kind, [kind.new_game().board.fen()] * games, nodes=100, max_plies=plies)
+    data = header + play_batch(kind, [Game.from_kind(kind).board.fen()] * games, nodes=100, max_plies=plies)
     starts, at = [], len(header)
     while at < len(data):
         starts.append(at)
@@ -204,7 +205,7 @@ def test_a_corrupted_size_in_the_middle_is_not_taken_for_a_stop(tmp_path) -> Non
         path.write_bytes(corrupted)
         kind = kind_of("standard")
         with pytest.raises(InvalidTrainingDataError, match=f"at byte {third}"):
-            list(generate(path, kind, [kind.new_game().board.fen()] * 8, nodes=100, max_plies=4))
+            list(generate(path, kind, [Game.from_kind(kind).board.fen()] * 8, nodes=100, max_plies=4))
         assert path.read_bytes() == corrupted  # refused: nothing cut, nothing replayed
     for cut in range(1, len(data) - starts[4]):  # a stop anywhere inside the last record
         assert len(decode(data[: starts[4] + cut])[1]) == 4

@@ -10,6 +10,7 @@ from polychess import _core
 from polychess.catalogue import kind_of
 from polychess.cli import main
 from polychess.evaluation import evaluate
+from polychess.game import Game
 from polychess.nnue import KING_BUCKETS, Network, features
 from polychess.training.data import MATE_SCORE, data_header, decode, play_batch
 
@@ -21,7 +22,7 @@ from polychess.training.fit import _Batches, _Model, _Sides, fit_network  # noqa
 def data_of(kind, games: int, nodes: int = 300, max_plies: int = 120) -> bytes:
     starts = []
     for i in range(games):  # different starts: a few different first moves
-        g = kind.new_game()
+        g = Game.from_kind(kind)
         moves = list(g.legal_moves)
         g.push(moves[i % len(moves)])
         starts.append(g.board.fen())
@@ -30,7 +31,7 @@ def data_of(kind, games: int, nodes: int = 300, max_plies: int = 120) -> bytes:
 
 def kept_positions(kind, record):
     """The boards the training keeps, replayed here: not in check, not after a capture, no mate score."""
-    game = kind.new_game(record.start)
+    game = Game.from_kind(kind, record.start)
     captured = False
     for move, score in zip(record.moves, record.scores, strict=True):
         board = game.board
@@ -162,7 +163,7 @@ def test_a_shrunk_correction_is_the_same_correction_smaller(tmp_path) -> None:
     model = _Model(kind, hidden=16, seed=7, on_classic=True)
     with torch.no_grad():
         model.out.normal_()
-    board = kind.new_game().board
+    board = Game.from_kind(kind).board
     for san in ("e4", "d5", "Nc3", "dxe4", "Qh5"):
         board.push_san(san)
     classic = evaluate(board)

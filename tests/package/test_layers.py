@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 CPP = Path(__file__).parents[2] / "cpp"
-LAYERS = ("base", "board", "core", "nnue", "search", "learn", "selfplay")
+LAYERS = ("base", "board", "games", "core", "nnue", "search", "learn", "selfplay")
 _INCLUDE = re.compile(r'^\s*#\s*include\s+"([a-z_]+)/', re.MULTILINE)
 
 

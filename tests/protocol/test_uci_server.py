@@ -346,13 +346,13 @@ def test_every_game_searches_and_reports(session, game):
             assert field in words
         assert words[words.index("score") + 1] in ("cp", "mate")
     move = lines[-1].split()[1]
-    assert move in {str(m) for m in GAME_KINDS[game].new_game().legal_moves}
+    assert move in {str(m) for m in Game.from_kind(GAME_KINDS[game]).legal_moves}
 
 
 @pytest.mark.parametrize("game", ["three-player", "four-player-teams", "four-player-ffa"])
 def test_multipv_info_lines_in_the_multi_player_games(session, game):
     s = session(game)
-    legal = [str(m) for m in GAME_KINDS[game].new_game().legal_moves]
+    legal = [str(m) for m in Game.from_kind(GAME_KINDS[game]).legal_moves]
     s.send("setoption name MultiPV value 2", "position startpos", f"go depth 2 searchmoves {' '.join(legal[:3])}")
     lines = s.until("bestmove")
     infos = [line.split() for line in lines if line.startswith("info depth")]

@@ -247,7 +247,7 @@ def test_default_algorithm_per_game():
 
 def test_the_core_decides_the_default_algorithm_alone():
     # The low-level search and self-play, given no algorithm, search as the engine does by
-    # default: the game's own (cpp/board/variant.h), not one of their own.
+    # default: the game's own (cpp/games/variant.h), not one of their own.
     from polychess import _core
 
     board = Board("three-player")

@@ -10,6 +10,7 @@ import pytest
 
 from polychess import Board, Engine, _core, outlook
 from polychess.catalogue import KINDS, GameKind
+from polychess.game import Game
 from polychess.training.data import generate
 
 FAMILIES = sorted({kind.family for kind in KINDS})
@@ -68,8 +69,8 @@ def _starts(variant: str, count: int) -> tuple[GameKind, list[str]]:
     """The kind, and positions after each of its first ``count`` legal moves."""
     kind = next(k for k in KINDS if k.variant == variant)
     starts = []
-    for move in list(kind.new_game().legal_moves)[:count]:
-        game = kind.new_game()
+    for move in list(Game.from_kind(kind).legal_moves)[:count]:
+        game = Game.from_kind(kind)
         game.push(move)
         starts.append(game.board.fen())
     return kind, starts

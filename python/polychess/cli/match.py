@@ -10,6 +10,7 @@ from pathlib import Path
 
 from polychess.cli.common import UsageError, clock_arg, positive_int
 from polychess.cli.status_line import StatusLine
+from polychess.game import Game
 from polychess.match import backends
 from polychess.match.openings import balanced_openings, random_openings, read_openings, shipped_openings, write_openings
 from polychess.match.players import parse_player
@@ -157,7 +158,7 @@ def game_kind_argument(args: argparse.Namespace) -> GameKind:
 
 
 def openings_argument(args: argparse.Namespace, kind: GameKind, needed: int) -> tuple[tuple[Position, ...], str]:
-    seats = len(kind.new_game().seats)
+    seats = len(Game.from_kind(kind).seats)
     if args.opening_plies is not None and args.openings != "random":
         raise UsageError("--opening-plies is for --openings random")
     if args.openings == "random":
@@ -241,7 +242,7 @@ def _run_match(args: argparse.Namespace) -> int:
 
 def _run_openings(args: argparse.Namespace) -> int:
     kind = game_kind_argument(args)
-    plies = args.plies or 2 * len(kind.new_game().seats)
+    plies = args.plies or 2 * len(Game.from_kind(kind).seats)
     with StatusLine(sys.stderr) as status:
         openings = balanced_openings(
             kind,

@@ -10,10 +10,11 @@ import sys
 from pathlib import Path
 
 from polychess.cli.common import UsageError, positive_int
-from polychess.cli.show import CONVERTER_HELP, ConverterMissing, load_record, svg_to_png
+from polychess.cli.show import load_record
 from polychess.cli.status_line import StatusLine
 from polychess.engine import Engine
 from polychess.outlook import model_for
+from polychess.png import CONVERTER_HELP, ConverterMissing, svg_to_png
 from polychess.review import GLYPHS, MARKS, VERIFY_FACTOR, Review, review_game
 from polychess.review_chart import review_svg
 

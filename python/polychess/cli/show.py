@@ -9,9 +9,6 @@ is drawn as text, as ``polychess play`` draws it.
 from __future__ import annotations
 
 import argparse
-import importlib
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -22,18 +19,9 @@ from polychess.cli.wording import plural
 from polychess.files import read_regular
 from polychess.formats import read_pgn, read_pgn4, read_record
 from polychess.game import Game
+from polychess.png import ConverterMissing, svg_to_png
 
-__all__ = ["ConverterMissing", "add_parser", "load_record", "svg_to_png"]
-
-CONVERTER_HELP = (
-    "PNG output needs a converter, and none was found: install rsvg-convert "
-    "(Debian/Ubuntu: apt install librsvg2-bin; macOS: brew install librsvg) or the Python "
-    "package cairosvg (pip install cairosvg), or write SVG instead (-o FILE.svg)"
-)
-
-
-class ConverterMissing(RuntimeError):
-    """Neither rsvg-convert nor cairosvg is available."""
+__all__ = ["add_parser", "load_record"]
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -145,22 +133,3 @@ def run(args: argparse.Namespace) -> int:
             return 1
     print(f"wrote {args.output}")
     return 0
-
-
-def svg_to_png(picture: str, path: str) -> None:
-    """Converts SVG text to a PNG file with rsvg-convert or cairosvg.
-
-    Raises :class:`ConverterMissing` when neither is available."""
-    tool = shutil.which("rsvg-convert")
-    if tool is not None:
-        done = subprocess.run(
-            [tool, "--format", "png", "--output", path], input=picture.encode("utf-8"), capture_output=True, check=False
-        )
-        if done.returncode != 0:
-            raise OSError(f"rsvg-convert failed: {done.stderr.decode(errors='replace').strip()}")
-        return
-    try:
-        cairosvg = importlib.import_module("cairosvg")
-    except (ImportError, OSError):  # the package is missing, or the cairo library it loads is
-        raise ConverterMissing(CONVERTER_HELP) from None
-    cairosvg.svg2png(bytestring=picture.encode("utf-8"), write_to=path)

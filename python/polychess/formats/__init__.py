@@ -1,6 +1,7 @@
 """Text formats: game records for every variant, PGN for standard chess, and chess.com's FEN4
 and PGN4 for four-player chess (position strings are read and written by Board itself)."""
 
+from polychess.formats.any_format import read_own, write_own
 from polychess.formats.fen4 import Fen4, Fen4Error, read_fen4, write_fen4
 from polychess.formats.pgn import PgnError, read_pgn, write_pgn
 from polychess.formats.pgn4 import Pgn4Error, Pgn4Record, parse_pgn4, read_pgn4, write_pgn4
@@ -17,9 +18,11 @@ __all__ = [
     "read_fen4",
     "read_pgn",
     "read_pgn4",
+    "read_own",
     "read_record",
     "write_fen4",
     "write_pgn",
     "write_pgn4",
+    "write_own",
     "write_record",
 ]

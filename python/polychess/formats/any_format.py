@@ -11,22 +11,29 @@ position as it stands as a position string, and as FEN4 where the game's records
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from polychess.board import Board
-from polychess.catalogue import VARIANTS
+from polychess.catalogue import VARIANTS, GameKind
 from polychess.formats.fen4 import Fen4Error, read_fen4, write_fen4
-from polychess.formats.pgn import PgnError, read_pgn
-from polychess.formats.pgn4 import read_pgn4
+from polychess.formats.pgn import PgnError, read_pgn, write_pgn
+from polychess.formats.pgn4 import read_pgn4, write_pgn4
 from polychess.formats.record import RecordError, read_record, write_record
 from polychess.game import Game
 
-__all__ = ["EXPORTS", "export", "export_label", "exports_of", "read_game"]
+__all__ = ["EXPORTS", "export", "export_label", "exports_of", "read_game", "read_own", "write_own"]
 
 # What a game can be written as besides its own record format ("own", named and suffixed as
 # that format): name -> (its name in a menu, the file suffix).
 EXPORTS = {"record": ("polychess record", ".txt"), "position": ("position", ".fen"), "fen4": ("FEN4", ".fen4")}
 
+
+# Each record format's reader and writer, by its name in the catalogue (``GameKind.record_format``).
+_RECORD_FORMATS: dict[str, tuple[Callable[[str], Game], Callable[[Game, Mapping[str, str] | None], str]]] = {
+    "pgn": (read_pgn, write_pgn),
+    "pgn4": (read_pgn4, write_pgn4),
+    "record": (read_record, write_record),
+}
 
 # PGN4's own tags: a record with one of them is chess.com's, whatever else it holds.
 _PGN4_MARK = re.compile(r'^\[(StartFen4 |Variant "(FFA|Teams|Solo)")', re.IGNORECASE | re.MULTILINE)
@@ -55,6 +62,18 @@ def read_game(text: str) -> Game:
             return read_pgn(stripped)
         except PgnError as pgn_error:
             raise ValueError(f"not a polychess record ({record_error}), nor PGN ({pgn_error})") from None
+
+
+def read_own(kind: GameKind, text: str) -> Game:
+    """The game that a record in ``kind``'s own format (``kind.record_format``) holds, with that
+    format's errors."""
+    return _RECORD_FORMATS[kind.record_format.name][0](text)
+
+
+def write_own(game: Game, tags: Mapping[str, str] | None = None) -> str:
+    """The game's record in its own format (``game.kind.record_format``), with extra tags
+    (player names, event, ...)."""
+    return _RECORD_FORMATS[game.kind.record_format.name][1](game, tags)
 
 
 def _game_at(position: str) -> Game:
@@ -100,7 +119,7 @@ def export(game: Game, name: str, tags: Mapping[str, str] | None = None) -> tupl
     if name not in exports_of(game):
         raise ValueError(f"{name!r} does not apply to {game.kind.name} (it has {', '.join(exports_of(game))})")
     if name == "own":
-        return game.kind.record_format.write(game, tags), game.kind.record_format.suffix
+        return write_own(game, tags), game.kind.record_format.suffix
     if name == "record":
         return write_record(game, tags), EXPORTS[name][1]
     if name == "fen4":

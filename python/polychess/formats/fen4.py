@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from polychess.board import Board, Colour, Kind, Status
+from polychess.catalogue import KINDS
 
 __all__ = ["START_FEN4", "Fen4", "Fen4Error", "read_fen4", "write_fen4"]
 
@@ -310,8 +311,9 @@ def read_fen4(text: str, mode: str = "teams", setup: str | None = None) -> Fen4:
     or rook is not at home, or whose player is dead, are dropped (such a right can never be
     used). Raises :class:`Fen4Error` for malformed text or an impossible position.
     """
-    if mode not in ("teams", "ffa"):
-        raise ValueError(f"mode must be 'teams' or 'ffa', not {mode!r}")
+    modes = tuple(dict.fromkeys(k.mode for k in KINDS if k.record_format.name == "pgn4"))  # teams, ffa
+    if mode not in modes:
+        raise ValueError(f"mode must be {' or '.join(map(repr, modes))}, not {mode!r}")
     if setup not in (None, "modern", "classic"):
         raise ValueError(f"setup must be 'modern' or 'classic', not {setup!r}")
     compact = _strip_spaces(text)

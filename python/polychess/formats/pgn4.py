@@ -23,28 +23,29 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from polychess.board import Board, Colour, Kind, Move, Piece, Status
-from polychess.errors import IllegalMoveError, InvalidMoveError
+from polychess.board import Board, Colour
+from polychess.catalogue import KINDS, GameKind
 from polychess.formats.fen4 import COLOURS, Fen4Error, read_fen4, write_fen4
 from polychess.formats.tags import PGN_RESULT, TagPairError, TagPairText, Token, read_tag_pair_text, write_tag_pair_text
-from polychess.game import Elimination, Game, Reason, Termination, eliminations_by_move
+from polychess.game import Elimination, Game, Reason, Termination
+from polychess.notation.long_algebraic import (
+    CASTLE,
+    DKW_HINT,
+    MOVE,
+    long_algebraic,
+    move_text,
+    parse_long_algebraic,
+    read_move,
+    slot_mark,
+)
 from polychess.options import OptionError, option
 
 __all__ = ["Pgn4Error", "Pgn4Record", "parse_pgn4", "read_pgn4", "write_pgn4", "long_algebraic", "parse_long_algebraic"]
 
-_SQUARE = r"[a-n](?:1[0-4]|[1-9])"
-_MOVE = re.compile(
-    rf"^(?P<piece>[KQRBND])?(?P<from>{_SQUARE})(?P<sep>[-x])(?P<captured>[KQRBND])?(?P<to>{_SQUARE})"
-    rf"(?:=(?P<promotion>[QRBND]))?(?P<marks>[+#]*)(?P<leave>[RTS]?)$"
-)
-_CASTLE = re.compile(r"^(?P<castle>[O0]-[O0](?:-[O0])?)(?P<marks>[+#]*)(?P<leave>[RTS]?)$")
 _LEAVE = re.compile(r"^(?P<leave>[RT])(?P<marks>#*)$")
 _EVENT = re.compile(r"^(?:(resign|timeout)\((red|blue|yellow|green)\)|draw)$")
-# PGN4's piece letters: none for a pawn, and a one-point queen is written as a queen.
-_LETTERS: dict[Kind, str] = {kind: "" if kind == Kind.PAWN else kind.letter for kind in Kind}
-_LETTERS[Kind.ONE_POINT_QUEEN] = "Q"
 _KNOWN_RULES = {"EnPassant", "DeadKingWalking", "Anonymous", "SemiAnonymous"}
-_MODES = {"teams": "teams", "ffa": "ffa", "solo": "ffa"}
+_VARIANT_ALIASES = {"SOLO": "FFA"}  # chess.com's older name of free-for-all
 _TERMINATIONS = {
     Termination.CHECKMATE: "Checkmate",
     Termination.KING_CAPTURE: "King captured",
@@ -59,10 +60,6 @@ _TERMINATIONS = {
 }
 # The tag that gives each option of the game a record starts (for messages).
 _OPTION_TAGS = {"move_limit": "MoveLimit", "start": "StartFen4", "points": "StartFen4", "mode": "Variant"}
-_DKW_HINT = (
-    " (chess.com's DeadKingWalking rule lets the king of a player who resigned or lost on time walk on; "
-    "polychess does not play that rule)"
-)
 
 
 class Pgn4Error(TagPairError):
@@ -85,36 +82,6 @@ class Pgn4Record:
 # -- reading ---------------------------------------------------------------------------------
 
 
-def _slot_mark(elimination: Elimination, mode: str | None, after_move: bool) -> str | None:
-    """How a record shows an elimination that a move or event entailed: None for a mark on the
-    move itself ('#'), else the token written in the player's own slot ('#' or 'S')."""
-    if elimination.reason is Reason.KING_CAPTURE:
-        return None
-    if elimination.reason is Reason.CHECKMATE:
-        return None if (mode == "ffa" and after_move) else "#"
-    if elimination.reason is Reason.STALEMATE:
-        return "S"
-    return None  # resignations and time forfeits are their own tokens
-
-
-def _castling_side(board: Board, move: Move) -> int | None:
-    piece = board.piece_at(move.from_cell)
-    if piece is None or piece.kind is not Kind.KING:
-        return None
-    layout = board.layout
-    index = board.colours.index(piece.colour)
-    for side in (0, 1):
-        king_from, king_to, _, _ = layout.castling(index, side)
-        if layout.names[king_from] == move.from_cell and layout.names[king_to] == move.to_cell:
-            return side
-    return None
-
-
-def _piece_name(piece: Piece) -> str:
-    kind = "one-point queen" if piece.kind is Kind.ONE_POINT_QUEEN else piece.kind.name.lower()
-    return f"{piece.colour.value} {kind}"
-
-
 class _Replay:
     """Replays the movetext of a record into a game, checking what the record states."""
 
@@ -129,7 +96,7 @@ class _Replay:
         self.pending: list[tuple[Colour, str, bool]] = [
             (e.player, mark, False)
             for e in game.eliminations
-            if (mark := _slot_mark(e, game.mode, after_move=False)) is not None
+            if (mark := slot_mark(e, game.rules, after_move=False)) is not None
         ]
 
     def run(self) -> None:
@@ -191,7 +158,7 @@ class _Replay:
 
     def expect_slots(self, eliminations: tuple[Elimination, ...], after_move: bool, marked: int = 0) -> None:
         for e in eliminations:
-            mark = _slot_mark(e, self.game.mode, after_move)
+            mark = slot_mark(e, self.game.rules, after_move)
             if mark is not None:
                 given = marked > 0 and mark == "#"
                 marked -= given
@@ -218,7 +185,7 @@ class _Replay:
             outcome = game.outcome()
             assert outcome is not None
             if outcome.termination is Termination.POINTS_LEAD and (
-                _MOVE.match(word) or _CASTLE.match(word) or _LEAVE.match(word) or word in ("#", "S")
+                MOVE.match(word) or CASTLE.match(word) or _LEAVE.match(word) or word in ("#", "S")
             ):
                 self.unplayed.append(word)
                 return
@@ -234,7 +201,7 @@ class _Replay:
         if word in ("#", "S"):
             what = "checkmated" if word == "#" else "stalemated"
             raise Pgn4Error(token.line, f"{word!r} in {mover.value}'s slot, but {mover.value} is not {what} here")
-        if not _CASTLE.match(word) and not _MOVE.match(word):
+        if not CASTLE.match(word) and not MOVE.match(word):
             raise Pgn4Error(
                 token.line,
                 f"{word!r} is not a move in chess.com's notation (e.g. h2-h3, Qg1xQn8+, "
@@ -242,7 +209,7 @@ class _Replay:
             )
         before = game.board
         try:
-            written = _read_move(before, word)
+            written = read_move(before, word)
         except ValueError as error:
             raise Pgn4Error(token.line, str(error)) from None
         move, marks, leave_letter, castle = written.move, written.marks, written.leave, written.castle
@@ -285,7 +252,7 @@ class _Replay:
         pluses, hashes = marks.count("+"), marks.count("#")
         if not castle and pluses != len(checked):
             names = ", ".join(p.value for p in checked) or "none"
-            hint = _DKW_HINT if walking and pluses > len(checked) else ""
+            hint = DKW_HINT if walking and pluses > len(checked) else ""
             raise Pgn4Error(
                 token.line,
                 f"{word!r} marks {pluses} check(s) but the move checks {len(checked)} king(s) ({names}){hint}",
@@ -293,9 +260,9 @@ class _Replay:
         on_move = [
             e
             for e in new
-            if _slot_mark(e, game.mode, after_move=True) is None and e.reason in (Reason.CHECKMATE, Reason.KING_CAPTURE)
+            if slot_mark(e, game.rules, after_move=True) is None and e.reason in (Reason.CHECKMATE, Reason.KING_CAPTURE)
         ]
-        in_slot = [e for e in new if _slot_mark(e, game.mode, after_move=True) == "#"]
+        in_slot = [e for e in new if slot_mark(e, game.rules, after_move=True) == "#"]
         names = ", ".join(e.player.value for e in on_move + in_slot) or "nobody"
         if hashes == len(on_move):
             extra = 0
@@ -311,162 +278,33 @@ class _Replay:
         self.expect_slots(new, after_move=True, marked=extra)
 
 
-# -- one move ------------------------------------------------------------------------------------
+def _kind_named(variant: str) -> GameKind | None:
+    """The four-player game whose PGN4 ``Variant`` tag this is (any case), in its first setup."""
+    wanted = _VARIANT_ALIASES.get(variant.upper(), variant.upper())
+    return next((k for k in KINDS if (k.record_variant or "").upper() == wanted), None)
 
 
-@dataclass(frozen=True)
-class _WrittenMove:
-    """A move as a record writes it: the legal move, its marks ('+' and '#'), the leave letter
-    written after it ('R', 'T', 'S' or ''), and whether it was written as castling."""
-
-    move: Move
-    marks: str
-    leave: str
-    castle: bool
-
-
-def _read_move(board: Board, word: str) -> _WrittenMove:
-    """The legal move a move in chess.com's long notation stands for, its letters checked against
-    the board (the moving piece, the captured one, '-' or 'x'); the marks are not checked here.
-    Raises InvalidMoveError for a word in no such notation, IllegalMoveError for one that names
-    no legal move or names the pieces wrongly."""
-    mover = board.turn
-    castle, match = _CASTLE.match(word), _MOVE.match(word)
-    if castle:
-        side = 1 if castle.group("castle").count("-") == 2 else 0
-        king_from, king_to, _, _ = board.layout.castling(COLOURS.index(mover), side)
-        text = board.layout.names[king_from] + board.layout.names[king_to]
-        marks, leave = castle.group("marks"), castle.group("leave")
-    elif match:
-        promotion = match.group("promotion")
-        text = match.group("from") + match.group("to") + ({"D": "q"}.get(promotion, promotion or "").lower())
-        marks, leave = match.group("marks"), match.group("leave")
-    else:
-        raise InvalidMoveError(f"{word!r} is not a move in chess.com's notation (e.g. h2-h3, Qg1xQn8+, e10-e11=Q, O-O)")
-    try:
-        move = board.parse_move(text)
-    except ValueError as error:
-        raise IllegalMoveError(f"{word!r}: {error}{_hint(board, text[:3])}") from None
-    if castle and _castling_side(board, move) is None:
-        raise IllegalMoveError(f"{word!r}: {mover.value} cannot castle here")
-    if match:
-        _check_letters(board, move, word, match)
-    return _WrittenMove(move, marks, leave, castle is not None)
-
-
-def _hint(board: Board, text: str) -> str:
-    cell = re.match(_SQUARE, text)
-    # A name of the 14 x 14 square may be a cut-off corner, which has no cell.
-    piece = board.piece_at(cell.group(0)) if cell and cell.group(0) in board.layout.names else None
-    if piece is not None and piece.kind is Kind.KING and board.status(piece.colour) == Status.OUT:
-        return _DKW_HINT
-    return ""
-
-
-def _check_letters(board: Board, move: Move, word: str, match: re.Match[str]) -> None:
-    piece = board.piece_at(move.from_cell)
-    assert piece is not None
-    letter = match.group("piece") or ""
-    if piece.kind is Kind.ONE_POINT_QUEEN and letter == "D":
-        letter = "Q"
-    if letter != _LETTERS[piece.kind]:
-        raise IllegalMoveError(
-            f"{word!r}: the piece on {move.from_cell} is a {_piece_name(piece)}, "
-            f"written {_LETTERS[piece.kind] or 'without a letter'}"
-        )
-    target = board.piece_at(move.to_cell)
-    captures = board.is_capture(move)
-    if match.group("sep") == "-" and captures:
-        taken = target if target is not None else Piece(piece.colour, Kind.PAWN)
-        raise IllegalMoveError(
-            f"{word!r} is written as a quiet move ('-') but captures "
-            f"{'a ' + _piece_name(taken) if target is not None else 'en passant'}"
-        )
-    if match.group("sep") == "x":
-        if not captures:
-            raise IllegalMoveError(f"{word!r} is written as a capture ('x') but captures nothing")
-        letter = match.group("captured") or ""
-        expected = _LETTERS[target.kind] if target is not None else ""
-        if target is not None and target.kind is Kind.ONE_POINT_QUEEN and letter == "D":
-            letter = "Q"
-        if letter != expected:
-            what = "a " + _piece_name(target) if target is not None else "a pawn (en passant)"
-            raise IllegalMoveError(
-                f"{word!r}: the captured piece is {what}, written {expected or 'without a letter'} after 'x'"
-            )
-
-
-def parse_long_algebraic(board: Board, word: str) -> Move:
-    """The legal move of a four-player board that a move in chess.com's long algebraic notation
-    stands for (``h2-h3``, ``Qg1xQn8+``, ``e10-e11=D``, ``O-O``), its letters checked against the
-    board; check and mate marks may be left out (they are not checked). The move text of
-    docs/rules.md §4 (``h2h3``) is read too. Raises InvalidMoveError or IllegalMoveError."""
-    if not _CASTLE.match(word) and not _MOVE.match(word):
-        try:
-            return board.parse_move(word)
-        except InvalidMoveError:
-            raise InvalidMoveError(
-                f"{word!r} is not a move in chess.com's notation (e.g. h2-h3, Qg1xQn8+, "
-                f"e10-e11=Q, O-O) nor move text (e.g. h2h3)"
-            ) from None
-    return _read_move(board, word).move
-
-
-def _move_text(before: Board, move: Move, mode: str | None) -> tuple[str, bool]:
-    """The move in chess.com's long notation without marks, and whether it is castling."""
-    side = _castling_side(before, move)
-    if side is not None:
-        return ("O-O" if side == 0 else "O-O-O"), True
-    piece = before.piece_at(move.from_cell)
-    assert piece is not None
-    target = before.piece_at(move.to_cell)
-    text = _LETTERS[piece.kind] + move.from_cell
-    if before.is_capture(move):
-        text += "x" + (_LETTERS[target.kind] if target is not None else "")
-    else:
-        text += "-"
-    text += move.to_cell
-    if move.promotion is not None:
-        text += "=" + ("D" if mode == "ffa" else move.promotion.upper())
-    return text, False
-
-
-def long_algebraic(board: Board, move: Move) -> str:
-    """A legal move of a four-player board in chess.com's long algebraic notation with the marks
-    PGN4 writes on it: one '+' per king it puts in check (none on castling, as chess.com writes
-    it) and one '#' per player it puts out on the move as the game's rules judge it (a king
-    capture; in free-for-all also a mate, which teams records mark in the mated player's slot)."""
-    text, castle = _move_text(board, move, board.mode)
-    checks = "" if castle else "+" * len(board.checks(move))
-    mates = [
-        e
-        for e in eliminations_by_move(board, move)
-        if _slot_mark(e, board.mode, after_move=True) is None and e.reason in (Reason.CHECKMATE, Reason.KING_CAPTURE)
-    ]
-    return text + checks + "#" * len(mates)
-
-
-def _check_rules(tags: Mapping[str, str], lines: Mapping[str, int], mode: str) -> None:
+def _check_rules(tags: Mapping[str, str], lines: Mapping[str, int], kind: GameKind) -> None:
+    # Promotion as chess.com writes its rule: to a one-point queen (free-for-all, ranked by
+    # points), or on the eleventh rank (teams).
+    promotion = ("PromoteTo=D", "Prom=8") if kind.rules.ranking == "points" else ("Prom=11",)
     for rule in tags.get("RuleVariants", "").split():
-        if rule in _KNOWN_RULES:
-            continue
-        if mode == "ffa" and rule in ("PromoteTo=D", "Prom=8"):
-            continue
-        if mode == "teams" and rule == "Prom=11":
+        if rule in _KNOWN_RULES or rule in promotion:
             continue
         raise Pgn4Error(
             lines["RuleVariants"],
-            f"rule variant {rule!r} is not played by polychess "
-            f"(chess.com's standard {'FFA' if mode == 'ffa' else 'Teams'} rules)",
+            f"rule variant {rule!r} is not played by polychess (chess.com's standard {kind.record_variant} rules)",
         )
 
 
 def _new_game(tags: Mapping[str, str], lines: Mapping[str, int], setup: str | None) -> Game:
     variant = tags.get("Variant", "Teams")
-    mode = _MODES.get(variant.lower())
-    if mode is None:
+    kind = _kind_named(variant)
+    if kind is None:
         raise Pgn4Error(lines.get("Variant", 1), f"Variant {variant!r} is not four-player Teams or FFA")
-    _check_rules(tags, lines, mode)
+    _check_rules(tags, lines, kind)
+    mode = kind.mode
+    assert mode is not None, "a game PGN4 names is four-player chess, which has modes"
     start: str | None = None
     points: dict[Colour, int] | None = None
     fen = tags.get("StartFen4", "4PC")
@@ -475,7 +313,7 @@ def _new_game(tags: Mapping[str, str], lines: Mapping[str, int], setup: str | No
             position = read_fen4(fen, mode=mode, setup=setup)
         except Fen4Error as error:
             raise Pgn4Error(lines["StartFen4"], str(error)) from None
-        if mode != "ffa" and any(position.points.values()):
+        if kind.rules.ranking != "points" and any(position.points.values()):
             given = ",".join(str(position.points[c]) for c in COLOURS)
             raise Pgn4Error(lines["StartFen4"], f"StartFen4 gives points {given}; a Teams game has no points")
         start, setup = position.board.fen(), position.setup
@@ -539,7 +377,7 @@ def _parse(read: TagPairText, setup: str | None) -> Pgn4Record:
     replay = _Replay(game, read.tokens)
     replay.run()
     result = tags.get("Result")
-    if game.mode == "teams" and result is not None:
+    if game.kind.partners and result is not None:
         line = lines["Result"]
         if not PGN_RESULT.fullmatch(result):
             raise Pgn4Error(line, f"Teams Result {result!r} is not 1-0, 0-1, 1/2-1/2 or *")
@@ -551,7 +389,7 @@ def _parse(read: TagPairText, setup: str | None) -> Pgn4Record:
             raise Pgn4Error(line, f"Result tag says {result} but {state}")
     if final is not None and result is not None and final.text != result and final.text != "*":
         raise Pgn4Error(final.line, f"the movetext ends with {final.text} but the Result tag says {result}")
-    reported = _reported_points(tags) if game.mode == "ffa" else None
+    reported = _reported_points(tags) if game.rules.ranking == "points" else None
     return Pgn4Record(game=game, tags=tags, unplayed=tuple(replay.unplayed), reported_points=reported)
 
 
@@ -582,7 +420,7 @@ def _termination(game: Game, result: str) -> str | None:
         text = f"{last.player.value.capitalize()} {what}"
     else:
         text = _TERMINATIONS[outcome.termination]
-    return f"{text}. {result}" if game.mode == "teams" else text
+    return f"{text}. {result}" if game.kind.partners else text
 
 
 def write_pgn4(game: Game, tags: Mapping[str, str] | None = None) -> str:
@@ -594,12 +432,13 @@ def write_pgn4(game: Game, tags: Mapping[str, str] | None = None) -> str:
         raise ValueError(f"PGN4 is for four-player chess, not {game.variant}")
     extra = dict(tags or {})
     mode = game.mode
+    ranked_by_points = game.rules.ranking == "points"
     start = Board("four-player", game.start_position, mode=mode, setup=game.setup)
     standard = Board("four-player", mode=mode, setup="modern")
     names = {c: extra.get(c.value.capitalize(), c.value.capitalize()) for c in COLOURS}
     head: dict[str, str] = {
-        "Variant": "FFA" if mode == "ffa" else "Teams",
-        "RuleVariants": "EnPassant PromoteTo=D" if mode == "ffa" else "EnPassant",
+        "Variant": game.kind.record_variant or "",
+        "RuleVariants": "EnPassant PromoteTo=D" if ranked_by_points else "EnPassant",
         "StartFen4": (
             "4PC" if start.fen() == standard.fen() and not game.start_points else write_fen4(start, game.start_points)
         ),
@@ -608,7 +447,7 @@ def write_pgn4(game: Game, tags: Mapping[str, str] | None = None) -> str:
         head["MoveLimit"] = str(game.move_limit)
     computed = {"Variant", "RuleVariants", "StartFen4", "MoveLimit", "Result", "Termination"}
     head.update((k, v) for k, v in extra.items() if k not in computed)
-    if mode == "ffa":
+    if ranked_by_points:
         result = "*" if not game.is_over() else " - ".join(f"{names[c]}: {game.points.get(c, 0)}" for c in COLOURS)
     else:
         result = _teams_result(game)
@@ -633,7 +472,7 @@ def _movetext(game: Game) -> list[str]:
 
     def slot_tokens(eliminations: tuple[Elimination, ...], after_move: bool) -> None:
         for e in eliminations:
-            mark = _slot_mark(e, mode, after_move)
+            mark = slot_mark(e, game.rules, after_move)
             if mark is not None:
                 items.append((e.player, mark))
 
@@ -656,14 +495,14 @@ def _movetext(game: Game) -> list[str]:
             continue
         before = replay.board
         mover = replay.turn
-        text, castle = _move_text(before, move, mode)
+        text, castle = move_text(before, move)
         checked = before.checks(move)
         replay.push(move)
         new = replay.eliminations[count:]
         mates = [
             e
             for e in new
-            if _slot_mark(e, mode, after_move=True) is None and e.reason in (Reason.CHECKMATE, Reason.KING_CAPTURE)
+            if slot_mark(e, game.rules, after_move=True) is None and e.reason in (Reason.CHECKMATE, Reason.KING_CAPTURE)
         ]
         items.append((mover, text + ("" if castle else "+" * len(checked)) + "#" * len(mates)))
         slot_tokens(new, after_move=True)

@@ -44,7 +44,7 @@ def random_openings(kind: GameKind, count: int, plies: int, seed: int) -> list[P
 
 def _random_plies(kind: GameKind, plies: int, rng: random.Random) -> tuple[Game, tuple[str, ...]]:
     """A game after up to ``plies`` random moves from the start (fewer if it ends), and them."""
-    game = kind.new_game()
+    game = Game.from_kind(kind)
     moves: list[str] = []
     for _ in range(plies):
         if game.is_over():

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import polychess
 from polychess.board import Colour
+from polychess.formats.any_format import write_own
 from polychess.game import Game, TimeForfeitError
 from polychess.match.players import Player, PlayerSpec
 from polychess.match.scoring import capped_places, head_to_head, place_scores, seat_assignments
@@ -174,7 +175,7 @@ def record_text(game: Game, names: Mapping[Colour, str], tags: Mapping[str, str]
     """The game's record in its variant's format, the seats named."""
     all_tags = {c.value.capitalize(): names[c] for c in names}
     all_tags.update(tags or {})
-    return game.position.kind.record_format.write(game, all_tags)
+    return write_own(game, all_tags)
 
 
 def play_game(config: MatchConfig, task: Task) -> GameResult:

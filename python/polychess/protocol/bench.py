@@ -6,56 +6,25 @@ OpenBench read the last two lines.
 
 from __future__ import annotations
 
+import json
 import statistics
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from importlib import resources
 
 from polychess.catalogue import GameKind, kind_of
 from polychess.engine import Engine
+from polychess.game import Game
 
 __all__ = ["BENCH_DEPTHS", "BENCH_POSITIONS", "Bench", "TreeMeasurement", "measure_tree", "run_bench"]
 
-# The start and positions of engine games, 15 to 45 plies in (inputs, not results).
-BENCH_POSITIONS: dict[str, tuple[str | None, ...]] = {
-    "standard": (
-        None,
-        "r2qkb1r/1pp2pp1/2n1pn2/p2p1b1p/P2P1B1P/2NBPN2/1PP2PP1/R2QK2R b KQkq - 1 8",
-        "r6r/2Bk1pp1/2p1pq2/p2p3p/Pb1P3P/2N1P1Q1/1PPK1Pb1/R6R w - - 0 16",
-        "r7/3k4/2p1p3/p2pBp1p/P2Pb2P/4P3/2PK1P2/R7 b - - 0 23",
-        "4k3/R7/4p3/p2p3p/P2PbBr1/4P3/2PK1P2/8 w - - 3 31",
-    ),
-    "three-player": (
-        None,
-        "rR2rKrQrB1rR/rPrPrP1rPrPrP1/2rN2rN2/3rP1rB1rP/bQbB1bRbK2bR/bPbPbP2bPbPbP/1bN2bPbN2/1bB1bP4/3wP1wB1wP/"
-        "2wN2wN2/wPwPwP1wPwPwP1/wR2wQwKwB1wR w wKQrKQbKQ N10,H6 0 6 wrb aaa",
-        "rR2rKrQ2rR/2rP2rPrP1/1rPrNrBrPrN2/3rP1rB1rP/bQ2bR1bK1bR/1bPbB2bPbP1/bPbNbP1bPbN2/1bB1bP3bP/rP2wP1wB1wP/"
-        "wP1wN1wPwNwP1/1wPwP1wQwPwB1/wR3wK2wR w wKQrKQ - 0 11 wrb aaa",
-        "2rRrKrQ3/1wQrP2rP2/2rNrBrBrNrR1/3rPbN3/bQ1bR2bK2/1bP2bNbP2/bPbB6/1bB1wRbP1rPbR/rPwP1wP1wB2/wP1wN1wP1wP1/"
-        "2wPwN2wB1/2wK1wR3 w - - 0 21 wrb aaa",
-    ),
-    "four-player-teams": (
-        None,
-        "yR2yKyQyB1yR/yPyPyP1yPyPyPyP/2yN2yN2/bRbP4yP5gPgR/1bP8gP3/1bPbN8gNgPgB/bQ2bP8rBgK/bKbP10yBgQ/"
-        "bBbPbN8gNgPgB/1bP10gP1/bRbP3bBrP5gPgR/2rN2rN2/rPrPrP1rPrPrPrP/rR2rQrKrB1rR g rKQbKQyKQgKQ - 0 4 rbyg aaaa",
-        "yR1yByKyQ2yR/yPyPyPyPyNyP1yP/8/bRbP10gPgR/bNyN9gP1gN/1bP10gP1/3bP8gPgK/bK2yB8gPgQ/1bP10gPgB/"
-        "bNbP10gPgN/bRbP4gR7/2rN2rP2/rPrPrP4rP/rR1rBrQrKrB1rR r rKQbKQyKQgK - 0 7 rbyg aaaa",
-        "yR2yKyQ2yR/yPyByPyPyNyP1yP/8/bR1bP9gP1/11gPgR1/2bNyN7gPgP1/3bP9gK/bK11gPgQ/3bP8gP1/bN12gN/"
-        "yBbP2rP9/2rN2rP2/rP1rP4rP/rR1rB1rK2rR r rKQbQyK - 1 13 rbyg aaaa",
-    ),
-    "four-player-ffa": (
-        None,
-        "yR2yKyQyByNyR/yPyPyPyNyPyPyPyP/8/bRbP4yP4gNgPgR/bNbP10gP1/bBbP10gP1/1bP3rBbQ3gP1gBgK/bK2bP4yB3gPgQ/"
-        "bBbP10gPgB/bNbP10gPgN/bRbP5rP4gPgR/5rQ2/rPrPrPrP1rPrPrP/rRrNrB1rK1rNrR g rKQbKQyKQgKQ - 11 4 rbyg aaaa",
-        "yR2yKyQyByNyR/yP2yNyP1yPyP/5yP2/bRbP2yPyPyP3gP2gR/1bP7gN2gP1/bBbPbN9gP1/1bP3bQ4gP1gBgK/bKbN6rQ3gPgQ/"
-        "bBbP9gNgPgB/1bP8gP3/bR1bP4rP4gPgR/rN7/rPrPrPrP1rPrPrP/rR1rB1rK1rNrR y rKQbKQyKQgKQ l5 0 8 rbyg aaaa",
-        "yR2yKyQyByNyR/4yP1yPyP/5yP2/bRbP2yPyNyP3gP2gR/1bP1yP1yP3gN2gP1/bBbPbN9gP1/3bP6gP1gBgK/bKbN6rQ3gP1/"
-        "bBbP2rN6gNgP1/1bP3bQ4gPgQ2/bR1bP4rPrP1rP1gPgR/8/rPrP1rP4/rR1rB1rK1rNgB b rQbKQyKQgKQ k3 0 12 rbyg aaaa",
-    ),
-}
-# Depths that take a second or two in all on a laptop core.
-BENCH_DEPTHS = {"standard": 9, "three-player": 4, "four-player-teams": 8, "four-player-ffa": 5}
+# Each game's bench, by its name: the start (None) and positions of engine games 15 to 45 plies
+# in (inputs, not results), and a depth that takes a second or two in all on a laptop core.
+_BENCH = json.loads(resources.files("polychess").joinpath("data/bench.json").read_text())["games"]
+BENCH_POSITIONS: dict[str, tuple[str | None, ...]] = {name: tuple(b["positions"]) for name, b in _BENCH.items()}
+BENCH_DEPTHS: dict[str, int] = {name: b["depth"] for name, b in _BENCH.items()}
 
 
 class Bench:
@@ -77,7 +46,7 @@ class Bench:
         bench_kind = kind_of(self.kind.variant, self.kind.mode)  # the bench positions are of the first setup
         nodes, seconds = 0, 0.0
         for number, position in enumerate(positions, 1):
-            game = bench_kind.new_game(position)
+            game = Game.from_kind(bench_kind, position)
             self._engine = engine = Engine(hash_mb=self.hash_mb)
             start = time.perf_counter()
             result = engine.search(game, depth=depth)
@@ -134,7 +103,7 @@ def measure_tree(kind: GameKind, seconds: float, depth: int | None = None, hash_
     bench's depth if None), each search single-threaded with a fresh table."""
     family = kind.name.removesuffix("-classic")
     depth = depth or BENCH_DEPTHS[family]
-    games = [kind_of(kind.variant, kind.mode).new_game(position) for position in BENCH_POSITIONS[family]]
+    games = [Game.from_kind(kind_of(kind.variant, kind.mode), position) for position in BENCH_POSITIONS[family]]
     depths = tuple(Engine(hash_mb=hash_mb).search(game, time=seconds).depth for game in games)
     fixed = [Engine(hash_mb=hash_mb).search(game, depth=depth) for game in games]
     return TreeMeasurement(

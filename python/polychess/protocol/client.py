@@ -82,15 +82,15 @@ class Dialect:
 
     ``clocks``: ``"colours"`` sends every colour's clock by its initial (``wtime btime`` in
     standard chess, ``wtime rtime btime`` in three-player, ``rtime btime ytime gtime`` in
-    four-player), ``"teams"`` the older four-player form (``wtime`` for Red and Yellow,
-    ``btime`` for Blue and Green), ``"movetime"`` turns the clocks into a time per move.
+    four-player), ``"partners"`` the older four-player form, one clock a pair of partners
+    (``wtime`` for Red and Yellow, ``btime`` for Blue and Green), ``"movetime"`` turns the clocks into a time per move.
     ``nodes``: whether ``go nodes`` is honoured. ``least_movetime``: the shortest ``movetime``
     worth sending (an engine that prints nothing before its first iteration ends needs more).
     ``fen4``: four-player positions as FEN4 (else polychess's position string).
     """
 
     name: str
-    clocks: Literal["colours", "teams", "movetime"] = "colours"
+    clocks: Literal["colours", "partners", "movetime"] = "colours"
     nodes: bool = True
     least_movetime: float = 0.0
     fen4: bool = True
@@ -98,7 +98,7 @@ class Dialect:
 
 DIALECTS: dict[str, Dialect] = {
     "uci": Dialect("uci"),
-    "4pc-teams-clocks": Dialect("4pc-teams-clocks", clocks="teams"),
+    "4pc-teams-clocks": Dialect("4pc-teams-clocks", clocks="partners"),
     "titan": Dialect("titan", clocks="movetime", nodes=False, least_movetime=0.1),
 }
 # Engines whose ``id name`` starts so speak the dialect named (for ``dialect="auto"``).
@@ -547,7 +547,7 @@ class UciEngine:
             return str(max(0, round(seconds * 1000)))
 
         words: list[str] = []
-        if self.dialect.clocks == "teams" and game.kind.board == "cross":  # wtime and btime: the cross's partners
+        if self.dialect.clocks == "partners" and game.kind.board == "cross":  # wtime and btime: the cross's pairs
             teams = {"w": (Colour.RED, Colour.YELLOW), "b": (Colour.BLUE, Colour.GREEN)}
             for letter, team in teams.items():
                 seat = game.turn if game.turn in team else min(team, key=lambda c: clocks.get(c, 0.0))

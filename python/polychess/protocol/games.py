@@ -64,7 +64,7 @@ class Position:
         """The game of this kind and ``options`` after the moves, each played by the rules;
         :class:`PositionError` names the move that cannot be played."""
         try:
-            game = kind.new_game(self.start, self.points, **options)
+            game = Game.from_kind(kind, self.start, self.points, **options)
         except InvalidPositionError as error:
             raise PositionError(f"bad position: {error}") from None
         except ValueError as error:

@@ -455,7 +455,7 @@ class UciServer:
         self.skill_level = MAX_LEVEL
         self.limit_strength = False
         self.uci_elo = _ELO_RANGE[1] if _ELO_RANGE else 0
-        self.game: Game | None = kind.new_game()
+        self.game: Game | None = Game.from_kind(kind)
         self.position_error = ""
         self.job: _Job | None = None  # the running search, bench or perft
         self._commands: dict[str, Callable[[list[str]], bool | None]] = {
@@ -554,7 +554,7 @@ class UciServer:
     def ucinewgame(self, words: list[str]) -> None:
         self.finish()
         self.engine.clear()
-        self.game, self.position_error = self.kind.new_game(), ""
+        self.game, self.position_error = Game.from_kind(self.kind), ""
 
     def setoption(self, words: list[str]) -> None:
         lowered = [w.lower() for w in words]
@@ -601,7 +601,7 @@ class UciServer:
                     f"unknown variant {value!r} (one of {', '.join(k.uci_variant for k in GAME_KINDS.values())})"
                 )
             self.kind = kind
-            self.game, self.position_error = kind.new_game(), ""
+            self.game, self.position_error = Game.from_kind(kind), ""
         elif name == "move overhead":
             self.overhead = _whole(value, 0, 5000) / 1000.0
         elif name == "ponder":

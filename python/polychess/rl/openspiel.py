@@ -24,7 +24,7 @@ with needs_extra("openspiel"):
     import pyspiel
 
 from polychess.catalogue import KINDS, GameKind, kind_of
-from polychess.options import OptionError
+from polychess.options import OptionError, options_of
 from polychess.rl.table import Table, start_game
 
 __all__ = ["GAMES", "game", "register"]
@@ -47,7 +47,7 @@ GAMES: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
     _short_name(kind): (
         kind.variant,
         {"mode": kind.mode} if kind.mode else {},
-        {name: value for name, value in _PARAMETERS.items() if name in kind.options},
+        {name: value for name, value in _PARAMETERS.items() if name in options_of(kind)},
     )
     for kind in KINDS
 }

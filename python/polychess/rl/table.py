@@ -82,7 +82,7 @@ def _pixels(picture: str) -> numpy.ndarray:
     import os
     import tempfile
 
-    from polychess.cli.show import svg_to_png
+    from polychess.png import svg_to_png
 
     try:
         from PIL import Image

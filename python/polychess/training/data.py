@@ -4,7 +4,7 @@ score, every player's result; six bytes a position).
 
 >>> from polychess.catalogue import kind_of
 >>> kind = kind_of("standard")
->>> batch = play_batch(kind, [kind.new_game().board.fen()], nodes=200, max_plies=6)
+>>> batch = play_batch(kind, [Game.from_kind(kind).board.fen()], nodes=200, max_plies=6)
 >>> game, records = decode(data_header(kind) + batch)
 >>> game, len(records), len(records[0].moves)
 ('standard', 1, 6)
@@ -23,6 +23,7 @@ from polychess._core import InvalidTrainingDataError, Move, StopFlag
 from polychess.catalogue import GameKind
 from polychess.engine import default_algorithm
 from polychess.files import open_regular
+from polychess.game import Game
 from polychess.match.backends import ray_session
 from polychess.nnue import Network
 
@@ -74,7 +75,7 @@ def play_batch(
     threads of the core, without the GIL, and returns their records. The engine plays as it
     plays by default (``polychess.engine.default_algorithm``), so that the data is its own.
     ``stop``, set from another thread, ends the batch with the games finished."""
-    game = kind.new_game()
+    game = Game.from_kind(kind)
     rules = game.rules.to_core()
     return _core.self_play(
         kind.variant,

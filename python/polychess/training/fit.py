@@ -47,6 +47,7 @@ from typing import Any
 
 from polychess import _core
 from polychess.catalogue import GameKind, kind_of_family
+from polychess.game import Game
 from polychess.nnue import KING_BUCKETS, Network, input_count
 
 __all__ = ["FitReport", "fit_network", "score_scale"]
@@ -82,7 +83,7 @@ class _Batches:
         self, data: _core.TrainingData, kind: GameKind, games: range, skip_plies: int, king_buckets: int = 1
     ) -> None:
         torch = _torch()
-        rules = kind.new_game().rules.to_core()
+        rules = Game.from_kind(kind).rules.to_core()
         raw = data.positions(rules, games.start, len(games), skip_plies, king_buckets)
         n, players, slots = raw["count"], raw["players"], raw["slots"]
         self.count = n
@@ -181,7 +182,7 @@ class _Model:
         self.king_buckets = king_buckets
         self.inputs = input_count(kind.family, king_buckets)
         self.unbucketed = input_count(kind.family)
-        self.players = len(kind.new_game().board.colours)
+        self.players = len(Game.from_kind(kind).board.colours)
         self.hidden = hidden
         # rows: the features, then the padding row (index `inputs`, kept zero: the -1 slots of
         # positions with fewer pieces), then with buckets the weights every bucket shares

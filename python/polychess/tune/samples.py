@@ -16,6 +16,7 @@ from pathlib import Path
 
 from polychess.board import Board, Status
 from polychess.catalogue import KINDS, GameKind
+from polychess.formats.any_format import read_own
 from polychess.game import Game
 from polychess.match.runner import GameResult
 
@@ -52,7 +53,7 @@ def result_share(places: Mapping[str, int], player: str) -> float:
 
 def replay(result: GameResult, kind: GameKind) -> Game:
     """The game of a match result, replayed from its record."""
-    return kind.record_format.read(result.record)
+    return read_own(kind, result.record)
 
 
 def game_name(kind: GameKind) -> str:

@@ -1,10 +1,11 @@
 // The rules of a game as data, whole: which captures the rule of neutrality forbids, what a
 // checkmate, a stalemate and a king capture do, how the players are ranked, the points table
-// and the end and draw conditions. The Python layer declares each game's rules
-// (python/polychess/rules.py, in the words of docs/rules.md) and hands them to the core as text
-// (parse_rules below) read into a Rules, which a position carries from its making (position.h: the moves and a king
-// capture follow it) and the resolver (game_state.h) executes for Game, the playouts and the search alike. Nothing here
-// names a variant.
+// and the end and draw conditions. Each game declares its rules in its definition (variant.h);
+// the Python layer reads them as text (rules_text below: polychess.rules' dataclass view) and
+// hands back a game's, its options applied, the same way (parse_rules). A position carries its
+// rules from its making (position.h: the moves and a king capture follow them) and the resolver
+// (game_state.h) executes them for Game, the playouts and the search alike. Nothing here names a
+// variant.
 #pragma once
 
 #include <array>

@@ -1,12 +1,16 @@
-// A variant is a board layout plus the rule flags that distinguish one game from another.
-// Variants are registered by name (and, for four-player chess, mode and setup); nothing in the
-// move generator switches on the name.
+// A game's whole definition: its board, its names, the rule facts the move generator follows,
+// every rule value it is played by, the format of its records and the search it is played by.
+// Each game is defined in its own file of this folder (three_player.cpp, standard.cpp,
+// four_player.cpp) and listed once (registry.cpp); the Python package reads the list
+// (polychess.catalogue) and defines nothing of its own. Nothing in the move generator switches
+// on the name.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "board/layout.h"
+#include "games/rules.h"
 
 namespace polychess {
 
@@ -28,9 +32,19 @@ struct Variant {
   // names: "brs", "paranoid"): the strongest in our matches at equal time (bench/README.md).
   // Where two sides alternate every algorithm is the same alpha-beta. Decided here alone.
   std::string default_algorithm;
+  Rules rules;  // the rules the game is played by (docs/rules.md), before a game's options change them
+  // The text format of its records (python/polychess/formats/: "pgn", "pgn4" or "record", the
+  // polychess game record) and the file suffix records of it take.
+  std::string record_format;
+  std::string record_suffix;
 
   int colours() const { return layout.colour_count; }
 };
+
+// Each game's definition, in its own file.
+const Variant& three_player_chess();
+const Variant& standard_chess();
+const Variant& four_player_chess(bool teams, bool modern);
 
 // Every game the core knows, in the order they are listed (the catalogue's one list).
 const std::vector<const Variant*>& variants();

@@ -1,4 +1,4 @@
-#include "core/rules.h"
+#include "games/rules.h"
 
 #include <sstream>
 #include <stdexcept>

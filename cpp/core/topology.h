@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "base/bitboard.h"
-#include "board/variant.h"
+#include "games/variant.h"
 
 namespace polychess {
 

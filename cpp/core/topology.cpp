@@ -1,4 +1,4 @@
-#include "board/topology.h"
+#include "core/topology.h"
 
 #include <algorithm>
 #include <map>
