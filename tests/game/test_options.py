@@ -7,6 +7,7 @@ RecordError with the line)."""
 from __future__ import annotations
 
 import dataclasses
+import inspect
 
 import pytest
 
@@ -15,7 +16,7 @@ from polychess.cli import main
 from polychess.formats import RecordError, read_record
 from polychess.options import OPTIONS, OptionError, Options, option, validate_options
 from polychess.web.errors import ApiError
-from polychess.web.options import parse_game_options
+from polychess.web.options import _GAME_FIELDS, parse_game_options
 
 NAN, INF = float("nan"), float("inf")
 START = Board("three-player").fen()
@@ -114,6 +115,15 @@ def test_options_are_resolved():
 def test_the_declaration_and_the_resolved_options_name_the_same_options():
     assert [f.name for f in dataclasses.fields(Options)] == [o.name for o in OPTIONS]
 
+
+
+def test_game_and_the_browser_form_take_the_declared_options_by_their_names():
+    # Game's keyword arguments are written out (for help and type checkers): each is a declared
+    # option, and each declared option is one, beside the clock's time source and the start points.
+    parameters = set(inspect.signature(Game.__init__).parameters) - {"self"}
+    assert parameters - {o.name for o in OPTIONS} == {"time_source", "points"}
+    assert {o.name for o in OPTIONS} <= parameters
+    assert set(_GAME_FIELDS) <= {o.name for o in OPTIONS}
 
 def test_unknown_option():
     with pytest.raises(OptionError, match="unknown option 'colour'") as info:
