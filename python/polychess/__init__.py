@@ -16,7 +16,7 @@ Move.from_text('E2E4', 'three-player')
 8000
 """
 
-from polychess import evaluation  # first: it gives the core each game's weights before any position is made
+from polychess import evaluation  # noqa: F401  (first: it gives the core each game's weights before any position is made)
 from polychess._core import Layout
 from polychess.board import VARIANTS, Board, Colour, Kind, LegalMoves, Move, Piece, Status
 from polychess.clock import Clock
@@ -57,6 +57,5 @@ __all__ = [
     "TimeForfeitError",
     "VARIANTS",
     "__version__",
-    "evaluation",
     "playouts",
 ]

@@ -27,7 +27,6 @@ from polychess import _core
 from polychess.pieces import Kind
 
 if TYPE_CHECKING:
-    from polychess.board import Board
     from polychess.options import Options
 
 __all__ = [
@@ -39,7 +38,6 @@ __all__ = [
     "STANDARD",
     "THREE_PLAYER",
     "rules_for",
-    "rules_of",
 ]
 
 Army = Literal["passes", "dead"]
@@ -197,9 +195,3 @@ def rules_for(options: Options) -> Rules:
     if options.move_limit is not None:
         changes["move_limit"] = options.move_limit
     return rules.replace(**changes) if changes else rules
-
-
-def rules_of(board: Board) -> Rules:
-    """The rules a board's position is played by (``board.rules``): its game's declaration,
-    with the neutrality the board was made with, or a game's options applied on a game's board."""
-    return board.rules

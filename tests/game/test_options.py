@@ -116,7 +116,6 @@ def test_the_declaration_and_the_resolved_options_name_the_same_options():
     assert [f.name for f in dataclasses.fields(Options)] == [o.name for o in OPTIONS]
 
 
-
 def test_game_and_the_browser_form_take_the_declared_options_by_their_names():
     # Game's keyword arguments are written out (for help and type checkers): each is a declared
     # option, and each declared option is one, beside the clock's time source and the start points.
@@ -124,6 +123,7 @@ def test_game_and_the_browser_form_take_the_declared_options_by_their_names():
     assert parameters - {o.name for o in OPTIONS} == {"time_source", "points"}
     assert {o.name for o in OPTIONS} <= parameters
     assert set(_GAME_FIELDS) <= {o.name for o in OPTIONS}
+
 
 def test_unknown_option():
     with pytest.raises(OptionError, match="unknown option 'colour'") as info:
