@@ -21,7 +21,10 @@ def core_calls(action):
     calls = []
 
     def profile(frame, event, function):
-        if event == "c_call" and getattr(function, "__module__", None) == "polychess._core":
+        # a function of the module, or a method of one of its classes (a plain CPython method,
+        # as the game's hot reads are, names no module of its own)
+        owner = type(getattr(function, "__self__", None))
+        if event == "c_call" and "polychess._core" in (getattr(function, "__module__", None), owner.__module__):
             calls.append(function.__name__)
 
     sys.setprofile(profile)
