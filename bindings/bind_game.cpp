@@ -94,10 +94,6 @@ py::object history_of(PyGame& g) {
   });
 }
 
-// The three reads a game's loop makes every ply (polychess.Game's outcome(), legal_moves and
-// history) as plain CPython methods: pybind11's dispatch costs about 1,100 instructions a call,
-// as much as the rest of a read (bench/README.md, the reading loop). Each is a read that cannot
-// fail but for memory.
 // The game a GameState object holds, read straight from pybind11's instance (its simple layout:
 // one value, no holder but the default) where py::cast's checks would cost as much as the read;
 // the method descriptor has checked the object's type already.
@@ -108,6 +104,10 @@ PyGame& game_of(PyObject* self) {
   return *static_cast<PyGame*>(instance->simple_value_holder[0]);
 }
 
+// The three reads a game's loop makes every ply (polychess.Game's outcome(), legal_moves and
+// history) as plain CPython methods: pybind11's dispatch costs about 1,100 instructions a call,
+// as much as the rest of a read (bench/README.md, the reading loop). Each is a read that cannot
+// fail but for memory.
 template <py::object (*Read)(PyGame&)>
 PyObject* fast_read(PyObject* self, PyObject* /*unused*/) {
   try {
