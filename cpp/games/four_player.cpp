@@ -59,12 +59,25 @@ Variant four_player(bool teams, bool modern) {
                  /*record_suffix=*/".pgn4"};
 }
 
-}  // namespace
-
-const Variant& four_player_chess(bool teams, bool modern) {
-  static const Variant teams_modern = four_player(true, true), teams_classic = four_player(true, false),
-                       ffa_modern = four_player(false, true), ffa_classic = four_player(false, false);
-  return teams ? (modern ? teams_modern : teams_classic) : (modern ? ffa_modern : ffa_classic);
+const Variant& teams_modern() {
+  static const Variant game = four_player(true, true);
+  return game;
+}
+const Variant& teams_classic() {
+  static const Variant game = four_player(true, false);
+  return game;
+}
+const Variant& ffa_modern() {
+  static const Variant game = four_player(false, true);
+  return game;
+}
+const Variant& ffa_classic() {
+  static const Variant game = four_player(false, false);
+  return game;
 }
 
+// Teams first: a variant's first entry is its default mode, and a mode's first its setup.
+const GameEntry entries[] = {{2, teams_modern}, {3, teams_classic}, {4, ffa_modern}, {5, ffa_classic}};
+
+}  // namespace
 }  // namespace polychess

@@ -8,11 +8,28 @@
 namespace polychess {
 namespace {
 
-// The games in the catalogue's order; a variant's first entry gives its default mode and setup.
+struct Entered {
+  int place;
+  const Variant& (*define)();
+};
+
+// Filled while the module loads, by each game file's GameEntry (constructed on first use, so
+// that no file's entries can come before it exists).
+std::vector<Entered>& entered() {
+  static std::vector<Entered> games;
+  return games;
+}
+
 std::vector<const Variant*> build_registry() {
-  return {&three_player_chess(),           &standard_chess(),
-          &four_player_chess(true, true),  &four_player_chess(true, false),
-          &four_player_chess(false, true), &four_player_chess(false, false)};
+  std::vector<Entered> games = entered();
+  std::sort(games.begin(), games.end(), [](const Entered& a, const Entered& b) { return a.place < b.place; });
+  std::vector<const Variant*> listed;
+  for (size_t i = 0; i < games.size(); ++i) {
+    if (i > 0 && games[i].place == games[i - 1].place)
+      throw std::logic_error("two games entered at place " + std::to_string(games[i].place));
+    listed.push_back(&games[i].define());
+  }
+  return listed;
 }
 
 std::string known(const std::vector<std::string>& names) {
@@ -22,6 +39,8 @@ std::string known(const std::vector<std::string>& names) {
 }
 
 }  // namespace
+
+GameEntry::GameEntry(int place, const Variant& (*define)()) { entered().push_back({place, define}); }
 
 const std::vector<const Variant*>& variants() {
   static const std::vector<const Variant*> registered = build_registry();

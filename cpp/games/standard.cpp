@@ -2,6 +2,7 @@
 #include "games/variant.h"
 
 namespace polychess {
+namespace {
 
 const Variant& standard_chess() {
   static const Variant game{"standard",
@@ -29,4 +30,7 @@ const Variant& standard_chess() {
   return game;
 }
 
+const GameEntry entry{1, standard_chess};
+
+}  // namespace
 }  // namespace polychess

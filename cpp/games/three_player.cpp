@@ -3,6 +3,7 @@
 #include "games/variant.h"
 
 namespace polychess {
+namespace {
 
 const Variant& three_player_chess() {
   static const Variant game{"three-player",
@@ -31,4 +32,7 @@ const Variant& three_player_chess() {
   return game;
 }
 
+const GameEntry entry{0, three_player_chess};
+
+}  // namespace
 }  // namespace polychess

@@ -1,7 +1,8 @@
 // A game's whole definition: its board, its names, the rule facts the move generator follows,
 // every rule value it is played by, the format of its records and the search it is played by.
 // Each game is defined in its own file of this folder (three_player.cpp, standard.cpp,
-// four_player.cpp) and listed once (registry.cpp); the Python package reads the list
+// four_player.cpp), which also enters it in the list of games (GameEntry): a new game is a new
+// file here, nothing else in the core changes. The Python package reads the list
 // (polychess.catalogue) and defines nothing of its own. Nothing in the move generator switches
 // on the name.
 #pragma once
@@ -41,12 +42,15 @@ struct Variant {
   int colours() const { return layout.colour_count; }
 };
 
-// Each game's definition, in its own file.
-const Variant& three_player_chess();
-const Variant& standard_chess();
-const Variant& four_player_chess(bool teams, bool modern);
+// Enters a game in the list, at its place: a game's file holds one at namespace scope for each
+// of its definitions (`const GameEntry entry{place, definition};`), so that the list is whole
+// once the module is loaded. `define` returns the definition, made on the list's first read.
+struct GameEntry {
+  GameEntry(int place, const Variant& (*define)());
+};
 
-// Every game the core knows, in the order they are listed (the catalogue's one list).
+// Every game the core knows, by place (the catalogue's one list); a variant's first gives its
+// default mode and setup. Two games at one place throw std::logic_error on the first read.
 const std::vector<const Variant*>& variants();
 // Throws std::invalid_argument naming the known variants, modes or setups. Empty mode and
 // setup mean the variant's first listed ones (teams, modern).
