@@ -52,14 +52,14 @@ void bind_board(py::module_& m) {
              const Variant& v = find_variant(variant, mode, setup);
              return PyBoard{std::make_unique<AnyPosition>(make_position(v, fen ? &fen->value : nullptr, rules))};
            }),
-           py::arg("variant"), py::arg("fen") = py::none(), py::kw_only(), py::arg("rules") = Rules{},
+           py::arg("variant"), py::arg("fen") = py::none(), py::kw_only(), py::arg("rules_text") = Rules{},
            py::arg("mode") = "", py::arg("setup") = "",
-           "The variant's start position or the position string's, played by `rules` (their text, "
-           "games/rules.h; polychess.rules.Rules.to_core writes it).")
+           "The variant's start position or the position string's, played by `rules_text` (the rules as text, "
+           "games/rules.h; polychess.rules.Rules.to_text writes it).")
       .def_property_readonly("mode", [](const PyBoard& b) { return b.variant().mode; })
       .def_property_readonly("setup", [](const PyBoard& b) { return b.variant().setup; })
       .def_property_readonly("variant", [](const PyBoard& b) { return b.variant().name; })
-      .def_property_readonly("rules", visiting<PyBoard>([](const auto& pos) { return pos.rules(); }),
+      .def_property_readonly("rules_text", visiting<PyBoard>([](const auto& pos) { return pos.rules(); }),
                              "The rules the position is played by, as text (games/rules.h).")
       .def("fen", visiting<PyBoard>([](const auto& pos) { return pos.text(); }))
       .def("copy", &PyBoard::copy)

@@ -294,7 +294,7 @@ void bind_game(py::module_& m) {
                 g.visit([&](auto& s) { s.replay(steps); });
                 return g;
               },
-              py::arg("variant"), py::arg("text"), py::arg("rules"), py::kw_only(), py::arg("mode") = "",
+              py::arg("variant"), py::arg("text"), py::arg("rules_text"), py::kw_only(), py::arg("mode") = "",
               py::arg("setup") = "");
   add_fast_reads(game_state);
 

@@ -63,8 +63,8 @@ void bind_training(py::module_& m) {
                             "result"_a = raw(p.result), "in_game"_a = raw(p.in_game), "points"_a = raw(p.points),
                             "classic"_a = raw(p.classic));
           },
-          py::arg("rules"), py::arg("first"), py::arg("count"), py::arg("skip_plies"), py::arg("king_buckets") = 1,
-          "The training positions of games [first, first + count), replayed by `rules`: a dict of their count and "
+          py::arg("rules_text"), py::arg("first"), py::arg("count"), py::arg("skip_plies"), py::arg("king_buckets") = 1,
+          "The training positions of games [first, first + count), replayed by `rules_text`: a dict of their count and "
           "flat little-endian arrays (features int16 [count][players][slots] padded with -1, read with "
           "`king_buckets` king buckets; turn uint8, score int16, result uint8 [count][players] times "
           "2 * (players - 1), in_game uint8, points int32, classic int32: the classic evaluation's values).");
@@ -84,7 +84,7 @@ void bind_training(py::module_& m) {
         }
         return py::bytes(records);
       },
-      py::arg("variant"), py::arg("mode"), py::arg("setup"), py::arg("rules"), py::arg("starts"), py::arg("nodes"),
+      py::arg("variant"), py::arg("mode"), py::arg("setup"), py::arg("rules_text"), py::arg("starts"), py::arg("nodes"),
       py::arg("max_plies"), py::arg("threads") = 1, py::arg("hash_mb") = 16, py::arg("network") = py::none(),
       py::arg("algorithm") = "", py::arg("stop") = py::none(),
       "Plays one game from each start position string, every move searched to `nodes` nodes by `algorithm` "

@@ -18,8 +18,9 @@ Move.from_text('E2E4', 'three-player')
 
 from polychess import evaluation  # noqa: F401  (first: it gives the core each game's weights before any position is made)
 from polychess._core import Layout
-from polychess.board import VARIANTS, Board, Colour, Kind, LegalMoves, Move, Piece, Status
+from polychess.board import VARIANTS, Board, Colour, LegalMoves, Move, Piece, PieceType, Status
 from polychess.clock import Clock
+from polychess.deprecation import renamed_names
 from polychess.engine import Engine, SearchLine, SearchResult
 from polychess.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError, InvalidPositionError, OptionError
 from polychess.game import Elimination, Game, GameOverError, Outcome, Reason, Termination, TimeForfeitError
@@ -40,7 +41,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidMoveError",
     "InvalidPositionError",
-    "Kind",
+    "PieceType",
     "Layout",
     "LegalMoves",
     "Move",
@@ -59,3 +60,5 @@ __all__ = [
     "__version__",
     "playouts",
 ]
+
+__getattr__ = renamed_names(__name__, {"Kind": ("PieceType", lambda: PieceType)})

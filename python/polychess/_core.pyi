@@ -54,12 +54,12 @@ class StopFlag:
 
 class Board:
     def __init__(
-        self, variant: str, fen: str | None = None, *, rules: str = ..., mode: str = "", setup: str = ""
+        self, variant: str, fen: str | None = None, *, rules_text: str = ..., mode: str = "", setup: str = ""
     ) -> None: ...
     @property
     def variant(self) -> str: ...
     @property
-    def rules(self) -> str: ...
+    def rules_text(self) -> str: ...
     @property
     def mode(self) -> str: ...
     @property
@@ -219,7 +219,7 @@ class GameState:
     def clone(self) -> GameState: ...
     def serialize(self) -> str: ...
     @staticmethod
-    def deserialize(variant: str, text: str, rules: str, *, mode: str = "", setup: str = "") -> GameState: ...
+    def deserialize(variant: str, text: str, rules_text: str, *, mode: str = "", setup: str = "") -> GameState: ...
 
 def place_return(place: int, seats: int) -> float: ...
 
@@ -319,7 +319,7 @@ def self_play(
     variant: str,
     mode: str,
     setup: str,
-    rules: str,
+    rules_text: str,
     starts: Sequence[str],
     nodes: int,
     max_plies: int,
@@ -346,5 +346,5 @@ class TrainingData:
     def moves(self) -> int: ...
     # count, players, slots (int) and flat little-endian arrays (bytes)
     def positions(
-        self, rules: str, first: int, count: int, skip_plies: int, king_buckets: int = 1
+        self, rules_text: str, first: int, count: int, skip_plies: int, king_buckets: int = 1
     ) -> dict[str, Any]: ...

@@ -14,13 +14,14 @@ from typing import TYPE_CHECKING
 from polychess import _core, notation, svg, text_board
 from polychess._core import Move, Status, StopFlag
 from polychess.catalogue import VARIANTS, GameKind, kind_of
+from polychess.deprecation import renamed_names
 from polychess.outcome import Outcome, Termination, read_outcome, result_token
-from polychess.pieces import Colour, Kind, Piece
+from polychess.pieces import Colour, Piece, PieceType
 
 if TYPE_CHECKING:
     from polychess.rules import Rules
 
-__all__ = ["Board", "Move", "Colour", "Kind", "Piece", "Status", "StopFlag", "LegalMoves", "VARIANTS"]
+__all__ = ["Board", "Move", "Colour", "PieceType", "Piece", "Status", "StopFlag", "LegalMoves", "VARIANTS"]
 
 
 class LegalMoves:
@@ -83,7 +84,9 @@ class Board:
         return board
 
     def _start(self, game: GameKind, fen: str | None, rules: Rules) -> None:
-        self._core = _core.Board(game.variant, fen, rules=rules.to_core(), mode=game.mode or "", setup=game.setup or "")
+        self._core = _core.Board(
+            game.variant, fen, rules_text=rules.to_text(), mode=game.mode or "", setup=game.setup or ""
+        )
         self._kind, self._rules = game, rules
         self._layout = game.layout
 
@@ -305,7 +308,7 @@ class Board:
         found = self._core.piece_at(self._cell(cell))
         if found is None:
             return None
-        return Piece(self._kind.colours[found[0]], Kind(found[1]))
+        return Piece(self._kind.colours[found[0]], PieceType(found[1]))
 
     def pieces(self) -> dict[str, Piece]:
         """Every piece by cell name."""
@@ -314,7 +317,7 @@ class Board:
         for cell, name in enumerate(self._layout.names):  # cells known valid: no per-cell checks
             found = core.piece_at(cell)
             if found is not None:
-                out[name] = Piece(colours[found[0]], Kind(found[1]))
+                out[name] = Piece(colours[found[0]], PieceType(found[1]))
         return out
 
     def status(self, player: Colour | str) -> Status:
@@ -482,3 +485,6 @@ def _rebuild(variant: str, start: str, moves: list[str], fen: str, options: dict
     if board.fen() != fen:  # events (eliminations...) were applied: keep the position itself
         board = Board(variant, fen, **options)  # type: ignore[arg-type]
     return board
+
+
+__getattr__ = renamed_names(__name__, {"Kind": ("PieceType", lambda: PieceType)})

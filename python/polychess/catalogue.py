@@ -9,14 +9,18 @@ on the game asks for its kind here instead of naming variants.
 >>> from polychess.catalogue import kind_of
 >>> kind_of("four-player").name, kind_of("four-player", "ffa").rules.ranking
 ('four-player-teams', 'points')
+>>> kind_of("four-player-ffa") is kind_of("four-player", "ffa"), kind_of("chess").variant
+(True, 'standard')
 """
 
 from __future__ import annotations
 
+import reprlib
 from dataclasses import dataclass, field
 from functools import cache
 
 from polychess import _core
+from polychess.deprecation import warn_renamed
 from polychess.pieces import Colour
 from polychess.rules import DECLARED, Rules
 
@@ -27,7 +31,14 @@ __all__ = ["GameKind", "KINDS", "RecordFormat", "VARIANTS", "kind_of", "kind_of_
 class GameKind:
     """One game: the variant, and for four-player chess the mode and the setup; the shape of its
     board (``hexagon``, ``square`` or ``cross``), its colours in turn order (which are also its
-    seats), its sides (a player alone, or partners) and its declared rules."""
+    seats), its sides (a player alone, or partners) and its declared rules.
+
+    Its names: :attr:`variant` is the board's game (``four-player``), which ``mode`` and
+    ``setup`` narrow; :attr:`name` the one word for the whole game (``four-player-ffa``), the
+    name :func:`kind_of` and the command line take; :attr:`family` the name of its first setup
+    (what setups share, such as the evaluation's weights); :attr:`uci_variant` and
+    :attr:`record_variant` what the UCI protocol and a record's ``Variant`` tag call it (the
+    learning environments add OpenSpiel's, which its registry needs as identifiers)."""
 
     variant: str
     mode: str | None
@@ -44,8 +55,8 @@ class GameKind:
 
     @property
     def family(self) -> str:
-        """The game without its setup (``four-player-teams``): what its setups share, such as the
-        evaluation's weights."""
+        """The :attr:`name` of the game in its first setup (``four-player-teams``): what its setups
+        share, such as the evaluation's weights."""
         return self.variant if self.mode is None else f"{self.variant}-{self.mode}"
 
     @property
@@ -124,20 +135,35 @@ VARIANTS: tuple[str, ...] = tuple(dict.fromkeys(k.variant for k in KINDS))
 _BY_KEY: dict[tuple[str, str | None, str | None], GameKind] = {(k.variant, k.mode, k.setup): k for k in KINDS}
 
 
-def kind_of(variant: str, mode: str | None = None, setup: str | None = None) -> GameKind:
-    """The game of this variant, mode and setup (a mode or setup left out: the variant's
-    first). A ValueError names what is unknown and what is known."""
-    name, resolved_mode, resolved_setup = _core.resolve_variant(variant, mode or "", setup or "")
+def kind_of(game: str, mode: str | None = None, setup: str | None = None) -> GameKind:
+    """The game named ``game`` (any case): a variant, in the ``mode`` and ``setup`` given (each
+    left out: the variant's first), or one of a game's names (:attr:`GameKind.name`, such as
+    ``four-player-ffa``, which names its mode and setup, and :attr:`GameKind.uci_variant`, such
+    as ``chess``). The one lookup of a game by name: a ValueError names what is unknown and
+    what is known."""
+    if not isinstance(game, str):
+        raise TypeError(f"a game is named by a str, not {type(game).__name__}")
+    key = game.strip().lower()
+    if key not in VARIANTS:
+        if key not in _BY_NAME:
+            known = f"one of {', '.join(VARIANTS)}, or a game: {', '.join(_NAMES)}"
+            raise ValueError(f"unknown variant {reprlib.repr(game)} ({known})")
+        if mode is not None or setup is not None:
+            raise ValueError(f"{reprlib.repr(game)} names its mode and setup: give its variant with them")
+        return _BY_NAME[key]
+    name, resolved_mode, resolved_setup = _core.resolve_variant(key, mode or "", setup or "")
     return _BY_KEY[(name, resolved_mode or None, resolved_setup or None)]
 
 
 def kind_of_family(family: str) -> GameKind:
-    """The game a family name stands for (``GameKind.family``, such as ``four-player-teams``),
-    in its first setup; a ValueError for a name that is none."""
-    for kind in KINDS:
-        if kind.family == family:
-            return kind_of(kind.variant, kind.mode)
-    raise ValueError(f"no game {family!r}")
+    """Deprecated: :func:`kind_of`, which takes a family's name (the name of its first setup)."""
+    warn_renamed("polychess.catalogue.kind_of_family", "polychess.catalogue.kind_of")
+    return kind_of(family)
+
+
+# A game's names, for kind_of (made once the catalogue can answer GameKind.name).
+_NAMES: tuple[str, ...] = tuple(k.name for k in KINDS)
+_BY_NAME: dict[str, GameKind] = {k.name: k for k in KINDS} | {k.uci_variant: k for k in KINDS}
 
 
 @cache

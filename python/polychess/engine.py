@@ -413,7 +413,7 @@ def _board_of(position: Board | Game) -> Board:
     if isinstance(position, Game):
         if position.is_over():
             raise ValueError("the game is over")
-        return position.position
+        return position.live_board
     if isinstance(position, Board):
         return position
     raise TypeError(f"expected a Board or a Game, got {type(position).__name__}")

@@ -20,6 +20,7 @@ from polychess import _core
 from polychess.board import Board, Colour, LegalMoves, Move, Status
 from polychess.catalogue import GameKind, kind_of
 from polychess.clock import Clock
+from polychess.deprecation import warn_renamed
 from polychess.options import OptionError, Options, option, validate_options
 from polychess.outcome import (
     Elimination,
@@ -238,7 +239,7 @@ class Game:
             self._board = Board._played_by(game, " ".join(fields), self.rules)
         self.mode = self._board.mode
         self.setup = self._board.setup
-        self.start_position = self._board.fen()
+        self.start_fen = self._board.fen()  # the start position's string (FEN, FEN4 or polychess's own)
         # The core judges the start position as a position after a move, so that a game that is
         # over before anyone moves (a mate, a stalemate, bare kings) says so at once.
         self.start_points = self._start_points(points)
@@ -281,10 +282,22 @@ class Game:
         return self._board.kind
 
     @property
-    def position(self) -> Board:
+    def live_board(self) -> Board:
         """The game's own board, live (not a copy, unlike :attr:`board`): to read without
         copying. Play through the game, never on this board."""
         return self._board
+
+    @property
+    def position(self) -> Board:
+        """Deprecated: :attr:`live_board` (the position as a string is ``live_board.fen()``)."""
+        warn_renamed("Game.position", "Game.live_board")
+        return self._board
+
+    @property
+    def start_position(self) -> str:
+        """Deprecated: :attr:`start_fen`."""
+        warn_renamed("Game.start_position", "Game.start_fen")
+        return self.start_fen
 
     @property
     def state(self) -> _core.GameState:
@@ -364,7 +377,7 @@ class Game:
     def next_game(self) -> Game:
         """A new game with the same options; with ``rotate_first_player`` the first move
         passes one seat further clockwise."""
-        start_turn = next(c for c in self.colours if c.value[0] == self.start_position.split(" ")[1])
+        start_turn = next(c for c in self.colours if c.value[0] == self.start_fen.split(" ")[1])
         first = start_turn
         if self.rotate_first_player:  # one seat further clockwise, among the seats in play
             first = self.seats[(self.seats.index(start_turn) + 1) % len(self.seats)]

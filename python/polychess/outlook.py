@@ -37,7 +37,7 @@ from importlib import resources
 
 from polychess import _core
 from polychess.board import Colour
-from polychess.catalogue import GameKind, kind_of_family
+from polychess.catalogue import GameKind, kind_of
 from polychess.files import open_regular
 from polychess.game import Game
 
@@ -188,7 +188,7 @@ def fit(paths: Iterable[str | os.PathLike[str]], skip_plies: int = 8, most_posit
     game, scores, outcomes = _observations(paths, skip_plies)
     step = max(1, -(-len(scores) // most_positions))
     scores, outcomes = scores[::step], outcomes[::step]
-    sides = len(kind_of_family(game).sides)
+    sides = len(kind_of(game).sides)
     if sides == 2:
         a, b = _maximum_likelihood(lambda a, b: _likelihoods(scores, outcomes, a, b))
         return OutcomeModel(game, round(a, 1), round(b, 1), sides, len(scores))
@@ -254,8 +254,8 @@ def _observations(paths: Iterable[str | os.PathLike[str]], skip_plies: int) -> t
         if game and data.game != game:
             raise ValueError(f"{os.fspath(path)} holds {data.game} games, not {game}")
         game = data.game
-        kind = kind_of_family(game)
-        raw = data.positions(Game.from_kind(kind).rules.to_core(), 0, data.games, skip_plies)
+        kind = kind_of(game)
+        raw = data.positions(Game.from_kind(kind).rules.to_text(), 0, data.games, skip_plies)
         players, count = raw["players"], raw["count"]
         turn, score, result = array("B", raw["turn"]), array("h", raw["score"]), array("B", raw["result"])
         best = 2 * (players - 1)  # a result of this: ahead of everybody

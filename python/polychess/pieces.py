@@ -1,11 +1,14 @@
-"""The colours and kinds of pieces: the words every other module speaks (no dependencies)."""
+"""The colours and types of pieces: the words every other module speaks (no dependencies but
+the deprecation of old names)."""
 
 from __future__ import annotations
 
 import enum
 from typing import NamedTuple
 
-__all__ = ["Colour", "Kind", "Piece"]
+from polychess.deprecation import renamed_names, warn_renamed
+
+__all__ = ["Colour", "Piece", "PieceType"]
 
 
 class Colour(str, enum.Enum):
@@ -22,8 +25,9 @@ class Colour(str, enum.Enum):
         return self.value
 
 
-class Kind(enum.IntEnum):
-    """A kind of piece (values as in the core)."""
+class PieceType(enum.IntEnum):
+    """A type of piece (values as in the core), as python-chess's ``PieceType``. Before 0.2 it
+    was ``Kind``, a word polychess now keeps for a game (``Board.kind``, ``GameKind``)."""
 
     PAWN = 1
     KNIGHT = 2
@@ -35,11 +39,22 @@ class Kind(enum.IntEnum):
 
     @property
     def letter(self) -> str:
-        """The kind's letter as boards and position strings write it: P, N, B, R, Q, K, and D
+        """The type's letter as boards and position strings write it: P, N, B, R, Q, K, and D
         for the one-point queen (FEN4's letter; the core's ``kind_letter``)."""
         return "PNBRQKD"[self - 1]
 
 
 class Piece(NamedTuple):
+    """A piece: its colour and its type."""
+
     colour: Colour
-    kind: Kind
+    piece_type: PieceType
+
+    @property
+    def kind(self) -> PieceType:
+        """Deprecated: :attr:`piece_type`."""
+        warn_renamed("Piece.kind", "Piece.piece_type")
+        return self.piece_type
+
+
+__getattr__ = renamed_names(__name__, {"Kind": ("PieceType", lambda: PieceType)})

@@ -24,7 +24,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 from polychess import _core
-from polychess.pieces import Kind
+from polychess.deprecation import warn_renamed
+from polychess.pieces import PieceType
 
 if TYPE_CHECKING:
     from polychess.options import Options
@@ -58,7 +59,9 @@ def _frozen(mapping: Mapping[_Key, int]) -> Mapping[_Key, int]:
 class Points:
     """A points table (four-player free-for-all, docs/rules.md §2.4)."""
 
-    capture: Mapping[Kind, int] = field(default_factory=lambda: _frozen(dict[Kind, int]()))  # a live piece, by kind
+    capture: Mapping[PieceType, int] = field(
+        default_factory=lambda: _frozen(dict[PieceType, int]())
+    )  # a live piece, by type
     mate: int = 0  # to the mater, or the king capturer
     stalemate: int = 0  # to the stalemated player himself
     draw: int = 0  # to every player still in when the game is drawn
@@ -105,13 +108,13 @@ class Rules:
         """This declaration with some rules changed (an option of the game, or a test's)."""
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
-    def to_core(self) -> str:
+    def to_text(self) -> str:
         """The declaration as the core reads it (``parse_rules`` in ``cpp/games/rules.h``): a
         ``name=value`` word per rule, in these names and words (``-`` for a space)."""
         points = self.points
         values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "points"}
         values |= {
-            "points.capture": [0, *(points.capture.get(kind, 0) for kind in Kind)],  # by kind index, 0 unused
+            "points.capture": [0, *(points.capture.get(kind, 0) for kind in PieceType)],  # by kind index, 0 unused
             "points.mate": points.mate,
             "points.stalemate": points.stalemate,
             "points.draw": points.draw,
@@ -122,14 +125,16 @@ class Rules:
         return " ".join(f"{name}={_core_word(value)}" for name, value in values.items())
 
     @classmethod
-    def from_core(cls, text: str) -> Rules:
+    def from_text(cls, text: str) -> Rules:
         """Rules as the core writes them (``rules_text`` in ``cpp/games/rules.h``, the words of
-        :meth:`to_core`): a game's declaration as its definition gives it."""
+        :meth:`to_text`): a game's declaration as its definition gives it."""
         words = dict(word.split("=", 1) for word in text.split())
         numbers = {name: [int(n) for n in value.split(",")] for name, value in words.items() if value[:1].isdigit()}
         points = Points(
             capture=_frozen(
-                dict(zip(Kind, numbers["points.capture"][1:], strict=True)) if any(numbers["points.capture"]) else {}
+                dict(zip(PieceType, numbers["points.capture"][1:], strict=True))
+                if any(numbers["points.capture"])
+                else {}
             ),
             mate=numbers["points.mate"][0],
             stalemate=numbers["points.stalemate"][0],
@@ -153,6 +158,17 @@ class Rules:
                 values[rule.name] = word.replace("-", " ")
         return cls(points=points, **values)  # type: ignore[arg-type]
 
+    def to_core(self) -> str:
+        """Deprecated: :meth:`to_text`."""
+        warn_renamed("Rules.to_core", "Rules.to_text")
+        return self.to_text()
+
+    @classmethod
+    def from_core(cls, text: str) -> Rules:
+        """Deprecated: :meth:`from_text`."""
+        warn_renamed("Rules.from_core", "Rules.from_text")
+        return cls.from_text(text)
+
 
 def _core_word(value: object) -> str:
     """A rule's value as the core's text writes it: yes or no, a number (0 for none), numbers
@@ -167,7 +183,7 @@ def _core_word(value: object) -> str:
 # Each game's declaration, by variant and four-player mode (its setups share it), as the game's
 # definition in the core gives it.
 DECLARED: Mapping[tuple[str, str | None], Rules] = MappingProxyType(
-    {(entry[0], entry[1] or None): Rules.from_core(entry[7]) for entry in _core.variants()}
+    {(entry[0], entry[1] or None): Rules.from_text(entry[7]) for entry in _core.variants()}
 )
 
 # docs/rules.md §1.6-1.12: a mated army passes to the mater; a stalemated player is frozen, and

@@ -79,7 +79,7 @@ def playouts(
     colours = game.colours
     seats = [colours.index(p) for p in game.seats]
     counts_points = game.rules.ranking == "points"
-    results = _core.playouts(game.position.core, count, seed_value, policy, limit, bool(record_moves), workers)
+    results = _core.playouts(game.live_board.core, count, seed_value, policy, limit, bool(record_moves), workers)
     out = []
     for termination, plies, places, points, returns, moves in results:
         out.append(

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
 from polychess._core import Move, Status
 from polychess.catalogue import VARIANTS, kind_of
-from polychess.pieces import Colour, Kind
+from polychess.pieces import Colour, PieceType
 
 if TYPE_CHECKING:  # boards and games are passed in; both draw themselves here
     from polychess.board import Board
@@ -286,37 +286,37 @@ _QUEEN = (
     + _BASE
     + '<path d="M28 70 H72" fill="none" stroke="currentColor"/>'
 )
-_SYMBOLS: dict[Kind, str] = {
-    Kind.PAWN: (
+_SYMBOLS: dict[PieceType, str] = {
+    PieceType.PAWN: (
         '<path d="M38 48 H62 L58 54 C60 63 66 70 70 78 H30 C34 70 40 63 42 54 Z"/>'
         '<circle cx="50" cy="33" r="13"/>' + _BASE
     ),
-    Kind.KNIGHT: (
+    PieceType.KNIGHT: (
         '<path d="M30 78 C30 66 40 60 46 52 L40 54 C34 60 28 60 24 58 C18 56 17 50 21 46 L34 30 '
         'C38 24 44 20 52 20 L56 10 L62 20 C74 26 80 42 80 78 Z"/>'
         '<circle cx="44" cy="33" r="3.5" fill="currentColor" stroke="none"/>'
         '<path d="M64 30 C70 40 72 56 72 72" fill="none" stroke="currentColor"/>' + _BASE
     ),
-    Kind.BISHOP: (
+    PieceType.BISHOP: (
         '<path d="M40 78 L43 68 H57 L60 78 Z"/>'
         '<path d="M50 20 C38 28 30 40 34 54 C36 61 40 66 43 68 H57 C60 66 64 61 66 54 '
         'C70 40 62 28 50 20 Z"/>'
         '<circle cx="50" cy="14" r="6"/>'
         '<path d="M56 32 L46 46 M43 60 H57" fill="none" stroke="currentColor"/>' + _BASE
     ),
-    Kind.ROOK: (
+    PieceType.ROOK: (
         '<path d="M30 78 L34 42 H28 V16 H38 V24 H45 V16 H55 V24 H62 V16 H72 V42 H66 L70 78 Z"/>'
         '<path d="M34 42 H66 M32 70 H68" fill="none" stroke="currentColor"/>' + _BASE
     ),
-    Kind.QUEEN: _QUEEN,
-    Kind.KING: (
+    PieceType.QUEEN: _QUEEN,
+    PieceType.KING: (
         '<path d="M46 4 H54 V12 H62 V20 H54 V30 H46 V20 H38 V12 H46 Z"/>'
         '<path d="M50 34 C42 26 16 26 16 46 C16 58 26 66 28 78 H72 C74 66 84 58 84 46 '
         'C84 26 58 26 50 34 Z"/>'
         '<path d="M50 34 V68 M28 70 H72" fill="none" stroke="currentColor"/>' + _BASE
     ),
     # Free-for-all's one-point queen: a queen with a "1" badge (rules §2.2).
-    Kind.ONE_POINT_QUEEN: (
+    PieceType.ONE_POINT_QUEEN: (
         _QUEEN + '<circle cx="76" cy="74" r="16" fill="#ffffff" stroke="#1a1a1a"/>'
         '<path d="M70 68 L78 62 V86 M71 86 H85" fill="none" stroke="#1a1a1a"/>'
     ),
@@ -455,7 +455,7 @@ def legal_targets(board: BoardLike, cell: str) -> list[str]:
 def _position(board: object) -> Board:
     """The position drawn: a board's, or a game's as it stands (told apart by what they have, as
     this module lies below both)."""
-    position = getattr(board, "position", board)  # a game's board; a board has no position
+    position = getattr(board, "live_board", board)  # a game's board; a board has no live_board
     if all(hasattr(position, name) for name in ("layout", "legal_moves", "pieces", "fen")):
         return position  # type: ignore[return-value]
     raise TypeError(f"expected a polychess Board or Game, got {type(board).__name__}")
@@ -560,7 +560,7 @@ def _points(polygon: Polygon) -> str:
 
 
 def _defs(position: Board, check: bool) -> list[str]:
-    kinds = sorted({piece.kind for piece in position.pieces().values()})
+    kinds = sorted({piece.piece_type for piece in position.pieces().values()})
     out = ["<defs>"]
     for kind in kinds:
         out.append(
@@ -621,7 +621,7 @@ def _labels_layer(drawing: _Drawing) -> list[str]:
     return out
 
 
-def _kind_class(kind: Kind) -> str:
+def _kind_class(kind: PieceType) -> str:
     return kind.name.lower().replace("_", "-")
 
 
@@ -652,7 +652,7 @@ def _pieces_layer(position: Board, drawing: _Drawing) -> list[str]:
         if piece is None:
             continue
         marks, controller = states[piece.colour]
-        classes = " ".join(("piece", piece.colour.value, _kind_class(piece.kind)) + marks)
+        classes = " ".join(("piece", piece.colour.value, _kind_class(piece.piece_type)) + marks)
         fill, outline, detail = _DEAD if "dead" in marks else _PALETTE[piece.colour]
         cx, cy = drawing.centres[name]
         box = drawing.radii[name] * 2 * _PIECE_SCALE
@@ -670,7 +670,7 @@ def _pieces_layer(position: Board, drawing: _Drawing) -> list[str]:
             )
         opacity = ' opacity=".55"' if "frozen" in marks else ""
         out.append(
-            f'<use xlink:href="#piece-{_kind_class(piece.kind)}" x="{_n(cx - box / 2)}" '
+            f'<use xlink:href="#piece-{_kind_class(piece.piece_type)}" x="{_n(cx - box / 2)}" '
             f'y="{_n(cy - box / 2)}" width="{_n(box)}" height="{_n(box)}" fill="{fill}" '
             f'stroke="{outline}" color="{detail}"{opacity}/>'
         )

@@ -44,7 +44,7 @@ _CHECK = "41"  # red background behind a king in check
 
 def piece_text(piece: Piece) -> str:
     """``wK``, ``rQ``, ``bN``...: the colour's letter and the piece's letter."""
-    return piece.colour.value[0] + piece.kind.letter
+    return piece.colour.value[0] + piece.piece_type.letter
 
 
 class _Canvas:

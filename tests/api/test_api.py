@@ -148,7 +148,7 @@ def test_players_and_state():
     assert board.turn is Colour.WHITE
     board.push("E2E4")
     assert board.turn is Colour.RED and board.fullmove_number == 1 and board.halfmove_clock == 0
-    assert board.piece_at("E4") == polychess.Piece(Colour.WHITE, polychess.Kind.PAWN)
+    assert board.piece_at("E4") == polychess.Piece(Colour.WHITE, polychess.PieceType.PAWN)
     assert board.king("black") == "K8"
     assert board.controller(Colour.RED) is Colour.RED
     with pytest.raises(ValueError, match="no colour"):

@@ -4,6 +4,7 @@ Python layer knows of it."""
 from __future__ import annotations
 
 import pickle
+import re
 
 import pytest
 
@@ -29,10 +30,26 @@ def test_one_entry_per_game_of_the_core_in_its_order():
 def test_a_variant_alone_names_its_first_mode_and_setup():
     assert kind_of("four-player") == kind_of("four-player", "teams", "modern")
     assert kind_of("four-player", "ffa").setup == "modern"
-    with pytest.raises(ValueError, match="unknown variant 'chaos'"):
+    known = "one of three-player, standard, four-player, or a game: three-player, standard, four-player-teams,"
+    with pytest.raises(ValueError, match=re.escape(f"unknown variant 'chaos' ({known}")):
         kind_of("chaos")
     with pytest.raises(ValueError, match="unknown mode 'solo'"):
         kind_of("four-player", "solo")
+
+
+def test_one_lookup_takes_every_name_of_a_game():
+    for kind in KINDS:
+        assert kind_of(kind.name) is kind
+        assert kind_of(kind.name.upper()) is kind
+        assert kind_of(kind.uci_variant) is kind
+        assert kind_of(kind.family) is kind_of(kind.variant, kind.mode)
+        assert kind_of(kind.variant, kind.mode, kind.setup) is kind
+    assert kind_of("chess") is kind_of("standard")
+    assert kind_of("four-player-ffa-classic") is kind_of("four-player", "ffa", "classic")
+    with pytest.raises(ValueError, match="'four-player-ffa' names its mode and setup"):
+        kind_of("four-player-ffa", mode="teams")
+    with pytest.raises(ValueError, match="mode and setup apply to four-player chess only"):
+        kind_of("standard", mode="teams")
 
 
 def test_each_game_says_its_board_colours_sides_and_rules():

@@ -22,7 +22,7 @@ import random
 import pytest
 
 from perft_data import perft_cases
-from polychess import Board, Colour, IllegalMoveError, InvalidPositionError, Kind, Piece, Status
+from polychess import Board, Colour, IllegalMoveError, InvalidPositionError, Piece, PieceType, Status
 from positions import cross_position as position
 
 # --------------------------------------------------------------------------- geometry (rules §2.1)
@@ -32,13 +32,13 @@ RED, BLUE, YELLOW, GREEN = Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.GREEN
 ORDER = "rbyg"
 COLOUR = {"r": RED, "b": BLUE, "y": YELLOW, "g": GREEN}
 KIND = {
-    "P": Kind.PAWN,
-    "N": Kind.KNIGHT,
-    "B": Kind.BISHOP,
-    "R": Kind.ROOK,
-    "Q": Kind.QUEEN,
-    "K": Kind.KING,
-    "D": Kind.ONE_POINT_QUEEN,
+    "P": PieceType.PAWN,
+    "N": PieceType.KNIGHT,
+    "B": PieceType.BISHOP,
+    "R": PieceType.ROOK,
+    "Q": PieceType.QUEEN,
+    "K": PieceType.KING,
+    "D": PieceType.ONE_POINT_QUEEN,
 }
 
 
@@ -290,7 +290,7 @@ def test_start_position_setups(mode):
     assert c["n7"] == piece("gK") and c["n8"] == piece("gQ")
     assert c["h1"] == piece("rK") and c["g14"] == piece("yK")
     for pieces in (p, c):
-        assert {s for s, x in pieces.items() if x.kind == Kind.PAWN} == (
+        assert {s for s, x in pieces.items() if x.piece_type == PieceType.PAWN} == (
             {f"{f}2" for f in "defghijk"}
             | {f"{f}13" for f in "defghijk"}
             | {f"b{r}" for r in range(4, 12)}
@@ -454,11 +454,11 @@ def test_castling(setup, x, side, mode):
     assert set(both.values()) <= moves_from(b, kf)
     start = b.fen()
     b.push(kf + kt)
-    assert b.piece_at(kt) == Piece(COLOUR[x], Kind.KING)
-    assert b.piece_at(rt) == Piece(COLOUR[x], Kind.ROOK)
+    assert b.piece_at(kt) == Piece(COLOUR[x], PieceType.KING)
+    assert b.piece_at(rt) == Piece(COLOUR[x], PieceType.ROOK)
     assert b.piece_at(kf) is None and b.piece_at(rf) is None
     other_rook = CASTLING[setup][x]["Q" if side == "K" else "K"][2]
-    assert b.piece_at(other_rook) == Piece(COLOUR[x], Kind.ROOK)
+    assert b.piece_at(other_rook) == Piece(COLOUR[x], PieceType.ROOK)
     assert b.king(COLOUR[x]) == kt
     # the castler's rights are gone, everyone else's are kept
     assert rights_of(b) == ALL_RIGHTS.replace(x + "KQ", "")
@@ -687,7 +687,7 @@ def ep_board(x: str) -> Board:
 def test_en_passant_by_the_next_player(x):
     case = EP_CASES[x]
     b = ep_board(x)
-    assert b.piece_at(case["landing"]) == Piece(COLOUR[x], Kind.PAWN)
+    assert b.piece_at(case["landing"]) == Piece(COLOUR[x], PieceType.PAWN)
     assert fields(b)[3] == case["skipped"]
     taker = case["first"]
     origin = taker[: -len(case["skipped"])]
@@ -695,7 +695,7 @@ def test_en_passant_by_the_next_player(x):
     assert taker_colour == b.turn
     play(b, taker)
     assert b.piece_at(case["landing"]) is None  # the double-stepper is gone
-    assert b.piece_at(case["skipped"]) == Piece(taker_colour, Kind.PAWN)
+    assert b.piece_at(case["skipped"]) == Piece(taker_colour, PieceType.PAWN)
     assert b.piece_at(origin) is None
     assert fields(b)[3] == "-"
 
@@ -710,12 +710,12 @@ def test_en_passant_by_the_other_neighbour_and_not_later(x):
     after = b.copy()
     play(b, case["second"])
     assert b.piece_at(case["landing"]) is None
-    assert b.piece_at(case["skipped"]).kind == Kind.PAWN
+    assert b.piece_at(case["skipped"]).piece_type == PieceType.PAWN
     # nobody took: once the turn is back with the double-stepper the right is gone
     play(after, q3)
     assert after.turn == COLOUR[x]
     assert fields(after)[3] == "-"
-    assert after.piece_at(case["landing"]) == Piece(COLOUR[x], Kind.PAWN)
+    assert after.piece_at(case["landing"]) == Piece(COLOUR[x], PieceType.PAWN)
 
 
 def test_en_passant_expires_for_both_takers():
@@ -773,7 +773,7 @@ def test_en_passant_each_neighbour(x, step, skipped, landing, capture, passing, 
     assert fields(b)[3] == skipped
     origin = capture[: -len(skipped)]
     taker = b.piece_at(origin)
-    assert taker.kind == Kind.PAWN and taker.colour == b.turn != COLOUR[x]
+    assert taker.piece_type == PieceType.PAWN and taker.colour == b.turn != COLOUR[x]
     play(b, capture)
     assert b.piece_at(landing) is None
     assert b.piece_at(skipped) == taker
@@ -860,7 +860,7 @@ def test_en_passant_onto_the_promotion_rank_promotes_ffa():
     assert b.turn == RED
     assert moves_from(b, "d7") == {"d7c8q"}  # the en-passant capture, promoting; d8 is blocked
     play(b, "d7c8q")
-    assert b.piece_at("c8") == Piece(RED, Kind.ONE_POINT_QUEEN)
+    assert b.piece_at("c8") == Piece(RED, PieceType.ONE_POINT_QUEEN)
     assert b.piece_at("d8") is None and b.piece_at("d7") is None
     assert "rD" in b.fen()
 
@@ -914,7 +914,7 @@ def test_promotion_teams(x):
     assert b.piece_at(pawn) is None
     b.pop()
     play(b, pawn + capture + "q")
-    assert b.piece_at(capture) == Piece(COLOUR[x], Kind.QUEEN)
+    assert b.piece_at(capture) == Piece(COLOUR[x], PieceType.QUEEN)
 
 
 def test_promotion_ffa_one_point_queen():
@@ -931,17 +931,17 @@ def test_promotion_ffa_one_point_queen():
     with pytest.raises(ValueError):
         b.push("e7e8r")
     play(b, "e7e8q")
-    assert b.piece_at("e8") == Piece(RED, Kind.ONE_POINT_QUEEN)
+    assert b.piece_at("e8") == Piece(RED, PieceType.ONE_POINT_QUEEN)
     # Blue: g6 -> h6, or capture Green's h5 pawn, landing on file h as well
     assert moves_from(b, "g6") == {"g6h6q", "g6h5q"}
     play(b, "g6h6q")
-    assert b.piece_at("h6") == Piece(BLUE, Kind.ONE_POINT_QUEEN)
+    assert b.piece_at("h6") == Piece(BLUE, PieceType.ONE_POINT_QUEEN)
     assert moves_from(b, "j8") == {"j8j7q"}
     play(b, "j8j7q")
-    assert b.piece_at("j7") == Piece(YELLOW, Kind.ONE_POINT_QUEEN)
+    assert b.piece_at("j7") == Piece(YELLOW, PieceType.ONE_POINT_QUEEN)
     assert moves_from(b, "h5") == {"h5g5q"}
     play(b, "h5g5q")
-    assert b.piece_at("g5") == Piece(GREEN, Kind.ONE_POINT_QUEEN)
+    assert b.piece_at("g5") == Piece(GREEN, PieceType.ONE_POINT_QUEEN)
     # the one-point queen attacks like a queen
     assert b.attackers("a4", RED) == ["e8"]  # diagonal d7 c6 b5 a4
     assert b.attackers("e14", RED) == ["e8"]  # file
@@ -967,7 +967,7 @@ def test_one_point_queen_moves_like_a_queen():
     kings = {"e1": "rK", "a10": "bK", "i14": "yK", "n9": "gK"}
     d = board({**kings, "h7": "rD"}, mode="ffa")
     q = board({**kings, "h7": "rQ"}, mode="ffa")
-    assert d.piece_at("h7") == Piece(RED, Kind.ONE_POINT_QUEEN)
+    assert d.piece_at("h7") == Piece(RED, PieceType.ONE_POINT_QUEEN)
     expected = {"h7" + s for s in slider_targets("h7", ROOK_DIRS + BISHOP_DIRS)}
     assert moves_from(d, "h7") == expected == moves_from(q, "h7")
     assert Board("four-player", fen=d.fen(), mode="ffa").fen() == d.fen()
@@ -1278,7 +1278,7 @@ def test_random_playout_invariants(seed, mode):
             assert b.zobrist_key == b._core.compute_key(), (fen, str(m))
             if b.status(me) == Status.ACTIVE:
                 assert not attacked(b, me), (fen, str(m))
-            if victim is not None and victim.kind == Kind.KING and owner is not None:
+            if victim is not None and victim.piece_type == PieceType.KING and owner is not None:
                 assert b.status(owner) == Status.OUT, (fen, str(m))
                 assert b.controller(victim.colour) == (me if mode == "teams" else None), (fen, str(m))
             elif victim is not None:

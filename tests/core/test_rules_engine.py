@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import polychess
-from polychess import Board, Game, Kind, Termination, _core
+from polychess import Board, Game, PieceType, Termination, _core
 from polychess import Colour as C
 from polychess.options import validate_options
 from polychess.rules import DECLARED, FOUR_PLAYER_FFA, THREE_PLAYER, rules_for
@@ -38,8 +38,8 @@ def bare_state(game: Game, rules: polychess.Rules | None = None) -> _core.GameSt
     (the game's own by default)."""
     board = _core.Board(
         game.variant,
-        game.start_position,
-        rules=(rules or game.rules).to_core(),
+        game.start_fen,
+        rules_text=(rules or game.rules).to_text(),
         mode=game.mode or "",
         setup=game.setup or "",
     )
@@ -114,7 +114,13 @@ def test_game_and_a_bare_state_agree_after_every_move(name):
 
 
 def test_greedy_playouts_take_the_most_valuable_piece():
-    values = {Kind.PAWN: 100, Kind.KNIGHT: 300, Kind.BISHOP: 330, Kind.ROOK: 500, Kind.QUEEN: 900}
+    values = {
+        PieceType.PAWN: 100,
+        PieceType.KNIGHT: 300,
+        PieceType.BISHOP: 330,
+        PieceType.ROOK: 500,
+        PieceType.QUEEN: 900,
+    }
     (playout,) = polychess.playouts("standard", games=1, seed=3, policy="greedy", record_moves=True)
     game = Game("standard")
     captures_seen = 0
@@ -124,9 +130,9 @@ def test_greedy_playouts_take_the_most_valuable_piece():
         for move in board.legal_moves:
             victim = board.piece_at(move.to_cell)
             if victim is not None:
-                best = max(best, values.get(victim.kind, 0) + 1)
+                best = max(best, values.get(victim.piece_type, 0) + 1)
         victim = board.piece_at(board.parse_move(text).to_cell)
-        played = 0 if victim is None else values.get(victim.kind, 0) + 1
+        played = 0 if victim is None else values.get(victim.piece_type, 0) + 1
         if best:
             captures_seen += 1
             # en passant lands on an empty cell: the one capture this check cannot value
@@ -212,14 +218,14 @@ def test_clone_and_serialize_round_trip(name):
     copy.undo()  # the copy is independent
     assert state_facts(copy) != state_facts(state)
     restored = _core.GameState.deserialize(
-        options.variant, state.serialize(), rules.to_core(), mode=options.mode or "", setup=options.setup or ""
+        options.variant, state.serialize(), rules.to_text(), mode=options.mode or "", setup=options.setup or ""
     )
     assert state_facts(restored) == state_facts(state)
     assert restored.serialize() == state.serialize()
 
 
 def test_deserialize_names_a_bad_step():
-    rules = THREE_PLAYER.to_core()
+    rules = THREE_PLAYER.to_text()
     start = Board("three-player").fen()
     with pytest.raises(polychess.IllegalMoveError, match="E2E5"):
         _core.GameState.deserialize("three-player", f"{start}\nE2E4 E2E5", rules)
@@ -243,10 +249,10 @@ def test_a_board_carries_its_rules_whole():
     # One rule struct: a board is made with its game's rules, dead armies and neutrality included,
     # and a game on it plays by them (they cannot disagree).
     board = Board("four-player", mode="ffa")
-    assert "army=dead" in board._core.rules.split() and board.rules is FOUR_PLAYER_FFA
-    assert "neutrality=yes" in Board("three-player", neutrality=True)._core.rules.split()
+    assert "army=dead" in board._core.rules_text.split() and board.rules is FOUR_PLAYER_FFA
+    assert "neutrality=yes" in Board("three-player", neutrality=True)._core.rules_text.split()
     with pytest.raises(ValueError, match="three players"):
-        _core.Board("standard", rules=THREE_PLAYER.replace(neutrality=True).to_core())
+        _core.Board("standard", rules_text=THREE_PLAYER.replace(neutrality=True).to_text())
 
 
 def test_every_rule_crosses_to_the_core_as_text():
@@ -254,10 +260,12 @@ def test_every_rule_crosses_to_the_core_as_text():
     # words, every rule included, also for values no declaration uses.
     changed = FOUR_PLAYER_FFA.replace(move_limit=7, repetitions=None, quiet_moves_per_player=None, stalemate="freeze")
     for (variant, mode), rules in [*DECLARED.items(), (("four-player", "ffa"), changed)]:
-        board = _core.Board(variant, rules=rules.to_core(), mode=mode or "")
-        assert sorted(board.rules.split()) == sorted(rules.to_core().split())
-    assert "repetitions=0" in _core.Board("four-player", rules=changed.to_core()).rules.split()
-    assert _core.Board("standard").rules == _core.Board("standard", rules="").rules  # Rules{} for what is left out
+        board = _core.Board(variant, rules_text=rules.to_text(), mode=mode or "")
+        assert sorted(board.rules_text.split()) == sorted(rules.to_text().split())
+    assert "repetitions=0" in _core.Board("four-player", rules_text=changed.to_text()).rules_text.split()
+    assert (
+        _core.Board("standard").rules_text == _core.Board("standard", rules_text="").rules_text
+    )  # Rules{} for what is left out
     for text, message in [
         ("army=alive", "rule army is one of passes, dead, not 'alive'"),
         ("points.checks=1", "rule points.checks is 2 numbers"),
@@ -268,7 +276,7 @@ def test_every_rule_crosses_to_the_core_as_text():
         ("neutrality", "rule neutrality has no value"),
     ]:
         with pytest.raises(ValueError, match=message):
-            _core.Board("three-player", rules=text)
+            _core.Board("three-player", rules_text=text)
 
 
 # ---- declarations changed in a test change what happens ------------------------------------
@@ -352,7 +360,9 @@ def _ffa(pieces: dict[str, str]) -> Game:
 
 def _search(game: Game, rules: polychess.Rules, depth: int) -> dict[str, Any]:
     state = _core.GameState(
-        _core.Board(game.variant, game.board.fen(), rules=rules.to_core(), mode=game.mode or "", setup=game.setup or "")
+        _core.Board(
+            game.variant, game.board.fen(), rules_text=rules.to_text(), mode=game.mode or "", setup=game.setup or ""
+        )
     )
     return _core.Engine(8).search(state, depth, 0, 0.0, None, "paranoid")
 

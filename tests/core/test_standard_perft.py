@@ -40,7 +40,7 @@ def test_move_text_is_uci():
     board.push("g8f6")
     assert "e1g1" in board.legal_moves
     board.push("e1g1")
-    assert board.piece_at("f1").kind.name == "ROOK"
+    assert board.piece_at("f1").piece_type.name == "ROOK"
     assert board.fen() == "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4"
 
 

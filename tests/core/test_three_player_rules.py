@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from polychess import Board, Colour, IllegalMoveError, InvalidPositionError, Kind, Piece, Status
+from polychess import Board, Colour, IllegalMoveError, InvalidPositionError, Piece, PieceType, Status
 from positions import position
 from reference import three_player as tp
 
@@ -24,7 +24,14 @@ from reference import three_player as tp
 
 W, R, B = Colour.WHITE, Colour.RED, Colour.BLACK
 COLOUR = {"w": W, "r": R, "b": B}
-KIND = {"P": Kind.PAWN, "N": Kind.KNIGHT, "B": Kind.BISHOP, "R": Kind.ROOK, "Q": Kind.QUEEN, "K": Kind.KING}
+KIND = {
+    "P": PieceType.PAWN,
+    "N": PieceType.KNIGHT,
+    "B": PieceType.BISHOP,
+    "R": PieceType.ROOK,
+    "Q": PieceType.QUEEN,
+    "K": PieceType.KING,
+}
 ORDER = "wrb"
 
 # rules §1.1 table: file letter of local column c = 0..7 in each sector, rank of local row r.
@@ -73,7 +80,7 @@ def piece(text: str) -> Piece:
 def layout(b: Board) -> dict[str, str]:
     inv_c = {v: k for k, v in COLOUR.items()}
     inv_k = {v: k for k, v in KIND.items()}
-    return {name: inv_c[p.colour] + inv_k[p.kind] for name, p in b.pieces().items()}
+    return {name: inv_c[p.colour] + inv_k[p.piece_type] for name, p in b.pieces().items()}
 
 
 def agrees_with_reference(b: Board) -> None:
@@ -176,10 +183,10 @@ def test_castling_both_sides(x):
     b.push(t["short"])
     king_to = split(t["short"])[1]
     rook_from, rook_to = t["short_rook"]
-    assert b.piece_at(king_to) == Piece(COLOUR[x], Kind.KING)
-    assert b.piece_at(rook_to) == Piece(COLOUR[x], Kind.ROOK)
+    assert b.piece_at(king_to) == Piece(COLOUR[x], PieceType.KING)
+    assert b.piece_at(rook_to) == Piece(COLOUR[x], PieceType.ROOK)
     assert b.piece_at(t["king"]) is None and b.piece_at(rook_from) is None
-    assert b.piece_at(t["long_rook"][0]) == Piece(COLOUR[x], Kind.ROOK)  # other rook untouched
+    assert b.piece_at(t["long_rook"][0]) == Piece(COLOUR[x], PieceType.ROOK)  # other rook untouched
     assert fields(b)[2] == "-"
     assert b.king(COLOUR[x]) == king_to
     b.pop()
@@ -188,10 +195,10 @@ def test_castling_both_sides(x):
     b.push(t["long"])
     king_to = split(t["long"])[1]
     rook_from, rook_to = t["long_rook"]
-    assert b.piece_at(king_to) == Piece(COLOUR[x], Kind.KING)
-    assert b.piece_at(rook_to) == Piece(COLOUR[x], Kind.ROOK)
+    assert b.piece_at(king_to) == Piece(COLOUR[x], PieceType.KING)
+    assert b.piece_at(rook_to) == Piece(COLOUR[x], PieceType.ROOK)
     assert b.piece_at(t["king"]) is None and b.piece_at(rook_from) is None
-    assert b.piece_at(t["short_rook"][0]) == Piece(COLOUR[x], Kind.ROOK)
+    assert b.piece_at(t["short_rook"][0]) == Piece(COLOUR[x], PieceType.ROOK)
     assert fields(b)[2] == "-"
     b.pop()
     assert b.fen() == start
@@ -369,7 +376,7 @@ def test_castling_lost_after_rook_captured_on_home_cell(x, side):
     recapture = cell(s, 3, col) + home
     assert recapture in moves(b)
     b.push(recapture)
-    assert b.piece_at(home) == Piece(COLOUR[x], Kind.ROOK)
+    assert b.piece_at(home) == Piece(COLOUR[x], PieceType.ROOK)
     assert fields(b)[2] == kept
     b.push(KING_OUT[nxt])
     b.push(KING_OUT[prv])
@@ -441,12 +448,12 @@ def test_en_passant_by_next_player(x, frm, to, skipped, c1, c2):
     assert c1 + skipped in moves(b)
     agrees_with_reference(b)
     b.push(c1 + skipped)
-    assert b.piece_at(skipped) == Piece(COLOUR[t1], Kind.PAWN)
+    assert b.piece_at(skipped) == Piece(COLOUR[t1], PieceType.PAWN)
     assert b.piece_at(to) is None  # the double-stepped pawn is removed
     assert b.piece_at(c1) is None
     assert b.halfmove_clock == 0
     assert fields(b)[3] == "-"
-    assert Piece(COLOUR[x], Kind.PAWN) not in b.pieces().values()
+    assert Piece(COLOUR[x], PieceType.PAWN) not in b.pieces().values()
 
 
 @pytest.mark.parametrize("x,frm,to,skipped,c1,c2", EP_CASES)
@@ -460,9 +467,9 @@ def test_en_passant_by_player_after_next(x, frm, to, skipped, c1, c2):
     assert c2 + skipped in moves(b)
     agrees_with_reference(b)
     b.push(c2 + skipped)
-    assert b.piece_at(skipped) == Piece(COLOUR[t2], Kind.PAWN)
+    assert b.piece_at(skipped) == Piece(COLOUR[t2], PieceType.PAWN)
     assert b.piece_at(to) is None
-    assert b.piece_at(c1) == Piece(COLOUR[t1], Kind.PAWN)
+    assert b.piece_at(c1) == Piece(COLOUR[t1], PieceType.PAWN)
     assert b.turn == COLOUR[x]
 
 
@@ -479,7 +486,7 @@ def test_en_passant_expires_when_turn_returns(x, frm, to, skipped, c1, c2):
     b.push(EP_QUIET[x])
     assert b.turn == COLOUR[t1]
     assert c1 + skipped not in moves(b)
-    assert b.piece_at(to) == Piece(COLOUR[x], Kind.PAWN)
+    assert b.piece_at(to) == Piece(COLOUR[x], PieceType.PAWN)
     agrees_with_reference(b)
     b.push(split(EP_QUIET[t1])[1] + split(EP_QUIET[t1])[0])
     assert c2 + skipped not in moves(b)
@@ -497,9 +504,9 @@ def test_en_passant_not_available_once_skipped_cell_is_occupied():
     assert "D4E3" in moves(b)
     agrees_with_reference(b)
     b.push("D4E3")
-    assert b.piece_at("E3") == Piece(B, Kind.PAWN)
-    assert b.piece_at("E4") == Piece(W, Kind.PAWN)
-    assert Piece(R, Kind.ROOK) not in b.pieces().values()
+    assert b.piece_at("E3") == Piece(B, PieceType.PAWN)
+    assert b.piece_at("E4") == Piece(W, PieceType.PAWN)
+    assert Piece(R, PieceType.ROOK) not in b.pieces().values()
 
 
 def test_en_passant_right_of_inherited_pawn():
@@ -516,7 +523,7 @@ def test_en_passant_right_of_inherited_pawn():
     agrees_with_reference(b)
     taken = b.copy()
     taken.push("B4A3")
-    assert taken.piece_at("A4") is None and taken.piece_at("A3") == Piece(R, Kind.PAWN)
+    assert taken.piece_at("A4") is None and taken.piece_at("A3") == Piece(R, PieceType.PAWN)
     b.push("N12N11")
     assert b.turn == B
     assert fields(b)[3] == "-"
@@ -660,7 +667,7 @@ def test_rosette_pawn_three_captures(x, frm, victims, push):
     for v in victims:
         after = b.copy()
         after.push(frm + v)
-        assert after.piece_at(v) == Piece(COLOUR[x], Kind.PAWN)
+        assert after.piece_at(v) == Piece(COLOUR[x], PieceType.PAWN)
         assert after.piece_at(frm) is None
     # empty targets: no capture, just the push
     b = board(dict(kings, **{frm: x + "P"}), turn=x)
@@ -693,14 +700,14 @@ def test_king_capture_after_discovered_attack():
     before = b.fen()
     b.push("E6E1")
     # White is out, his king is gone, his other pieces are Black's now (keeping their colour)
-    assert b.piece_at("E1") == Piece(B, Kind.ROOK)
+    assert b.piece_at("E1") == Piece(B, PieceType.ROOK)
     assert b.status(W) == Status.OUT
     assert b.status(R) == Status.ACTIVE and b.status(B) == Status.ACTIVE
     assert b.king(W) is None
     assert b.controller(W) == B
     assert b.controller(R) == R and b.controller(B) == B
-    assert b.piece_at("H1") == Piece(W, Kind.ROOK)
-    assert b.piece_at("A2") == Piece(W, Kind.PAWN)
+    assert b.piece_at("H1") == Piece(W, PieceType.ROOK)
+    assert b.piece_at("A2") == Piece(W, PieceType.PAWN)
     f = fields(b)
     assert f[1] == "r"  # Black -> (White skipped) -> Red
     assert f[2] == "-"  # White's castling right lapsed with the transfer
@@ -754,7 +761,7 @@ def test_king_capture_legality_judged_after_transfer():
     agrees_with_reference(b)
     b.push("E6E1")
     assert b.controller(W) == B
-    assert b.piece_at("K6") == Piece(W, Kind.QUEEN)
+    assert b.piece_at("K6") == Piece(W, PieceType.QUEEN)
     assert fields(b)[6:] == ["brb", "xaa"]
 
 
@@ -1167,6 +1174,6 @@ def test_king_capture_of_a_two_colour_player_transfers_both_colours():
     assert b.controller(W) == B and b.controller(R) == B
     assert b.status(W) == Status.OUT and b.status(R) == Status.OUT
     assert fields(b)[6:] == ["bbb", "xxa"]
-    assert b.piece_at("A3") == Piece(R, Kind.BISHOP) and b.piece_at("H1") == Piece(W, Kind.ROOK)
+    assert b.piece_at("A3") == Piece(R, PieceType.BISHOP) and b.piece_at("H1") == Piece(W, PieceType.ROOK)
     b.pop()
     assert b.fen() == before

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from polychess import Board, Colour, Game, Kind, Reason, Status, Termination
+from polychess import Board, Colour, Game, PieceType, Reason, Status, Termination
 from polychess.formats.fen4 import START_FEN4, Fen4Error, read_fen4, write_fen4
 from polychess.formats.pgn4 import Pgn4Error, parse_pgn4, read_pgn4, write_pgn4
 from polychess.options import OptionError
@@ -32,7 +32,7 @@ def same_game(a: Game, b: Game) -> None:
     assert a.outcome() == b.outcome()
     assert a.eliminations == b.eliminations
     assert a.points == b.points
-    assert (a.mode, a.start_position, a.move_limit) == (b.mode, b.start_position, b.move_limit)
+    assert (a.mode, a.start_fen, a.move_limit) == (b.mode, b.start_fen, b.move_limit)
 
 
 def movetext(text: str) -> list[str]:
@@ -227,7 +227,7 @@ def test_promotions() -> None:
     teams = Game("four-player", mode="teams", start=position({**KINGS, "e10": "rP"}))
     teams.push("e10e11n")
     assert body(teams) == "1. e10-e11=N"
-    assert teams.board.piece_at("e11") == (RED, Kind.KNIGHT)
+    assert teams.board.piece_at("e11") == (RED, PieceType.KNIGHT)
     ffa = Game("four-player", mode="ffa", start=position({**KINGS, "e7": "rP", "b8": "bR"}))
     ffa.push("e7e8q")
     ffa.push("b8e8")
@@ -384,7 +384,7 @@ def test_dead_flags_points_and_dead_pieces() -> None:
     assert fen4.points == {RED: 3, BLUE: 0, YELLOW: 7, GREEN: 21}
     board = fen4.board
     assert board.status(BLUE) == Status.OUT and board.controller(BLUE) is None
-    assert board.piece_at("a7") == (BLUE, Kind.KING)  # the dead king stays on the board
+    assert board.piece_at("a7") == (BLUE, PieceType.KING)  # the dead king stays on the board
     assert without_fullmove(board.fen()) == without_fullmove(game.board.fen())
     # dead pieces written without their colour belong to the (first) dead player
     assert read_fen4(re.sub(r"db([PNBRQK])", r"d\1", text), mode="ffa").board.fen() == board.fen()
@@ -395,7 +395,7 @@ def test_one_point_queen_on_the_board() -> None:
     game.push("e7e8q")
     text = write_fen4(game.board)
     assert ",rD," in text
-    assert read_fen4(text, mode="ffa").board.piece_at("e8") == (RED, Kind.ONE_POINT_QUEEN)
+    assert read_fen4(text, mode="ffa").board.piece_at("e8") == (RED, PieceType.ONE_POINT_QUEEN)
 
 
 def test_informational_extras_kept() -> None:

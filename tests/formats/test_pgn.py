@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from polychess import Board, Colour, Game, GameOverError, IllegalMoveError, Kind, Termination
+from polychess import Board, Colour, Game, GameOverError, IllegalMoveError, PieceType, Termination
 from polychess.formats.pgn import PgnError, read_pgn, san, write_pgn
 
 START = Board("standard").fen()
@@ -91,13 +91,13 @@ def test_random_games_cover_the_notation():
     en_passant = 0
     for seed in SEEDS:
         game = random_game(seed)
-        board = Board("standard", game.start_position)
+        board = Board("standard", game.start_fen)
         for token in moves_of(game):
             move = board.parse_move(token)
             piece = board.piece_at(move.from_cell)
             en_passant += (
                 piece is not None
-                and piece.kind is Kind.PAWN
+                and piece.piece_type is PieceType.PAWN
                 and move.from_cell[0] != move.to_cell[0]
                 and board.piece_at(move.to_cell) is None
             )
@@ -121,8 +121,8 @@ def test_python_chess_reads_what_we_write(seed):
     assert parsed.headers["Result"] == result_of(game)
     assert parsed.headers["Event"] == f"random {seed}" and parsed.headers["White"] == "Anna"
     # our SAN is python-chess's, move by move, and the positions agree
-    ours = Board("standard", game.start_position)
-    theirs = chess.Board(game.start_position)
+    ours = Board("standard", game.start_fen)
+    theirs = chess.Board(game.start_fen)
     for token in moves_of(game):
         move = ours.parse_move(token)
         assert san(ours, move) == theirs.san(chess.Move.from_uci(token)), (token, ours.fen())
@@ -138,8 +138,8 @@ def python_chess_export(game: Game, *, decorate: bool) -> str:
     chess_pgn = pytest.importorskip("chess.pgn")
     exported = chess_pgn.Game()
     exported.headers["Event"] = "exported"
-    if game.start_position != START:
-        exported.setup(chess.Board(game.start_position))
+    if game.start_fen != START:
+        exported.setup(chess.Board(game.start_fen))
     node: chess_pgn.GameNode = exported
     rng = random.Random(len(game.history))
     for ply, token in enumerate(moves_of(game)):
@@ -182,7 +182,7 @@ def test_our_round_trip(seed):
     read = read_pgn(write_pgn(game))
     assert read.history == game.history
     assert read.outcome() == game.outcome()
-    assert read.start_position == game.start_position
+    assert read.start_fen == game.start_fen
 
 
 # -- hand-checked SAN -------------------------------------------------------------------------------
@@ -342,7 +342,7 @@ def test_write_fen_start_with_black_to_move():
     assert f'[SetUp "1"]\n[FEN "{fen}"]' in text
     assert text.endswith("\n\n17... O-O-O 18. O-O Rhe8 *\n")
     read = read_pgn(text)
-    assert read.start_position == fen and read.history == game.history
+    assert read.start_fen == fen and read.history == game.history
     chess_pgn = pytest.importorskip("chess.pgn")
     parsed = chess_pgn.read_game(io.StringIO(text))
     assert parsed.errors == [] and [m.uci() for m in parsed.mainline_moves()] == ["e8c8", "e1g1", "h8e8"]
@@ -583,7 +583,7 @@ def test_fen_start_round_trips(seed):
     number = fen.split(" ")[5]
     assert text.split("\n\n", 1)[1].startswith(f"{number}." if " w " in fen else f"{number}... ")
     read = read_pgn(text)
-    assert read.start_position == fen and read.history == game.history and read.outcome() == game.outcome()
+    assert read.start_fen == fen and read.history == game.history and read.outcome() == game.outcome()
     chess_pgn = pytest.importorskip("chess.pgn")
     parsed = chess_pgn.read_game(io.StringIO(text))
     assert parsed.errors == [] and [m.uci() for m in parsed.mainline_moves()] == moves_of(game)

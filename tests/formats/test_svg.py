@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from polychess import Board, Colour, Game, InvalidMoveError, Kind, Move, svg
+from polychess import Board, Colour, Game, InvalidMoveError, Move, PieceType, svg
 from positions import cross_position, placement, position
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -105,7 +105,7 @@ def drawn_pieces(root: ET.Element) -> dict[str, tuple[str, str]]:
     return out
 
 
-def kind_class(kind: Kind) -> str:
+def kind_class(kind: PieceType) -> str:
     return kind.name.lower().replace("_", "-")
 
 
@@ -122,7 +122,7 @@ def played(variant: str, plies: int, seed: int) -> Board:
 
 def back_rank(variant: str, colour: Colour) -> set[str]:
     """The cells of a colour's pieces other than pawns in the start position."""
-    return {c for c, p in Board(variant).pieces().items() if p.colour == colour and p.kind != Kind.PAWN}
+    return {c for c, p in Board(variant).pieces().items() if p.colour == colour and p.piece_type != PieceType.PAWN}
 
 
 # --------------------------------------------------------------------------- structure
@@ -164,7 +164,7 @@ def test_deterministic(variant: str) -> None:
 def test_pieces_are_defined_once_and_reused() -> None:
     root = parse(svg.board(Board("three-player")))
     symbols = {e.get("id") for e in root.iter(f"{NS}symbol")}
-    assert symbols == {f"piece-{kind_class(k)}" for k in Kind if k != Kind.ONE_POINT_QUEEN}
+    assert symbols == {f"piece-{kind_class(k)}" for k in PieceType if k != PieceType.ONE_POINT_QUEEN}
     pieces = having(root, "piece")
     uses = [group.find(f"{NS}use") for group in pieces]
     assert all(u is not None and u.get(XLINK) == f"#piece-{classes(g)[2]}" for u, g in zip(uses, pieces, strict=True))
@@ -276,7 +276,7 @@ def test_every_piece_is_drawn_inside_its_own_cell(variant: str, plies: int, seed
     board = played(variant, plies, seed)
     orientation = board.colours[-1] if turned else None
     root = parse(svg.board(board, orientation=orientation))
-    expected = {cell: (p.colour.value, kind_class(p.kind)) for cell, p in board.pieces().items()}
+    expected = {cell: (p.colour.value, kind_class(p.piece_type)) for cell, p in board.pieces().items()}
     assert drawn_pieces(root) == expected
     polygons = cell_polygons(root)
     for group in having(root, "piece"):

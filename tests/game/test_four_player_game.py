@@ -29,7 +29,7 @@ import pytest
 
 import game_script
 from game_script import FakeTime, elim, moves, snapshot
-from polychess import Board, Colour, Game, GameOverError, Kind, Piece, Reason, Status, Termination
+from polychess import Board, Colour, Game, GameOverError, Piece, PieceType, Reason, Status, Termination
 from polychess.formats import write_pgn4
 from positions import cross_position as position
 
@@ -37,13 +37,13 @@ R, B, Y, G = Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.GREEN
 SEATS = (R, B, Y, G)
 COLOUR = {"r": R, "b": B, "y": Y, "g": G}
 KIND = {
-    "P": Kind.PAWN,
-    "N": Kind.KNIGHT,
-    "B": Kind.BISHOP,
-    "R": Kind.ROOK,
-    "Q": Kind.QUEEN,
-    "K": Kind.KING,
-    "D": Kind.ONE_POINT_QUEEN,
+    "P": PieceType.PAWN,
+    "N": PieceType.KNIGHT,
+    "B": PieceType.BISHOP,
+    "R": PieceType.ROOK,
+    "Q": PieceType.QUEEN,
+    "K": PieceType.KING,
+    "D": PieceType.ONE_POINT_QUEEN,
 }
 
 
@@ -1052,7 +1052,7 @@ def test_next_game_after_a_finished_game():
     assert game.is_over()
     nxt = game.next_game()
     assert nxt.turn == B and not nxt.is_over() and nxt.points == pts(0, 0, 0, 0)
-    assert nxt.board.fen().split(" ")[0] == game.start_position.split(" ")[0]
+    assert nxt.board.fen().split(" ")[0] == game.start_fen.split(" ")[0]
     assert nxt.eliminations == () and nxt.history == []
     assert nxt.next_game().turn == Y
 
@@ -1093,9 +1093,16 @@ def test_rotation_skips_a_seat_nobody_plays():
 
 # --------------------------------------------------------------------------- random games
 
-CAPTURE_POINTS = {Kind.PAWN: 1, Kind.KNIGHT: 3, Kind.BISHOP: 5, Kind.ROOK: 5, Kind.QUEEN: 9, Kind.ONE_POINT_QUEEN: 1}
+CAPTURE_POINTS = {
+    PieceType.PAWN: 1,
+    PieceType.KNIGHT: 3,
+    PieceType.BISHOP: 5,
+    PieceType.ROOK: 5,
+    PieceType.QUEEN: 9,
+    PieceType.ONE_POINT_QUEEN: 1,
+}
 DRAWS = {Termination.THREEFOLD_REPETITION, Termination.FIFTY_MOVES, Termination.AGREEMENT}
-QUEENS = {Kind.QUEEN, Kind.ONE_POINT_QUEEN}
+QUEENS = {PieceType.QUEEN, PieceType.ONE_POINT_QUEEN}
 
 
 def expected_move_points(before: Board, after: Board, move, mover: Colour, active_before: list[Colour]) -> int:
@@ -1104,11 +1111,11 @@ def expected_move_points(before: Board, after: Board, move, mover: Colour, activ
     points = 0
     moving = before.piece_at(move.from_cell)
     target = before.piece_at(move.to_cell)
-    if target is not None and target.kind is not Kind.KING and before.controller(target.colour) is not None:
-        points += CAPTURE_POINTS[target.kind]
+    if target is not None and target.piece_type is not PieceType.KING and before.controller(target.colour) is not None:
+        points += CAPTURE_POINTS[target.piece_type]
     elif (
         target is None
-        and moving.kind is Kind.PAWN
+        and moving.piece_type is PieceType.PAWN
         and move.from_cell[0] != move.to_cell[0]
         and move.from_cell[1:] != move.to_cell[1:]
     ):
@@ -1122,12 +1129,12 @@ def expected_move_points(before: Board, after: Board, move, mover: Colour, activ
     checked, by_queens = 0, True
     for p in active_before:
         cell = before.king(p)
-        if p == mover or after.piece_at(cell) != Piece(p, Kind.KING):
+        if p == mover or after.piece_at(cell) != Piece(p, PieceType.KING):
             continue  # the mover, or a captured king
         new = attacking(after, cell, p) - attacking(before, cell, p)
         if new:
             checked += 1
-            by_queens &= all(piece is not None and piece.kind in QUEENS for _, piece in new)
+            by_queens &= all(piece is not None and piece.piece_type in QUEENS for _, piece in new)
     if checked == 2:
         points += 1 if by_queens else 5
     elif checked >= 3:
@@ -1162,7 +1169,7 @@ def random_game(mode: str, seed: int, event_rate: float) -> None:
             kings = [
                 m
                 for m in captures
-                if before.piece_at(m.to_cell).kind is Kind.KING
+                if before.piece_at(m.to_cell).piece_type is PieceType.KING
                 and before.status(before.piece_at(m.to_cell).colour) == Status.ACTIVE
             ]
             if kings and rng.random() < 0.9:

@@ -27,8 +27,8 @@ from polychess import (
     Game,
     GameOverError,
     IllegalMoveError,
-    Kind,
     Piece,
+    PieceType,
     Reason,
     Status,
     Termination,
@@ -55,7 +55,7 @@ def assert_transferred(game: Game, victim: Colour, mater: Colour, cells: set[str
     assert board.king(victim) is None
     assert board.status(victim) == Status.OUT and game.status(victim) == Status.OUT
     assert board.controller(victim) == mater
-    assert not any(p == Piece(victim, Kind.KING) for p in board.pieces().values())
+    assert not any(p == Piece(victim, PieceType.KING) for p in board.pieces().values())
     assert cells_of(game, victim) == cells
     assert victim not in game.active_players()
 
@@ -95,7 +95,7 @@ def test_first_mate_then_second_mate():
     assert game.eliminations == (elim(B, Reason.CHECKMATE, W, 2),)
     assert game.outcome() is None and not game.is_over()
     assert_transferred(game, B, W, {"K10"})
-    assert game.board.piece_at("K10") == Piece(B, Kind.ROOK)  # keeps its colour
+    assert game.board.piece_at("K10") == Piece(B, PieceType.ROOK)  # keeps its colour
     assert fen_fields(game)[6:8] == ["wrw", "aax"]
     assert game.active_players() == [W, R]
     # the turn passed from Red straight back to White (Black skipped), a new round began
@@ -128,7 +128,7 @@ def test_first_mate_then_second_mate():
     with pytest.raises(GameOverError):
         game.agree_draw()
     s.unwind()
-    assert game.board.fen() == game.start_position == position(MATE_TWICE)
+    assert game.board.fen() == game.start_fen == position(MATE_TWICE)
 
 
 def test_mate_with_first_mate_wins_ends_the_game():
@@ -326,7 +326,7 @@ def test_king_capture_credited_to_the_capturer_and_army_transferred_within_the_m
     assert game.eliminations == (elim(W, Reason.KING_CAPTURE, B, 2),)
     assert game.outcome() is None
     assert_transferred(game, W, B, {"H1", "A2"})
-    assert game.board.piece_at("E1") == Piece(B, Kind.ROOK)
+    assert game.board.piece_at("E1") == Piece(B, PieceType.ROOK)
     assert fen_fields(game)[2] == "-"  # White's castling right lapsed
     assert fen_fields(game)[6:8] == ["brb", "xaa"]
     assert game.turn == R and game.active_players() == [R, B]
@@ -337,7 +337,7 @@ def test_king_capture_credited_to_the_capturer_and_army_transferred_within_the_m
     assert "H1E1" not in got and "E1H1" not in got  # his two colours never capture each other
     s.push("A2A4")  # Black moves White's pawn
     assert game.turn == R
-    assert game.board.piece_at("A4") == Piece(W, Kind.PAWN)
+    assert game.board.piece_at("A4") == Piece(W, PieceType.PAWN)
     s.unwind()
 
 
@@ -401,7 +401,7 @@ def test_discovered_double_check_made_by_the_earlier_mover_credits_the_later():
     assert game.turn == R
     assert "N6N5" in moves(game)  # Red moves Black's pawn
     s.push("N6N5")
-    assert game.board.piece_at("N5") == Piece(B, Kind.PAWN)
+    assert game.board.piece_at("N5") == Piece(B, PieceType.PAWN)
     assert game.turn == W
     s.unwind()
 
@@ -581,7 +581,7 @@ def test_bare_kings_after_a_capture():
     out = game.outcome()
     assert out is not None and out.termination == Termination.INSUFFICIENT_MATERIAL
     assert out.places == {W: 1, R: 1, B: 1}
-    assert {p.kind for p in game.board.pieces().values()} == {Kind.KING}
+    assert {p.piece_type for p in game.board.pieces().values()} == {PieceType.KING}
     s.unwind()
 
 
@@ -622,7 +622,7 @@ def test_resignation_leaves_inert_obstacles():
     assert "M6F6" not in got  # and still blocks the rank
     assert "E1E2" in got  # onto the file the rook "looks at"
     s.push("M6E6")
-    assert game.board.piece_at("E6") == Piece(W, Kind.ROOK)
+    assert game.board.piece_at("E6") == Piece(W, PieceType.ROOK)
     s.push("K7L7")
     s.event("resign", B)
     out = game.outcome()
@@ -701,7 +701,7 @@ def test_time_forfeit_via_push_and_via_flag():
     assert game.eliminations == (elim(W, Reason.TIME_FORFEIT, None, 3),)
     assert game.history[-1] == "timeout(white)"
     assert game.ply == 3  # the move was not played
-    assert game.board.piece_at("D2") == Piece(W, Kind.PAWN) and game.board.piece_at("D4") is None
+    assert game.board.piece_at("D2") == Piece(W, PieceType.PAWN) and game.board.piece_at("D4") is None
     assert_inert(game, W, white_cells)
     assert game.turn == R and game.outcome() is None
     assert game.clock.remaining[W] <= 0
@@ -1140,7 +1140,7 @@ def _check_invariants(game: Game, plies: int) -> None:
     assert game.ply == plies == len(board.move_stack)
     pieces = board.pieces()
     controllers = {c: board.controller(c) for c in board.colours}
-    kings = Counter(controllers[p.colour] for p in pieces.values() if p.kind == Kind.KING)
+    kings = Counter(controllers[p.colour] for p in pieces.values() if p.piece_type == PieceType.KING)
     for player in board.colours:
         status = board.status(player)
         if status == Status.OUT:
@@ -1149,7 +1149,7 @@ def _check_invariants(game: Game, plies: int) -> None:
         else:
             assert kings[player] == 1, (player, board.fen())
             assert board.king(player) is not None
-            assert pieces[board.king(player)].kind == Kind.KING
+            assert pieces[board.king(player)].piece_type == PieceType.KING
     assert kings[None] == 0
     if game.is_over():
         assert not game.legal_moves
@@ -1170,7 +1170,7 @@ def _random_game(seed: int, cap: int = 400, **options) -> None:
     rng = random.Random(seed)
     game = Game(**options)
     start = game.board.fen()
-    assert start == game.start_position
+    assert start == game.start_fen
     fens = [start]
     plies = 0
     _check_invariants(game, 0)
@@ -1178,7 +1178,7 @@ def _random_game(seed: int, cap: int = 400, **options) -> None:
         board = game.board
         legal = list(game.legal_moves)
         caps = [m for m in legal if board.piece_at(m.to_cell) is not None]
-        king_caps = [m for m in caps if board.piece_at(m.to_cell).kind == Kind.KING]
+        king_caps = [m for m in caps if board.piece_at(m.to_cell).piece_type == PieceType.KING]
         if rng.random() < 0.001 and len(game.active_players()) > 1:
             game.resign(rng.choice(game.active_players()))
             fens.append(game.board.fen())

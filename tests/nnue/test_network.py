@@ -98,7 +98,7 @@ def test_a_one_point_queen_reads_as_a_queen() -> None:
         if board is not None:
             break
     assert board is not None, "a random free-for-all game promotes a pawn"
-    queens = [cell for cell, piece in board.pieces().items() if piece.kind.name == "ONE_POINT_QUEEN"]
+    queens = [cell for cell, piece in board.pieces().items() if piece.piece_type.name == "ONE_POINT_QUEEN"]
     assert queens
     cell = board.layout.index(queens[0])
     queen = KINDS - 2

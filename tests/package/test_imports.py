@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).parents[2] / "python" / "polychess"
 # From the bottom up; a module belongs to the first layer one of whose names is it or a package
 # holding it. A module may import modules of its own layer and of the layers below.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("the core", ("_core", "_cpu", "pieces", "files")),
+    ("the core", ("_core", "_cpu", "pieces", "files", "deprecation")),
     ("the games' list", ("rules", "catalogue", "options", "errors")),
     ("a position's views", ("outcome", "notation", "text_board", "svg")),  # handed boards, never making one
     ("boards and games", ("board", "clock", "game")),

@@ -14,10 +14,11 @@ import pytest
 
 from network_files import renamed
 from polychess import Board, Colour, Game
+from polychess.catalogue import kind_of
 from polychess.formats.fen4 import write_fen4
 from polychess.nnue import Network, random_network
 from polychess.protocol.client import UciEngine
-from polychess.protocol.games import GAME_KINDS, game_kind
+from polychess.protocol.games import GAME_KINDS
 from polychess.protocol.server import DEFAULT_MOVETIME_MS, UciServer, mover_clock, parse_go
 from polychess.protocol.timeman import think_time
 from polychess.strength import LEVELS
@@ -515,7 +516,7 @@ def test_think_time_spreads_the_clock():
 
 
 def test_the_movers_clock_is_chosen_by_colour_initial_or_team():
-    four = game_kind("four-player")
+    four = kind_of("four-player")
     go = parse_go("rtime 1000 btime 2000 ytime 3000 gtime 4000 rinc 10 binc 20 yinc 30 ginc 40".split())
     assert [mover_clock(four, c, go) for c in (Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.GREEN)] == [
         (1.0, 0.01),
@@ -530,14 +531,14 @@ def test_the_movers_clock_is_chosen_by_colour_initial_or_team():
         (1.0, 0.01),
         (2.0, 0.02),
     ]
-    three = game_kind("three-player")
+    three = kind_of("three-player")
     go = parse_go("wtime 1000 rtime 2000 btime 3000".split())
     assert [mover_clock(three, c, go) for c in (Colour.WHITE, Colour.RED, Colour.BLACK)] == [
         (1.0, 0.0),
         (2.0, 0.0),
         (3.0, 0.0),
     ]
-    assert mover_clock(game_kind("standard"), Colour.BLACK, parse_go(["wtime", "5"])) is None
+    assert mover_clock(kind_of("standard"), Colour.BLACK, parse_go(["wtime", "5"])) is None
     odd = parse_go("depth x wtime 5 frobnicate searchmoves e2e4 d2d4 nodes 7".split())
     assert odd.limits == {"nodes": 7} and odd.times == {"w": 0.005} and odd.searchmoves == ["e2e4", "d2d4"]
     assert odd.ignored == ["'depth x': expected a whole number from 1", "'frobnicate': not a parameter of go"]

@@ -11,11 +11,11 @@ import sys
 import pytest
 
 from polychess import Board, Game, evaluation
+from polychess.catalogue import kind_of
 from polychess.evaluation import TERMS, evaluate, features_of, game_weights, set_game_weights, weights_of
 from polychess.match.openings import random_openings
 from polychess.match.players import parse_player
 from polychess.match.runner import MatchConfig, Task, play_game
-from polychess.protocol.games import game_kind
 from polychess.tune.samples import Sample, game_samples, read_samples, result_share
 
 GAMES = [("standard", None), ("three-player", None), ("four-player", "teams"), ("four-player", "ffa")]
@@ -162,7 +162,7 @@ def test_result_share_counts_players_finished_behind():
 
 @pytest.mark.parametrize("variant,mode", GAMES)
 def test_samples_are_the_quiet_positions_after_the_opening(variant, mode):
-    kind = game_kind(variant, mode)
+    kind = kind_of(variant, mode)
     openings = tuple(random_openings(kind, 1, 4, seed=3))
     player = parse_player("random")
     config = MatchConfig(kind, player, player, 1, openings, "random", max_plies=60)

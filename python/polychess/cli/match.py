@@ -8,6 +8,7 @@ import functools
 import sys
 from pathlib import Path
 
+from polychess.catalogue import GameKind, kind_of
 from polychess.cli.common import UsageError, clock_arg, positive_int
 from polychess.cli.status_line import StatusLine
 from polychess.game import Game
@@ -19,7 +20,7 @@ from polychess.match.runner import Backend, GameResult, MatchConfig, MatchResult
 from polychess.match.scoring import FFA_SPLITS, seat_assignments
 from polychess.match.stats import Sprt
 from polychess.options import OptionError, option
-from polychess.protocol.games import GameKind, Position, game_kind
+from polychess.protocol.games import Position
 
 __all__ = ["add_game_arguments", "add_parsers", "game_kind_argument", "openings_argument"]
 
@@ -152,7 +153,7 @@ def add_self_play_arguments(parser: argparse.ArgumentParser) -> None:
 
 def game_kind_argument(args: argparse.Namespace) -> GameKind:
     try:
-        return game_kind(args.variant, args.mode, args.setup)
+        return kind_of(args.variant, args.mode, args.setup)
     except ValueError as error:
         raise UsageError(f"--variant: {error}") from None
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TextIO
 
 from polychess import text_board
-from polychess.board import Board, Colour, Kind, Status
+from polychess.board import Board, Colour, PieceType, Status
 from polychess.cli.common import (
     EngineSpec,
     UsageError,
@@ -73,13 +73,13 @@ During the game:
 """
 
 _MATERIAL = {
-    Kind.PAWN: 1,
-    Kind.KNIGHT: 3,
-    Kind.BISHOP: 3,
-    Kind.ROOK: 5,
-    Kind.QUEEN: 9,
-    Kind.ONE_POINT_QUEEN: 9,
-    Kind.KING: 0,
+    PieceType.PAWN: 1,
+    PieceType.KNIGHT: 3,
+    PieceType.BISHOP: 3,
+    PieceType.ROOK: 5,
+    PieceType.QUEEN: 9,
+    PieceType.ONE_POINT_QUEEN: 9,
+    PieceType.KING: 0,
 }
 _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 
@@ -188,14 +188,14 @@ def material(board: Board) -> dict[Colour, int]:
     for piece in board.pieces().values():
         controller = board.controller(piece.colour)
         if controller is not None:
-            totals[controller] += _MATERIAL[piece.kind]
+            totals[controller] += _MATERIAL[piece.piece_type]
     return totals
 
 
 def engine_accepts_draw(game: Game, colour: Colour) -> bool:
     """The engines' rule for a draw offer: accept unless ahead in material of every opponent
     (with partners, unless the own team is ahead of the other team)."""
-    totals = material(game.position)
+    totals = material(game.live_board)
     team = next(side for side in game.kind.sides if colour in side)
     if len(team) > 1:
         own = sum(totals[c] for c in team)

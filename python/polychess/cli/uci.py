@@ -7,9 +7,9 @@ import argparse
 import io
 import sys
 
+from polychess.catalogue import kind_of
 from polychess.cli.common import UsageError
 from polychess.protocol.bench import run_bench
-from polychess.protocol.games import game_kind
 from polychess.protocol.server import serve
 
 __all__ = ["add_parser"]
@@ -39,7 +39,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def _run(args: argparse.Namespace) -> int:
     try:
-        kind = game_kind(args.variant, args.mode, args.setup)
+        kind = kind_of(args.variant, args.mode, args.setup)
     except ValueError as error:
         raise UsageError(f"--variant: {error}") from None
     if args.bench:

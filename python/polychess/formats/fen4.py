@@ -15,14 +15,14 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from polychess.board import Board, Colour, Kind, Status
+from polychess.board import Board, Colour, PieceType, Status
 from polychess.catalogue import KINDS
 
 __all__ = ["START_FEN4", "Fen4", "Fen4Error", "read_fen4", "write_fen4"]
 
 COLOURS: tuple[Colour, ...] = (Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.GREEN)
 _FILES = "abcdefghijklmn"
-_KIND_LETTERS: dict[Kind, str] = {kind: kind.letter for kind in Kind}
+_KIND_LETTERS: dict[PieceType, str] = {kind: kind.letter for kind in PieceType}
 _LETTER_KINDS = {letter: kind for kind, letter in _KIND_LETTERS.items()}
 _COLOUR_LETTERS = {colour: colour.value[0] for colour in COLOURS}  # r b y g
 _LETTER_COLOURS = {letter: colour for colour, letter in _COLOUR_LETTERS.items()}
@@ -228,12 +228,12 @@ def _split_fields(text: str) -> tuple[list[str], str | None, str]:
     return fields, extras, rest
 
 
-def _parse_board(text: str) -> dict[tuple[int, int], tuple[Colour | None, Kind, str]]:
+def _parse_board(text: str) -> dict[tuple[int, int], tuple[Colour | None, PieceType, str]]:
     """Squares -> (colour or None for a dead piece of unknown colour, kind, token)."""
     ranks = text.split("/")
     if len(ranks) != 14:
         raise Fen4Error("board", f"{len(ranks)} ranks separated by '/'; expected 14 (rank 14 down to rank 1)")
-    pieces: dict[tuple[int, int], tuple[Colour | None, Kind, str]] = {}
+    pieces: dict[tuple[int, int], tuple[Colour | None, PieceType, str]] = {}
     for row, rank_text in enumerate(ranks):
         rank = 14 - row
         file = 0
@@ -282,7 +282,7 @@ def _parse_board(text: str) -> dict[tuple[int, int], tuple[Colour | None, Kind, 
 
 
 def _infer_setup(
-    pieces: Mapping[tuple[int, int], tuple[Colour | None, Kind, str]], castling: Mapping[Colour, tuple[bool, bool]]
+    pieces: Mapping[tuple[int, int], tuple[Colour | None, PieceType, str]], castling: Mapping[Colour, tuple[bool, bool]]
 ) -> str:
     """Modern or classic from where Blue's and Green's kings stand (modern a7 / n8, classic
     a8 / n7). A king whose player keeps a castling right must be at home, so its square
@@ -296,7 +296,7 @@ def _infer_setup(
             (8, "classic" if colour is Colour.BLUE else "modern"),
         ):
             piece = pieces.get((file, rank))
-            if piece is not None and piece[1] is Kind.KING and piece[0] in (colour, None):
+            if piece is not None and piece[1] is PieceType.KING and piece[0] in (colour, None):
                 (strong if any(castling[colour]) else weak).add(setup)
     votes = strong or weak
     return "classic" if votes == {"classic"} else "modern"
@@ -345,7 +345,7 @@ def read_fen4(text: str, mode: str = "teams", setup: str | None = None) -> Fen4:
     # Dead pieces: a piece of a dead colour is dead however it is written; "dP" without a
     # colour goes to the first dead player (in turn order).
     dead_players = [c for c in COLOURS if dead[c]]
-    placed: dict[tuple[int, int], tuple[Colour, Kind]] = {}
+    placed: dict[tuple[int, int], tuple[Colour, PieceType]] = {}
     for square, (written, kind, token) in pieces.items():
         if token.startswith("d"):
             if written is None:
@@ -401,7 +401,7 @@ def read_fen4(text: str, mode: str = "teams", setup: str | None = None) -> Fen4:
 
 
 def _read_en_passant(
-    value: _Value, placed: Mapping[tuple[int, int], tuple[Colour, Kind]]
+    value: _Value, placed: Mapping[tuple[int, int], tuple[Colour, PieceType]]
 ) -> dict[Colour, tuple[str, str]]:
     if not isinstance(value, tuple) or len(value) != 4 or not all(isinstance(v, str) for v in value):
         raise Fen4Error(
@@ -429,7 +429,7 @@ def _read_en_passant(
                     f"skipped {skipped_name} stands on {_square(*expected_pawn)}, "
                     f"not {pawn_name}",
                 )
-        if placed.get(expected_pawn) != (colour, Kind.PAWN):
+        if placed.get(expected_pawn) != (colour, PieceType.PAWN):
             raise Fen4Error("extras", f"en passant {entry!r}: no {colour.value} pawn on {_square(*expected_pawn)}")
         if skipped in placed:
             raise Fen4Error("extras", f"en passant {entry!r}: the skipped square {skipped_name} is not empty")
@@ -437,14 +437,14 @@ def _read_en_passant(
     return rights
 
 
-def _check_royal(name: str, value: _Value, placed: Mapping[tuple[int, int], tuple[Colour, Kind]]) -> None:
+def _check_royal(name: str, value: _Value, placed: Mapping[tuple[int, int], tuple[Colour, PieceType]]) -> None:
     if not isinstance(value, tuple) or len(value) != 4:
         raise Fen4Error("extras", f"'{name}' must give four squares")
     for colour, entry in zip(COLOURS, value, strict=True):
         if entry == "":
             continue
         square = _coords(entry) if isinstance(entry, str) else None
-        if square is None or placed.get(square) != (colour, Kind.KING):
+        if square is None or placed.get(square) != (colour, PieceType.KING):
             raise Fen4Error(
                 "extras",
                 f"'{name}' makes {entry!r} {colour.value}'s royal piece, but only a king "
@@ -453,7 +453,7 @@ def _check_royal(name: str, value: _Value, placed: Mapping[tuple[int, int], tupl
 
 
 def _make_board(
-    placed: Mapping[tuple[int, int], tuple[Colour, Kind]],
+    placed: Mapping[tuple[int, int], tuple[Colour, PieceType]],
     turn: Colour,
     dead: Mapping[Colour, bool],
     castling: Mapping[Colour, tuple[bool, bool]],
@@ -488,7 +488,7 @@ def _make_board(
             king_at = _coords(layout.names[king_from])
             rook_at = _coords(layout.names[rook_from])
             assert king_at is not None and rook_at is not None
-            if placed.get(king_at) == (colour, Kind.KING) and placed.get(rook_at) == (colour, Kind.ROOK):
+            if placed.get(king_at) == (colour, PieceType.KING) and placed.get(rook_at) == (colour, PieceType.ROOK):
                 letters += letter
         if letters:
             rights += _COLOUR_LETTERS[colour] + letters
@@ -568,7 +568,7 @@ def write_fen4(board: Board, points: Mapping[Colour, int] | None = None) -> str:
             if run:
                 cells.append(str(run))
                 run = 0
-            token = _COLOUR_LETTERS[piece.colour] + _KIND_LETTERS[piece.kind]
+            token = _COLOUR_LETTERS[piece.colour] + _KIND_LETTERS[piece.piece_type]
             if board.controller(piece.colour) != piece.colour or board.status(piece.colour) == Status.OUT:
                 token = "d" + token
             cells.append(token)

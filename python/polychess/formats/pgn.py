@@ -86,8 +86,8 @@ def write_pgn(game: Game, tags: Mapping[str, str] | None = None) -> str:
     given = dict(tags or {})
     result = game.result()
     own: dict[str, str] = {"Result": result}
-    if game.start_position != _START or "FEN" in given:
-        own.update(SetUp="1", FEN=game.start_position)
+    if game.start_fen != _START or "FEN" in given:
+        own.update(SetUp="1", FEN=game.start_fen)
     elif "SetUp" in given:
         own["SetUp"] = "0"
     for name, value in own.items():
@@ -110,7 +110,7 @@ def write_pgn(game: Game, tags: Mapping[str, str] | None = None) -> str:
 def _movetext(game: Game) -> list[str]:
     """The SAN moves (with their move numbers) and comments for the events, replayed from the start
     position: the units that lines are wrapped between."""
-    board = Board(_VARIANT, game.start_position)
+    board = Board(_VARIANT, game.start_fen)
     tokens: list[str] = []
     after_comment = True  # a Black move opening the movetext or following a comment takes "N..."
     for step in game.steps:

@@ -433,7 +433,7 @@ def write_pgn4(game: Game, tags: Mapping[str, str] | None = None) -> str:
     extra = dict(tags or {})
     mode = game.mode
     ranked_by_points = game.rules.ranking == "points"
-    start = Board("four-player", game.start_position, mode=mode, setup=game.setup)
+    start = Board("four-player", game.start_fen, mode=mode, setup=game.setup)
     standard = Board("four-player", mode=mode, setup="modern")
     names = {c: extra.get(c.value.capitalize(), c.value.capitalize()) for c in COLOURS}
     head: dict[str, str] = {
@@ -463,7 +463,7 @@ def _movetext(game: Game) -> list[str]:
         "four-player",
         mode=game.mode,
         setup=game.setup,
-        start=game.start_position,
+        start=game.start_fen,
         move_limit=game.move_limit,
         points=game.start_points,
     )
@@ -509,7 +509,7 @@ def _movetext(game: Game) -> list[str]:
 
     lines: list[str] = []
     line = ""
-    number = Board("four-player", game.start_position, mode=mode, setup=game.setup).fullmove_number
+    number = Board("four-player", game.start_fen, mode=mode, setup=game.setup).fullmove_number
     last_seat: int | None = None
     for slot, token in items:
         if slot is None:

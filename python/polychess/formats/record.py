@@ -80,7 +80,7 @@ def write_record(game: Game, tags: Mapping[str, str] | None = None) -> str:
             option(name).to_text(getattr(game.options, name)) for name in ("time_control", "increment")
         )
     if game.options.start is not None:
-        all_tags["StartPosition"] = game.start_position
+        all_tags["StartPosition"] = game.start_fen
     all_tags["Result"] = _result(game)
     outcome = game.outcome()
     if outcome is not None:

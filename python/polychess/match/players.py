@@ -21,7 +21,7 @@ import random
 import shlex
 from dataclasses import dataclass, field
 
-from polychess.board import Board, Kind, Move
+from polychess.board import Board, Move, PieceType
 from polychess.engine import ALGORITHMS, Engine, SearchResult
 from polychess.game import Game
 from polychess.protocol.client import DIALECTS, UciEngine
@@ -42,14 +42,14 @@ __all__ = [
 
 # The greedy player's piece values. A king capture (legal in three-player chess, docs/rules.md §1.6)
 # beats every other capture.
-PIECE_VALUES: dict[Kind, int] = {
-    Kind.PAWN: 1,
-    Kind.KNIGHT: 3,
-    Kind.BISHOP: 3,
-    Kind.ROOK: 5,
-    Kind.QUEEN: 9,
-    Kind.ONE_POINT_QUEEN: 9,  # four-player free-for-all's promoted queen moves as a queen
-    Kind.KING: 1000,
+PIECE_VALUES: dict[PieceType, int] = {
+    PieceType.PAWN: 1,
+    PieceType.KNIGHT: 3,
+    PieceType.BISHOP: 3,
+    PieceType.ROOK: 5,
+    PieceType.QUEEN: 9,
+    PieceType.ONE_POINT_QUEEN: 9,  # four-player free-for-all's promoted queen moves as a queen
+    PieceType.KING: 1000,
 }
 
 
@@ -97,9 +97,9 @@ def capture_value(board: Board, move: Move, en_passant: set[str] | None = None) 
     if target is not None:
         if board.controller(target.colour) == mover:
             return None  # own piece on the target cell: castling written as king takes rook
-        return PIECE_VALUES[target.kind]
+        return PIECE_VALUES[target.piece_type]
     moving = board.piece_at(move.from_cell)
-    if moving is None or moving.kind is not Kind.PAWN:
+    if moving is None or moving.piece_type is not PieceType.PAWN:
         return None
     if en_passant is None:
         en_passant = _en_passant_cells(board)
@@ -110,7 +110,7 @@ def capture_value(board: Board, move: Move, en_passant: set[str] | None = None) 
     after = board.copy()
     before = len(board.pieces())
     after.push(move)
-    return PIECE_VALUES[Kind.PAWN] if len(after.pieces()) < before else None
+    return PIECE_VALUES[PieceType.PAWN] if len(after.pieces()) < before else None
 
 
 class GreedyPlayer(RandomPlayer):

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from polychess._core import Move, Status
 from polychess.errors import IllegalMoveError, InvalidMoveError
 from polychess.outcome import Elimination, Reason, eliminations_by_move
-from polychess.pieces import Kind, Piece
+from polychess.pieces import Piece, PieceType
 
 if TYPE_CHECKING:  # a board is passed in; the board module writes its moves here
     from polychess.board import Board
@@ -40,8 +40,8 @@ MOVE = re.compile(
 )
 CASTLE = re.compile(r"^(?P<castle>[O0]-[O0](?:-[O0])?)(?P<marks>[+#]*)(?P<leave>[RTS]?)$")
 # PGN4's piece letters: none for a pawn, and a one-point queen is written as a queen.
-LETTERS: dict[Kind, str] = {kind: "" if kind == Kind.PAWN else kind.letter for kind in Kind}
-LETTERS[Kind.ONE_POINT_QUEEN] = "Q"
+LETTERS: dict[PieceType, str] = {kind: "" if kind == PieceType.PAWN else kind.letter for kind in PieceType}
+LETTERS[PieceType.ONE_POINT_QUEEN] = "Q"
 DKW_HINT = (
     " (chess.com's DeadKingWalking rule lets the king of a player who resigned or lost on time walk on; "
     "polychess does not play that rule)"
@@ -64,7 +64,7 @@ def slot_mark(elimination: Elimination, rules: Rules, after_move: bool) -> str |
 
 def _castling_side(board: Board, move: Move) -> int | None:
     piece = board.piece_at(move.from_cell)
-    if piece is None or piece.kind is not Kind.KING:
+    if piece is None or piece.piece_type is not PieceType.KING:
         return None
     layout = board.layout
     index = board.colours.index(piece.colour)
@@ -76,7 +76,7 @@ def _castling_side(board: Board, move: Move) -> int | None:
 
 
 def _piece_name(piece: Piece) -> str:
-    kind = "one-point queen" if piece.kind is Kind.ONE_POINT_QUEEN else piece.kind.name.lower()
+    kind = "one-point queen" if piece.piece_type is PieceType.ONE_POINT_QUEEN else piece.piece_type.name.lower()
     return f"{piece.colour.value} {kind}"
 
 
@@ -124,7 +124,7 @@ def _hint(board: Board, text: str) -> str:
     cell = re.match(SQUARE, text)
     # A name of the 14 x 14 square may be a cut-off corner, which has no cell.
     piece = board.piece_at(cell.group(0)) if cell and cell.group(0) in board.layout.names else None
-    if piece is not None and piece.kind is Kind.KING and board.status(piece.colour) == Status.OUT:
+    if piece is not None and piece.piece_type is PieceType.KING and board.status(piece.colour) == Status.OUT:
         return DKW_HINT
     return ""
 
@@ -133,17 +133,17 @@ def _check_letters(board: Board, move: Move, word: str, match: re.Match[str]) ->
     piece = board.piece_at(move.from_cell)
     assert piece is not None
     letter = match.group("piece") or ""
-    if piece.kind is Kind.ONE_POINT_QUEEN and letter == "D":
+    if piece.piece_type is PieceType.ONE_POINT_QUEEN and letter == "D":
         letter = "Q"
-    if letter != LETTERS[piece.kind]:
+    if letter != LETTERS[piece.piece_type]:
         raise IllegalMoveError(
             f"{word!r}: the piece on {move.from_cell} is a {_piece_name(piece)}, "
-            f"written {LETTERS[piece.kind] or 'without a letter'}"
+            f"written {LETTERS[piece.piece_type] or 'without a letter'}"
         )
     target = board.piece_at(move.to_cell)
     captures = board.is_capture(move)
     if match.group("sep") == "-" and captures:
-        taken = target if target is not None else Piece(piece.colour, Kind.PAWN)
+        taken = target if target is not None else Piece(piece.colour, PieceType.PAWN)
         raise IllegalMoveError(
             f"{word!r} is written as a quiet move ('-') but captures "
             f"{'a ' + _piece_name(taken) if target is not None else 'en passant'}"
@@ -152,8 +152,8 @@ def _check_letters(board: Board, move: Move, word: str, match: re.Match[str]) ->
         if not captures:
             raise IllegalMoveError(f"{word!r} is written as a capture ('x') but captures nothing")
         letter = match.group("captured") or ""
-        expected = LETTERS[target.kind] if target is not None else ""
-        if target is not None and target.kind is Kind.ONE_POINT_QUEEN and letter == "D":
+        expected = LETTERS[target.piece_type] if target is not None else ""
+        if target is not None and target.piece_type is PieceType.ONE_POINT_QUEEN and letter == "D":
             letter = "Q"
         if letter != expected:
             what = "a " + _piece_name(target) if target is not None else "a pawn (en passant)"
@@ -187,9 +187,9 @@ def move_text(before: Board, move: Move) -> tuple[str, bool]:
     piece = before.piece_at(move.from_cell)
     assert piece is not None
     target = before.piece_at(move.to_cell)
-    text = LETTERS[piece.kind] + move.from_cell
+    text = LETTERS[piece.piece_type] + move.from_cell
     if before.is_capture(move):
-        text += "x" + (LETTERS[target.kind] if target is not None else "")
+        text += "x" + (LETTERS[target.piece_type] if target is not None else "")
     else:
         text += "-"
     text += move.to_cell
@@ -197,7 +197,7 @@ def move_text(before: Board, move: Move) -> tuple[str, bool]:
         after = before.copy()
         after.push(move)
         promoted = after.piece_at(move.to_cell)
-        one_point = promoted is not None and promoted.kind is Kind.ONE_POINT_QUEEN
+        one_point = promoted is not None and promoted.piece_type is PieceType.ONE_POINT_QUEEN
         text += "=" + ("D" if one_point else move.promotion.upper())
     return text, False
 

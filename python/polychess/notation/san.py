@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from polychess._core import Move
 from polychess.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from polychess.pieces import Kind, Piece
+from polychess.pieces import Piece, PieceType
 
 if TYPE_CHECKING:  # a board is passed in; the board module writes its moves here
     from polychess.board import Board
@@ -20,8 +20,8 @@ if TYPE_CHECKING:  # a board is passed in; the board module writes its moves her
 __all__ = ["check_mark", "parse_san", "san", "san_body"]
 
 # SAN's piece letters: none for a pawn.
-_LETTERS: dict[Kind, str] = {kind: "" if kind == Kind.PAWN else kind.letter for kind in Kind}
-_KINDS: dict[str, Kind] = {letter: kind for kind, letter in _LETTERS.items() if letter}
+_LETTERS: dict[PieceType, str] = {kind: "" if kind == PieceType.PAWN else kind.letter for kind in PieceType}
+_KINDS: dict[str, PieceType] = {letter: kind for kind, letter in _LETTERS.items() if letter}
 _ANNOTATION = re.compile(r"[!?]+$")
 _CASTLE = re.compile(r"^[O0o]-[O0o](-[O0o])?$")
 # A move in any algebraic form: SAN (also over-specified), long algebraic (Ng1-f3) or coordinates (g1f3).
@@ -36,16 +36,16 @@ def san_body(pieces: Mapping[str, Piece], move: Move, legal: Sequence[Move]) -> 
     and ``legal`` its legal moves (for the disambiguation, which only counts legal moves)."""
     origin, target = move.from_cell, move.to_cell
     piece = pieces[origin]
-    if piece.kind is Kind.KING and abs(ord(origin[0]) - ord(target[0])) == 2:
+    if piece.piece_type is PieceType.KING and abs(ord(origin[0]) - ord(target[0])) == 2:
         return "O-O" if target[0] > origin[0] else "O-O-O"
-    capture = target in pieces or (piece.kind is Kind.PAWN and origin[0] != target[0])  # or en passant
-    if piece.kind is Kind.PAWN:
+    capture = target in pieces or (piece.piece_type is PieceType.PAWN and origin[0] != target[0])  # or en passant
+    if piece.piece_type is PieceType.PAWN:
         text = (origin[0] + "x" if capture else "") + target
         return text + ("=" + move.promotion.upper() if move.promotion else "")
     others = {
         m.from_cell for m in legal if m.to_cell == target and m.from_cell != origin and pieces[m.from_cell] == piece
     }
-    text = _LETTERS[piece.kind]
+    text = _LETTERS[piece.piece_type]
     if others:
         # PGN §8.2.3.4: the file if it tells the pieces apart, else the rank, else both.
         if all(cell[0] != origin[0] for cell in others):
@@ -119,18 +119,18 @@ def parse_san(board: Board, word: str) -> Move:
         raise InvalidMoveError(f"unknown move text {word!r} (expected SAN such as e4, Nf3, exd5, O-O, e8=Q)")
     letter, file, rank, to = loose.group("piece"), loose.group("file"), loose.group("rank"), loose.group("to")
     promotion = (loose.group("promotion") or "").upper()
-    kind = _KINDS[letter] if letter else (None if file and rank else Kind.PAWN)  # None: coordinates, any piece
+    kind = _KINDS[letter] if letter else (None if file and rank else PieceType.PAWN)  # None: coordinates, any piece
     marked_capture = loose.group("capture") in ("x", ":")
 
     def fits(move: Move, promoting: bool = True) -> bool:
         origin, piece = move.from_cell, pieces[move.from_cell]
-        if move.to_cell != to or (kind is not None and piece.kind is not kind):
+        if move.to_cell != to or (kind is not None and piece.piece_type is not kind):
             return False
         if (file and origin[0] != file) or (rank and origin[1:] != rank):
             return False
-        if piece.kind is Kind.PAWN and not file and origin[0] != to[0]:
+        if piece.piece_type is PieceType.PAWN and not file and origin[0] != to[0]:
             return False  # a pawn's capture names its file
-        capture = to in pieces or (piece.kind is Kind.PAWN and origin[0] != to[0])
+        capture = to in pieces or (piece.piece_type is PieceType.PAWN and origin[0] != to[0])
         if marked_capture and not capture:
             return False
         return not promoting or (move.promotion or "").upper() == promotion

@@ -40,9 +40,10 @@ from dataclasses import dataclass
 from typing import IO, Literal
 
 from polychess.board import Colour, Move
+from polychess.catalogue import GameKind, kind_of
 from polychess.errors import IllegalMoveError, InvalidMoveError
 from polychess.game import Game
-from polychess.protocol.games import GameKind, game_kind, position_arguments
+from polychess.protocol.games import position_arguments
 from polychess.protocol.timeman import think_time
 
 __all__ = [
@@ -259,7 +260,7 @@ class UciEngine:
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.argv:
             raise ValueError("no engine command given")
-        self.kind: GameKind = game_kind(variant, mode, setup)  # an unknown game is refused before the engine starts
+        self.kind: GameKind = kind_of(variant, mode, setup)  # an unknown game is refused before the engine starts
         self.variant, self.mode, self.timeout = variant, mode, timeout
         try:
             # In a session of its own, so that close() can end its whole process group: also the
@@ -627,7 +628,7 @@ class UciEngine:
 
     def _check_game(self, game: Game) -> None:
         """A ValueError if the game is not of the kind the engine was started for."""
-        kind = game_kind(game.variant, game.mode, game.setup)
+        kind = kind_of(game.variant, game.mode, game.setup)
         if kind != self.kind:
             raise ValueError(f"engine {self._label} plays {self.kind.name}, not {kind.name}")
 

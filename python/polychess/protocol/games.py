@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from polychess.board import Board, Colour
-from polychess.catalogue import KINDS, VARIANTS, GameKind, kind_of
+from polychess.catalogue import KINDS, GameKind, kind_of
+from polychess.deprecation import warn_renamed
 from polychess.errors import InvalidPositionError
 from polychess.formats.fen4 import Fen4Error, read_fen4, write_fen4
 from polychess.game import Game
@@ -40,15 +41,9 @@ GAME_KINDS: dict[str, GameKind] = {k.name: k for k in KINDS}
 
 
 def game_kind(variant: str, mode: str | None = None, setup: str | None = None) -> GameKind:
-    """The game of ``--variant V [--mode M] [--setup S]`` (V may also be a name of
-    :data:`GAME_KINDS`); a ValueError names what does not fit."""
-    name = variant.strip().lower()
-    name = "standard" if name == "chess" else name  # as UCI_Variant calls it
-    if name in GAME_KINDS and mode is None and setup is None:
-        return GAME_KINDS[name]
-    if name not in VARIANTS:
-        raise ValueError(f"unknown variant {variant!r} (one of {', '.join(GAME_KINDS)}, or {', '.join(VARIANTS)})")
-    return kind_of(name, mode, setup)
+    """Deprecated: :func:`polychess.catalogue.kind_of`, which takes the same names."""
+    warn_renamed("polychess.protocol.games.game_kind", "polychess.catalogue.kind_of")
+    return kind_of(variant, mode, setup)
 
 
 @dataclass(frozen=True)
@@ -119,7 +114,7 @@ def position_arguments(game: Game, fen4: bool = True) -> str:
     moves = [str(step) for step in game.history]
     if any("(" in step for step in moves):  # an event: the moves alone cannot give it
         return f"fen {_position_text(game, game.board, game.points, fen4)}"
-    start = game.start_position
+    start = game.start_fen
     standard_start = Board(game.variant, mode=game.mode, setup=game.setup, neutrality=game.neutrality).fen()
     if start == standard_start and not game.start_points:
         head = "startpos"

@@ -141,7 +141,7 @@ class GymEnv(gymnasium.Env[Any, Any]):
             def search(agent: str) -> int:
                 move = engine.search(table.game, nodes=self.opponent_nodes).best_move
                 assert move is not None, "the player to move has a legal move"
-                return table.space.encode(table.game.position, move)
+                return table.space.encode(table.game.live_board, move)
 
             return search
         if callable(opponent):

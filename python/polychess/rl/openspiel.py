@@ -97,14 +97,14 @@ class _PolychessState(pyspiel.State):  # type: ignore[misc]
         return self._seats.index(self.game.turn.value)
 
     def _legal_actions(self, player: int) -> list[int]:
-        return self._space.legal_actions(self.game.position)
+        return self._space.legal_actions(self.game.live_board)
 
     def _apply_action(self, action: int) -> None:
-        self.game.push(self._space.decode(self.game.position, action))
+        self.game.push(self._space.decode(self.game.live_board, action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == self.current_player():
-            return str(self._space.decode(self.game.position, action))
+            return str(self._space.decode(self.game.live_board, action))
         return f"action {action}"
 
     def is_terminal(self) -> bool:

@@ -143,7 +143,7 @@ class Table:
         fixed. An IllegalMoveError (a ValueError) for a code that is no legal move leaves the
         game unchanged."""
         self._require_running()
-        self.game.push(self.space.decode(self.game.position, code))
+        self.game.push(self.space.decode(self.game.live_board, code))
         return self._settle()
 
     def act(self, code: int) -> tuple[dict[str, float], bool]:
@@ -152,7 +152,7 @@ class Table:
         changes nothing ("raise"). Anything but a whole number raises IllegalMoveError either
         way. The rewards of the step, and whether the action was illegal."""
         self._require_running()
-        if self.illegal_action == "resign" and not self.space.is_legal(self.game.position, code):
+        if self.illegal_action == "resign" and not self.space.is_legal(self.game.live_board, code):
             return self.resign(self.game.turn.value), True
         return self.play(code), False
 
@@ -181,7 +181,7 @@ class Table:
         planes = numpy.empty(self.observation_shape, dtype=self.observation_dtype)
         self.game.state.write_observation(planes, self._index[agent])
         if agent == self.to_move:
-            mask = self.space.mask(self.game.position)
+            mask = self.space.mask(self.game.live_board)
         else:
             mask = numpy.zeros(self.space.size, dtype=numpy.int8)
         return {"observation": planes, "action_mask": mask}
@@ -197,7 +197,7 @@ class Table:
         if render_mode in ("svg", "rgb_array"):
             from polychess import svg  # svg imports the game module
 
-            position = self.game.position
+            position = self.game.live_board
             picture = svg.board(position, lastmove=position.peek() if position.move_stack else None)
             return picture if render_mode == "svg" else _pixels(picture)
         if render_mode == "human":
@@ -206,4 +206,4 @@ class Table:
         return str(self.game)
 
     def legal_actions(self) -> list[int]:
-        return self.space.legal_actions(self.game.position) if self.to_move is not None else []
+        return self.space.legal_actions(self.game.live_board) if self.to_move is not None else []

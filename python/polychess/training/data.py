@@ -76,7 +76,7 @@ def play_batch(
     plays by default (``polychess.engine.default_algorithm``), so that the data is its own.
     ``stop``, set from another thread, ends the batch with the games finished."""
     game = Game.from_kind(kind)
-    rules = game.rules.to_core()
+    rules = game.rules.to_text()
     return _core.self_play(
         kind.variant,
         kind.mode or "",

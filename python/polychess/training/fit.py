@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from polychess import _core
-from polychess.catalogue import GameKind, kind_of_family
+from polychess.catalogue import GameKind, kind_of
 from polychess.game import Game
 from polychess.nnue import KING_BUCKETS, Network, input_count
 
@@ -83,7 +83,7 @@ class _Batches:
         self, data: _core.TrainingData, kind: GameKind, games: range, skip_plies: int, king_buckets: int = 1
     ) -> None:
         torch = _torch()
-        rules = Game.from_kind(kind).rules.to_core()
+        rules = Game.from_kind(kind).rules.to_text()
         raw = data.positions(rules, games.start, len(games), skip_plies, king_buckets)
         n, players, slots = raw["count"], raw["players"], raw["slots"]
         self.count = n
@@ -321,7 +321,7 @@ def fit_network(
     games = {f.game for f in files}
     if len(games) != 1:
         raise ValueError(f"training data of one game, not of {', '.join(sorted(games))}")
-    kind = kind_of_family(games.pop())
+    kind = kind_of(games.pop())
     train_parts, held_parts = [], []
     for f in files:
         cut = f.games - max(1, f.games // 10) if f.games > 1 else f.games
