@@ -26,12 +26,13 @@ PYBIND11_MODULE(POLYCHESS_MODULE, m) {
         for (const polychess::Variant* v : polychess::variants())
           out.push_back(py::make_tuple(v->name, v->mode, v->setup, v->layout.geometry->name(), v->colour_names,
                                        v->teams, v->default_algorithm, polychess::rules_text(v->rules),
-                                       v->record_format, v->record_suffix));
+                                       v->record_format, v->record_suffix, v->uci_variant, v->record_variant));
         return out;
       },
       "Every game the core knows, as (variant, mode, setup, board shape, colour names, whether players p and p + 2 "
       "are partners, the search algorithm the engine plays it by, its rules as text (rules_text), its record "
-      "format and that format's file suffix), in its listed order (the catalogue).");
+      "format and that format's file suffix, its UCI_Variant name and its records' Variant tag (each empty where it "
+      "has none of its own)), in its listed order (the catalogue).");
   m.def(
       "resolve_variant",
       [](const polychess::NameText& name, const polychess::NameText& mode, const polychess::NameText& setup) {

@@ -56,7 +56,9 @@ Variant four_player(bool teams, bool modern) {
                  /*default_algorithm=*/teams ? "brs" : "paranoid",
                  teams ? teams_rules() : free_for_all_rules(),
                  /*record_format=*/"pgn4",
-                 /*record_suffix=*/".pgn4"};
+                 /*record_suffix=*/".pgn4",
+                 /*uci_variant=*/"",
+                 /*record_variant=*/teams ? "Teams" : "FFA"};
 }
 
 const Variant& teams_modern() {

@@ -26,7 +26,9 @@ const Variant& standard_chess() {
                                   .first_out_decides = true,
                                   .insufficient = Insufficient::FIDE},
                             /*record_format=*/"pgn",
-                            /*record_suffix=*/".pgn"};
+                            /*record_suffix=*/".pgn",
+                            /*uci_variant=*/"chess",
+                            /*record_variant=*/""};
   return game;
 }
 

@@ -28,7 +28,9 @@ const Variant& three_player_chess() {
                                   .out_after_freeze_ends = true,
                                   .insufficient = Insufficient::BARE_KINGS},
                             /*record_format=*/"record",
-                            /*record_suffix=*/".txt"};
+                            /*record_suffix=*/".txt",
+                            /*uci_variant=*/"",
+                            /*record_variant=*/""};
   return game;
 }
 

@@ -38,6 +38,11 @@ struct Variant {
   // polychess game record) and the file suffix records of it take.
   std::string record_format;
   std::string record_suffix;
+  // Its names in other programs' protocols and formats, where they have one of their own: UCI's
+  // UCI_Variant ("chess", as GUIs and python-chess call standard chess; empty: the catalogue's
+  // name) and its records' Variant tag (chess.com's PGN4 "Teams", "FFA"; empty: none).
+  std::string uci_variant;
+  std::string record_variant;
 
   int colours() const { return layout.colour_count; }
 };

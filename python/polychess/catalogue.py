@@ -52,6 +52,11 @@ class GameKind:
     default_algorithm: str = field(compare=False)
     # The text format of the game's records (:mod:`polychess.formats`), as its definition names it.
     record_format: RecordFormat = field(compare=False)
+    # The game's name in its records' ``Variant`` tag where the format names games by it
+    # (chess.com's PGN4 ``Teams`` and ``FFA``; None elsewhere), as its definition gives it.
+    record_variant: str | None = field(compare=False)
+    # UCI's name for the game where it has one of its own (see uci_variant).
+    own_uci_variant: str | None = field(compare=False, repr=False)
 
     @property
     def family(self) -> str:
@@ -77,16 +82,9 @@ class GameKind:
     @property
     def uci_variant(self) -> str:
         """The game's name as the UCI option ``UCI_Variant`` gives it: standard chess is
-        ``chess``, as GUIs and python-chess call it; the others as :attr:`name`."""
-        return "chess" if self.variant == "standard" else self.name
-
-    @property
-    def record_variant(self) -> str | None:
-        """The game's name in the ``Variant`` tag of its records where its format names games by
-        it: chess.com's PGN4 ``Teams`` and ``FFA``; None elsewhere."""
-        if self.record_format.name != "pgn4":
-            return None
-        return "FFA" if self.mode == "ffa" else "Teams"
+        ``chess``, as GUIs and python-chess call it (its definition says so); the others as
+        :attr:`name`."""
+        return self.own_uci_variant or self.name
 
     @property
     def partners(self) -> bool:
@@ -109,13 +107,27 @@ def _listed(
     _rules: str,  # read by polychess.rules into DECLARED, one value a variant and mode
     record_format: str,
     record_suffix: str,
+    uci_variant: str,
+    record_variant: str,
 ) -> GameKind:
     colours = tuple(Colour(name) for name in names)
     # Partners sit opposite each other: players p and p + 2 (docs/rules.md §2.3).
     sides = tuple(colours[p::2] for p in range(2)) if teams else tuple((c,) for c in colours)
     record = RecordFormat(record_format, record_suffix)
     rules = DECLARED[(variant, mode or None)]
-    return GameKind(variant, mode or None, setup or None, board, colours, sides, rules, algorithm, record)
+    return GameKind(
+        variant,
+        mode or None,
+        setup or None,
+        board,
+        colours,
+        sides,
+        rules,
+        algorithm,
+        record,
+        record_variant or None,
+        uci_variant or None,
+    )
 
 
 @dataclass(frozen=True)

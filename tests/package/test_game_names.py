@@ -10,7 +10,16 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).parents[2] / "python" / "polychess"
-GAME_NAMES = {"standard", "three-player", "four-player", "teams", "ffa", "four-player-teams", "four-player-ffa"}
+GAME_NAMES = {
+    "chess",
+    "standard",
+    "three-player",
+    "four-player",
+    "teams",
+    "ffa",
+    "four-player-teams",
+    "four-player-ffa",
+}
 
 
 def _names_game(node: ast.AST) -> bool:

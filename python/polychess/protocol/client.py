@@ -297,8 +297,8 @@ class UciEngine:
             self._handshake()
             self.dialect = self._dialect(dialect)
             chosen = dict(options or {})
-            if "UCI_Variant" in self.options and "UCI_Variant" not in chosen and self.kind.uci_variant != "chess":
-                chosen["UCI_Variant"] = self.kind.name
+            if "UCI_Variant" in self.options and "UCI_Variant" not in chosen:
+                chosen["UCI_Variant"] = self.kind.uci_variant
             self.configure(chosen)
         except BaseException:
             self.close()

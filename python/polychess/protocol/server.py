@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import re
+import reprlib
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -25,6 +26,7 @@ from typing import TextIO
 
 from polychess import __version__, _core
 from polychess.board import Board, Colour, Move, StopFlag
+from polychess.catalogue import kind_of
 from polychess.engine import ALGORITHMS, MAX_MULTIPV, MAX_THREADS, Engine, SearchResult, max_hash_mb
 from polychess.formats.fen4 import write_fen4
 from polychess.game import Game, Termination
@@ -594,12 +596,11 @@ class UciServer:
                 raise ValueError(f"unknown algorithm {value!r} (auto, {', '.join(ALGORITHMS)})")
             self.engine.algorithm = None if value.lower() == "auto" else value.lower()
         elif name == "uci_variant":
-            name = value.strip().lower()
-            kind = GAME_KINDS.get("standard" if name == "chess" else name)
-            if kind is None:
-                raise ValueError(
-                    f"unknown variant {value!r} (one of {', '.join(k.uci_variant for k in GAME_KINDS.values())})"
-                )
+            try:
+                kind = kind_of(value)
+            except ValueError:
+                known = ", ".join(k.uci_variant for k in GAME_KINDS.values())
+                raise ValueError(f"unknown variant {reprlib.repr(value)} (one of {known})") from None
             self.kind = kind
             self.game, self.position_error = Game.from_kind(kind), ""
         elif name == "move overhead":
