@@ -32,7 +32,7 @@ const Variant& standard_chess() {
   return game;
 }
 
-const GameEntry entry{1, standard_chess};
+const GameEntry standard_entry{1, standard_chess};
 
 }  // namespace
 }  // namespace polychess

@@ -34,7 +34,7 @@ const Variant& three_player_chess() {
   return game;
 }
 
-const GameEntry entry{0, three_player_chess};
+const GameEntry three_player_entry{0, three_player_chess};
 
 }  // namespace
 }  // namespace polychess

@@ -9,7 +9,7 @@
 namespace polychess {
 namespace {
 
-constexpr char MAGIC[5] = "PCNN";
+constexpr char NETWORK_MAGIC[5] = "PCNN";
 
 uint64_t fnv1a(const char* data, size_t size) {
   uint64_t h = 0xcbf29ce484222325ull;
@@ -18,7 +18,7 @@ uint64_t fnv1a(const char* data, size_t size) {
 }
 
 using Writer = BinaryWriter;
-using Reader = BinaryReader<InvalidNetwork>;
+using NetworkReader = BinaryReader<InvalidNetwork>;
 
 std::string payload(const Network& n) {
   Writer w;
@@ -56,7 +56,7 @@ void check_bounds(const Network& n) {
 // The header before its hash field (version 4's layout).
 std::string header_before_hash(const Network& n) {
   Writer w;
-  w.put_signature(MAGIC, NETWORK_VERSION);
+  w.put_signature(NETWORK_MAGIC, NETWORK_VERSION);
   w.put_text(n.game);
   for (int v :
        {n.cells, n.players, NETWORK_KINDS, n.slots, n.buckets, n.hidden, n.qa, n.qb, n.scale, int(n.on_classic)})
@@ -74,9 +74,9 @@ struct Header {
 
 void check_shape(const Network& n);
 
-Header read_header(Reader& r) {
+Header read_header(NetworkReader& r) {
   Header h;
-  h.version = r.expect_signature(MAGIC, OLDEST_NETWORK_VERSION, NETWORK_VERSION, "a polychess network file");
+  h.version = r.expect_signature(NETWORK_MAGIC, OLDEST_NETWORK_VERSION, NETWORK_VERSION, "a polychess network file");
   Network& n = h.shape;
   n.game = r.get_text("the game's name");
   n.cells = int(r.get<uint32_t>("the header"));
@@ -160,13 +160,13 @@ std::string write_network(const Network& n) {
 }
 
 size_t network_file_size(const std::string& head) {
-  Reader r{head, 0, "network file"};
+  NetworkReader r{head, 0, "network file"};
   const Header h = read_header(r);
   return h.payload_at + payload_bytes(h.shape);
 }
 
 Network read_network(const std::string& bytes) {
-  Reader r{bytes, 0, "network file"};
+  NetworkReader r{bytes, 0, "network file"};
   const Header h = read_header(r);
   Network n = h.shape;
   if (bytes.size() > h.payload_at + payload_bytes(n))

@@ -9,14 +9,14 @@
 namespace polychess {
 namespace {
 
-constexpr char MAGIC[5] = "PCTD";
-using Reader = BinaryReader<InvalidTrainingData>;
+constexpr char TRAINING_DATA_MAGIC[5] = "PCTD";
+using TrainingDataReader = BinaryReader<InvalidTrainingData>;
 
 }  // namespace
 
 std::string training_data_header(const std::string& game) {
   BinaryWriter w;
-  w.put_signature(MAGIC, TRAINING_DATA_VERSION);
+  w.put_signature(TRAINING_DATA_MAGIC, TRAINING_DATA_VERSION);
   w.put_text(game);
   return std::move(w.out);
 }
@@ -82,8 +82,8 @@ void check_move(const Variant& variant, Move m, size_t record, size_t index, siz
 }  // namespace
 
 TrainingData decode_training_data(const std::string& bytes) {
-  Reader header{bytes, 0, "training data"};
-  header.expect_signature(MAGIC, TRAINING_DATA_VERSION, TRAINING_DATA_VERSION, "polychess training data");
+  TrainingDataReader header{bytes, 0, "training data"};
+  header.expect_signature(TRAINING_DATA_MAGIC, TRAINING_DATA_VERSION, TRAINING_DATA_VERSION, "polychess training data");
   TrainingData data;
   data.game = header.get_text("the game's name");
   const Variant* variant = variant_of_network_game(data.game);
@@ -101,7 +101,7 @@ TrainingData decode_training_data(const std::string& bytes) {
     }
     const std::string body = bytes.substr(header.at, size);
     header.at += size;
-    Reader r{body, 0, "a training record"};
+    TrainingDataReader r{body, 0, "a training record"};
     const auto corrupted = [&](const std::string& why) {
       return InvalidTrainingData("training data corrupted" + at_byte(record_at) + ": record " + std::to_string(record) +
                                  " " + why);
