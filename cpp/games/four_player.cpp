@@ -61,25 +61,18 @@ Variant four_player(bool teams, bool modern) {
                  /*record_variant=*/teams ? "Teams" : "FFA"};
 }
 
-const Variant& teams_modern() {
-  static const Variant game = four_player(true, true);
-  return game;
-}
-const Variant& teams_classic() {
-  static const Variant game = four_player(true, false);
-  return game;
-}
-const Variant& ffa_modern() {
-  static const Variant game = four_player(false, true);
-  return game;
-}
-const Variant& ffa_classic() {
-  static const Variant game = four_player(false, false);
+// Each mode and setup's definition, made once.
+template <bool Teams, bool Modern>
+const Variant& four_player_game() {
+  static const Variant game = four_player(Teams, Modern);
   return game;
 }
 
 // Teams first: a variant's first entry is its default mode, and a mode's first its setup.
-const GameEntry entries[] = {{2, teams_modern}, {3, teams_classic}, {4, ffa_modern}, {5, ffa_classic}};
+const GameEntry entries[] = {{2, four_player_game<true, true>},
+                             {3, four_player_game<true, false>},
+                             {4, four_player_game<false, true>},
+                             {5, four_player_game<false, false>}};
 
 }  // namespace
 }  // namespace polychess

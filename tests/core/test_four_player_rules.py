@@ -31,15 +31,7 @@ FILES = "abcdefghijklmn"
 RED, BLUE, YELLOW, GREEN = Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.GREEN
 ORDER = "rbyg"
 COLOUR = {"r": RED, "b": BLUE, "y": YELLOW, "g": GREEN}
-KIND = {
-    "P": PieceType.PAWN,
-    "N": PieceType.KNIGHT,
-    "B": PieceType.BISHOP,
-    "R": PieceType.ROOK,
-    "Q": PieceType.QUEEN,
-    "K": PieceType.KING,
-    "D": PieceType.ONE_POINT_QUEEN,
-}
+KIND = {t.letter: t for t in PieceType}
 
 
 def files_of_rank(rank: int) -> str:

@@ -24,14 +24,7 @@ from reference import three_player as tp
 
 W, R, B = Colour.WHITE, Colour.RED, Colour.BLACK
 COLOUR = {"w": W, "r": R, "b": B}
-KIND = {
-    "P": PieceType.PAWN,
-    "N": PieceType.KNIGHT,
-    "B": PieceType.BISHOP,
-    "R": PieceType.ROOK,
-    "Q": PieceType.QUEEN,
-    "K": PieceType.KING,
-}
+KIND = {t.letter: t for t in PieceType if t is not PieceType.ONE_POINT_QUEEN}
 ORDER = "wrb"
 
 # rules §1.1 table: file letter of local column c = 0..7 in each sector, rank of local row r.

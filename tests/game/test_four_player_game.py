@@ -36,15 +36,7 @@ from positions import cross_position as position
 R, B, Y, G = Colour.RED, Colour.BLUE, Colour.YELLOW, Colour.GREEN
 SEATS = (R, B, Y, G)
 COLOUR = {"r": R, "b": B, "y": Y, "g": G}
-KIND = {
-    "P": PieceType.PAWN,
-    "N": PieceType.KNIGHT,
-    "B": PieceType.BISHOP,
-    "R": PieceType.ROOK,
-    "Q": PieceType.QUEEN,
-    "K": PieceType.KING,
-    "D": PieceType.ONE_POINT_QUEEN,
-}
+KIND = {t.letter: t for t in PieceType}
 
 
 # --------------------------------------------------------------------------- helpers
