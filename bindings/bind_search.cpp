@@ -118,7 +118,12 @@ void bind_search(py::module_& m) {
       [](const PyBoard& b) { return b.visit([](const auto& pos) { return pos.evaluation().weights; }); },
       "The weights the board's position was made with, in the order of evaluation_terms().");
   m.def(
-      "evaluation_terms", [] { return std::vector<std::string>(EVAL_TERM_NAMES, EVAL_TERM_NAMES + TERM_COUNT); },
+      "evaluation_terms",
+      [] {
+        std::vector<std::string> names;
+        for (int term = 0; term < TERM_COUNT; ++term) names.push_back(eval_term_name(term));
+        return names;
+      },
       "The names of the evaluation's terms, in the order of its features and weights.");
   m.def(
       "evaluation_weights",

@@ -6,7 +6,8 @@
 // enemy pieces attack, two enemy players attacking at once) and threats (pieces
 // attacked by cheaper enemy pieces, or attacked and not defended). Every term is a feature
 // times the game's weight (evaluation_weights.h); positional terms follow KNIGHT_MOBILITY in
-// the term order.
+// the term order. Each term's weight tapers toward the endgame by its late twin's, times the
+// player's lateness (the enemy pieces he no longer faces).
 //
 // The result is one value per player (the pieces of the colours he controls); the search
 // turns that vector into a score for the side it plays for.
@@ -21,7 +22,7 @@ namespace polychess {
 
 constexpr int MAX_SHIELD_PAWNS = 3;
 constexpr int PASSED_NEAR_STEPS = 6;  // a passed pawn this many pushes from promotion or more counts 0
-constexpr int LATE_PIECES = 8;        // enemy pieces (beside pawns and kings) from which the king walks out
+constexpr int LATE_PIECES = 8;        // enemy pieces (beside pawns and kings) from which lateness counts
 
 template <int W>
 struct EvalTables {
@@ -38,15 +39,27 @@ struct EvalTables {
 template <int W>
 const EvalTables<W>& eval_tables(const Topology<W>& topology);
 
+// How far into the endgame `player` is: LATE_PIECES less the enemy pieces he faces beside
+// pawns and kings, at least 0 (1 for each side at standard chess's start, 8 with only pawns
+// and kings against him). The late twins' features are their terms' times it.
+template <int W>
+int lateness(const Position<W>& pos, int player) {
+  const int pieces = pos.attacking_enemies_of(player).minus(pos.kind_bb(PAWN) | pos.kind_bb(KING)).count();
+  return std::max(0, LATE_PIECES - pieces);
+}
+
 // Each player's material and placement, in centipawns; 0 for a player who is out. A quick
 // estimate: the search settles positions far outside its window on it alone (mobility
 // costs most of the evaluation's time).
 template <int W>
 std::array<int, MAX_PLAYERS> placement_values(const Position<W>& pos) {
   std::array<int, MAX_PLAYERS> value{};
+  const bool tapered = pos.evaluation().late_placement;
   for (int c = 0; c < pos.colours(); ++c) {
     const int owner = pos.meta().controller[c];
-    if (owner != NOBODY && pos.meta().status[owner] != OUT) value[owner] += pos.placement(c);
+    if (owner == NOBODY || pos.meta().status[owner] == OUT) continue;
+    value[owner] += pos.placement(c);
+    if (tapered) value[owner] += lateness(pos, owner) * pos.late_placement(c);
   }
   return value;
 }
@@ -115,9 +128,7 @@ void add_positional_features(const Position<W>& pos, const EvalTables<W>& e, Pla
       piece(t.bishop_attacks(cell, occ) | t.rook_attacks(cell, occ), QUEEN_MOBILITY, KING_RING_QUEEN_ATTACKS);
     });
     const BB enemy_pawns = pawns & pos.attacking_enemies_of(owner);
-    const int late = std::max(0, LATE_PIECES - pos.attacking_enemies_of(owner).minus(pawns | kings).count());
     for_each_cell(mine & pawns, [&](int cell) {
-      mine_f[PAWN_ADVANCE_LATE] += e.advance[c][cell] * late;
       const BB att = t.pawn_capture[c][cell];
       by_pawns[owner] |= att;
       count_attacks(att);
@@ -135,7 +146,6 @@ void add_positional_features(const Position<W>& pos, const EvalTables<W>& e, Pla
       const BB near_enemies = (e.king_zone[cell] & pos.attacking_enemies_of(owner)).minus(pawns);
       mine_f[KING_ZONE_ENEMIES] += near_enemies.count();
       mine_f[KING_SHIELD] += std::min(MAX_SHIELD_PAWNS, (t.king[cell] & mine & pawns).count());
-      mine_f[KING_CENTRE_LATE] += e.central[cell] * late;
     });
   }
   for (int p = 0; p < players; ++p) {
@@ -174,10 +184,16 @@ template <int W>
 std::array<int, MAX_PLAYERS> positional_values(const Position<W>& pos, const EvalTables<W>& e) {
   PlayerFeatures f{};
   add_positional_features(pos, e, f);
-  const EvalWeights& w = pos.evaluation().weights;
+  const PlacementTable& table = pos.evaluation();
+  const EvalWeights& w = table.weights;
   std::array<int, MAX_PLAYERS> value{};
-  for (int p = 0; p < pos.players(); ++p)
-    for (int term = KNIGHT_MOBILITY; term < TERM_COUNT; ++term) value[p] += w[term] * f[p][term];
+  for (int p = 0; p < pos.players(); ++p) {
+    if (pos.meta().status[p] == OUT) continue;
+    for (int term = KNIGHT_MOBILITY; term < BASE_TERM_COUNT; ++term) value[p] += w[term] * f[p][term];
+    if (!table.late_positional) continue;
+    const int late = lateness(pos, p);
+    for (int term = KNIGHT_MOBILITY; term < BASE_TERM_COUNT; ++term) value[p] += late * w[late_twin(term)] * f[p][term];
+  }
   return value;
 }
 
@@ -205,6 +221,11 @@ PlayerFeatures evaluation_features(const Position<W>& pos, const EvalTables<W>& 
     });
   }
   add_positional_features(pos, e, f);
+  for (int p = 0; p < pos.players(); ++p) {
+    if (pos.meta().status[p] == OUT) continue;
+    const int late = lateness(pos, p);
+    for (int term = 0; term < BASE_TERM_COUNT; ++term) f[p][late_twin(term)] = late * f[p][term];
+  }
   return f;
 }
 

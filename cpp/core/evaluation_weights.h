@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <string>
 
 #include "base/types.h"
 
@@ -64,20 +65,24 @@ enum EvalTerm : int {
   DOUBLED_PAWN,
   // a pair of bishops or more
   BISHOP_PAIR,
-  // the king's closeness to the centre (KING_CENTRE's), and the pushes the pawns have made
-  // (PAWN_ADVANCE's), times how few enemy pieces are left beside pawns and kings, counted down
-  // from LATE_PIECES: in the endgame the king walks out and the pawns run, in the middlegame
-  // neither is wanted as much
-  KING_CENTRE_LATE,
-  PAWN_ADVANCE_LATE,
-  TERM_COUNT
+  BASE_TERM_COUNT,
+  // Every term above has a late twin, BASE_TERM_COUNT places on: the same feature times how
+  // few enemy pieces (beside pawns and kings) the player faces, counted down from LATE_PIECES
+  // (evaluate.h). A term's weight is then its own plus its twin's times that lateness: the
+  // evaluation tapers from the middlegame to the endgame (the king walks out, the pawns run,
+  // king attacks matter less), one weight pair per term as in every classic engine, counted
+  // from the pieces a player faces so that it means the same with three or four players.
+  TERM_COUNT = 2 * BASE_TERM_COUNT
 };
+
+constexpr int late_twin(int term) { return term + BASE_TERM_COUNT; }
 
 using EvalWeights = std::array<int, TERM_COUNT>;
 using PlayerFeatures = std::array<std::array<int, TERM_COUNT>, MAX_PLAYERS>;
 
-// The term names used in the data files, in EvalTerm order.
-constexpr const char* EVAL_TERM_NAMES[TERM_COUNT] = {
+// The term names used in the data files, in EvalTerm order; a late twin is its term's name
+// followed by "_late" (eval_term_name).
+constexpr const char* EVAL_TERM_NAMES[BASE_TERM_COUNT] = {
     "pawn_value",
     "knight_value",
     "bishop_value",
@@ -115,9 +120,12 @@ constexpr const char* EVAL_TERM_NAMES[TERM_COUNT] = {
     "passed_pawn_near",
     "doubled_pawn",
     "bishop_pair",
-    "king_centre_late",
-    "pawn_advance_late",
 };
+
+inline std::string eval_term_name(int term) {
+  return term < BASE_TERM_COUNT ? EVAL_TERM_NAMES[term]
+                                : std::string(EVAL_TERM_NAMES[term - BASE_TERM_COUNT]) + "_late";
+}
 
 // Hand-set weights: the engine's evaluation before any fit.
 constexpr EvalWeights DEFAULT_EVAL_WEIGHTS = {
@@ -132,7 +140,7 @@ constexpr EvalWeights DEFAULT_EVAL_WEIGHTS = {
     0,   0,   0,   0,             // threats
     0,   0,   0,                  // pawn structure
     0,                            // bishop pair
-    0,   0,                       // the late king and pawns
+                                  // the late twins: none
 };
 
 // Material alone, per kind (NO_KIND, PAWN, ..., ONE_POINT_QUEEN), from a weight set.

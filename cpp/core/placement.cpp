@@ -109,14 +109,22 @@ const CellMeasures& measures(const Layout& layout) {
 std::unique_ptr<PlacementTable> build(const Layout& lay, const EvalWeights& weights) {
   auto table = std::make_unique<PlacementTable>();
   table->weights = weights;
+  table->late_placement = false;
+  table->late_positional = false;
+  for (int t = KNIGHT_MOBILITY; t < BASE_TERM_COUNT; ++t) table->late_positional |= weights[late_twin(t)] != 0;
   int features[TERM_COUNT];
   for (int colour = 0; colour < lay.colour_count; ++colour)
     for (int kind = PAWN; kind < KIND_NB; ++kind)
       for (int c = 0; c < lay.cell_count; ++c) {
         placement_features(lay, colour, Kind(kind), c, features);
-        int value = 0;
-        for (int t = 0; t < TERM_COUNT; ++t) value += weights[t] * features[t];
+        int value = 0, late = 0;
+        for (int t = 0; t < BASE_TERM_COUNT; ++t) {
+          value += weights[t] * features[t];
+          late += weights[late_twin(t)] * features[t];
+        }
         table->value[colour][kind][c] = int16_t(std::clamp(value, -32000, 32000));
+        table->late_value[colour][kind][c] = int16_t(std::clamp(late, -32000, 32000));
+        table->late_placement |= late != 0;
       }
   return table;
 }

@@ -27,6 +27,12 @@ constexpr int PIECE_VALUE[KIND_NB] = {0, 100, 300, 330, 500, 900, 0, 900};
 struct PlacementTable {
   EvalWeights weights;
   int16_t value[MAX_COLOURS][KIND_NB][MAX_CELLS];  // material + placement, in centipawns
+  // The late twins' part (evaluation_weights.h), to be multiplied by a player's lateness; all
+  // 0 where no material or placement term has a late weight.
+  int16_t late_value[MAX_COLOURS][KIND_NB][MAX_CELLS];
+  // Whether any material or placement term, any positional one, has a late weight: where none
+  // has, the evaluation does not count the lateness.
+  bool late_placement, late_positional;
 };
 
 // The placement features of one piece on one cell, per term (material counts 1; terms that

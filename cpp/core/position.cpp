@@ -15,6 +15,7 @@ void Position<W>::clear() {
   occupied_ = BB::empty();
   for (auto& w : line_occ_) w = 0;
   for (auto& v : placement_) v = 0;
+  for (auto& v : late_placement_) v = 0;
   meta_ = Meta{};
   for (auto& e : meta_.en_passant) e = NO_CELL;
   for (int c = 0; c < MAX_COLOURS; ++c) meta_.controller[c] = c < colours() ? uint8_t(c) : NOBODY;
@@ -157,6 +158,7 @@ Position<W> Position<W>::as_turn_of(int player) const {
   copy.occupied_ = occupied_;
   std::copy(std::begin(line_occ_), std::end(line_occ_), std::begin(copy.line_occ_));
   std::copy(std::begin(placement_), std::end(placement_), std::begin(copy.placement_));
+  std::copy(std::begin(late_placement_), std::end(late_placement_), std::begin(copy.late_placement_));
   copy.meta_ = meta_;
   copy.meta_.turn = uint8_t(player);
   copy.meta_.key = copy.compute_key();

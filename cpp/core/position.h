@@ -72,6 +72,8 @@ class Position {
   Occupancy<W> occupancy() const { return {occupied_, line_occ_}; }
   // The colour's material and placement (placement.h), kept up to date move by move.
   int placement(int colour) const { return placement_[colour]; }
+  // And its late twins' part, which the evaluation multiplies by the owner's lateness.
+  int late_placement(int colour) const { return late_placement_[colour]; }
   // The evaluation the position was made with: its weights and placement values.
   const PlacementTable& evaluation() const { return *placement_table_; }
   const Meta& meta() const { return meta_; }
@@ -166,6 +168,7 @@ class Position {
   BB occupied_;
   uint16_t line_occ_[MAX_LINES];  // kept only where the sliders look along lines (topology.h)
   int32_t placement_[MAX_COLOURS];
+  int32_t late_placement_[MAX_COLOURS];
   uint8_t team_[MAX_PLAYERS];
   Meta meta_;
   std::vector<Undo> history_;
@@ -262,6 +265,7 @@ inline void Position<W>::put(int cell, Piece p) {
   if constexpr (!Topology<W>::MAGIC_SLIDERS) topo_->toggle_lines(line_occ_, cell);
   meta_.key ^= zobrist().piece[colour_of(p)][kind_of(p)][cell];
   placement_[colour_of(p)] += placement_table_->value[colour_of(p)][kind_of(p)][cell];
+  late_placement_[colour_of(p)] += placement_table_->late_value[colour_of(p)][kind_of(p)][cell];
 }
 
 template <int W>
@@ -274,6 +278,7 @@ inline void Position<W>::remove(int cell) {
   if constexpr (!Topology<W>::MAGIC_SLIDERS) topo_->toggle_lines(line_occ_, cell);
   meta_.key ^= zobrist().piece[colour_of(p)][kind_of(p)][cell];
   placement_[colour_of(p)] -= placement_table_->value[colour_of(p)][kind_of(p)][cell];
+  late_placement_[colour_of(p)] -= placement_table_->late_value[colour_of(p)][kind_of(p)][cell];
 }
 
 template <int W>

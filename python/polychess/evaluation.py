@@ -2,7 +2,9 @@
 
 The evaluation is a sum of terms, each a feature the core counts on the board (material,
 placement, mobility, king safety, threats; ``cpp/core/evaluation_weights.h`` lists them) times the
-game's weight for it. The weights live in ``polychess/data/evaluation/<game>.json``, one file
+game's weight for it; each term has a late twin (``king_centre_late``), the same feature times how
+far into the endgame the player is, so that a term's weight tapers from the middlegame to the
+endgame. The weights live in ``polychess/data/evaluation/<game>.json``, one file
 per game (standard, three-player, four-player-teams, four-player-ffa; a four-player setup
 shares its mode's file), written by ``polychess tune fit``. The package hands them to the core
 when it is imported, before any position is made; a position keeps the weights it was made
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
     from polychess.board import Board
 
 __all__ = [
+    "LATE_TWINS",
     "TERMS",
     "DATA_DIR",
     "GAMES",
@@ -44,6 +47,9 @@ __all__ = [
 ]
 
 TERMS: tuple[str, ...] = tuple(_core.evaluation_terms())
+# The terms' late twins: the same feature times the player's lateness, LATE_PIECES (8) less the
+# enemy pieces he faces beside pawns and kings (cpp/core/evaluation_weights.h).
+LATE_TWINS: tuple[str, ...] = TERMS[len(TERMS) // 2 :]
 DATA_DIR = Path(__file__).parent / "data" / "evaluation"
 # Each game's weights file name (its family: the setups of a four-player mode share their weights)
 # and the core's (variant, mode, setups) it applies to, from the catalogue of games.
@@ -66,9 +72,12 @@ def game_weights(game: str) -> dict[str, int]:
 
 def set_game_weights(game: str, weights: Mapping[str, int]) -> None:
     """Makes ``weights`` (every term, in centipawns per unit) the game's weights for positions
-    made from now on. A ValueError names a missing, unknown or out-of-range term."""
+    made from now on; a late twin left out (a term's name with ``_late``, the evaluation's taper
+    toward the endgame) weighs 0, as in weights written before the twins. A ValueError names a
+    missing, unknown or out-of-range term."""
     variant, mode, setups = GAMES[_check_game(game)]
     unknown = sorted(set(weights) - set(TERMS))
+    weights = {**{t: 0 for t in LATE_TWINS}, **weights}
     missing = [t for t in TERMS if t not in weights]
     if unknown or missing:
         raise ValueError(f"{game} evaluation weights: unknown terms {unknown}, missing terms {missing}")

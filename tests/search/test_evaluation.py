@@ -16,21 +16,25 @@ from polychess.evaluation import TERMS, evaluate, features_of, game_weights, set
 from polychess.match.openings import random_openings
 from polychess.match.players import parse_player
 from polychess.match.runner import MatchConfig, Task, play_game
-from polychess.tune.samples import Sample, game_samples, read_samples, result_share
+from polychess.training.data import data_header, decode, play_batch
+from polychess.tune.samples import Sample, game_samples, read_samples, record_samples, result_share
 
 GAMES = [("standard", None), ("three-player", None), ("four-player", "teams"), ("four-player", "ffa")]
 
 
-def random_boards(variant: str, mode: str | None, count: int, seed: int = 7) -> list[Board]:
+def random_boards(variant: str, mode: str | None, count: int, seed: int = 7, *, captures: bool = False) -> list[Board]:
+    """Positions of random games; with ``captures`` a capture is played wherever there is one,
+    so that the pieces go fast (the late twins count)."""
     rng = random.Random(seed)
     board = Board(variant, mode=mode) if mode else Board(variant)
     boards = []
     while len(boards) < count:
         moves = list(board.legal_moves)
-        if not moves or rng.random() < 0.02:
+        if not moves or rng.random() < (0.002 if captures else 0.02):
             board = Board(variant, mode=mode) if mode else Board(variant)
             continue
-        board.push(rng.choice(moves))
+        taking = [m for m in moves if board.is_capture(m)] if captures else []
+        board.push(rng.choice(taking or moves))
         boards.append(board.copy())
     return boards
 
@@ -41,6 +45,59 @@ def test_evaluation_is_features_times_weights(variant, mode):
         weights = list(weights_of(board).values())
         values = [sum(w * f for w, f in zip(weights, player, strict=True)) for player in features_of(board)]
         assert values == evaluate(board)
+
+
+@pytest.mark.parametrize("variant,mode", GAMES)
+def test_tapered_weights_are_still_features_times_weights_as_pieces_go(variant, mode):
+    # Every late twin weighted (material and placement ones summed move by move, positional
+    # ones counted at the node): the evaluation stays the features' dot product with the
+    # weights through random games that take pieces off, in every game.
+    game = kind_of(variant, mode).family
+    before = game_weights(game)
+    rng = random.Random(5)
+    tapered = {t: (rng.randint(-9, 9) if t in evaluation.LATE_TWINS else w) for t, w in before.items()}
+    try:
+        set_game_weights(game, tapered)
+        boards = random_boards(variant, mode, 300, seed=11, captures=True)
+        assert any(max(player[TERMS.index("pawn_value_late")] for player in features_of(b)) > 1 for b in boards)
+        for board in boards:
+            values = [
+                sum(w * f for w, f in zip(tapered.values(), player, strict=True)) for player in features_of(board)
+            ]
+            assert values == evaluate(board)
+    finally:
+        set_game_weights(game, before)
+
+
+@pytest.mark.parametrize("variant,mode", GAMES)
+def test_each_late_twin_is_its_term_times_the_lateness(variant, mode):
+    half = len(TERMS) // 2
+    assert evaluation.LATE_TWINS == tuple(f"{t}_late" for t in TERMS[:half])
+    seen = set()
+    for board in random_boards(variant, mode, 300, seed=3, captures=True):
+        for player in features_of(board):
+            lateness = player[TERMS.index("pawn_value_late")] // max(1, player[TERMS.index("pawn_value")])
+            if player[TERMS.index("pawn_value")]:
+                assert 0 <= lateness <= 8
+                assert player[half:] == [lateness * f for f in player[:half]]
+                seen.add(lateness)
+    assert len(seen) >= 3
+
+
+def test_lateness_counts_the_enemy_pieces_beside_pawns_and_kings():
+    # White faces a rook and a knight (8 - 2 = 6), Black a queen (8 - 1 = 7).
+    board = Board("standard", "4k3/p7/8/3n4/8/8/P7/3QK2r w - - 0 1")
+    assert feature(board, 0, "pawn_value_late") == 6 and feature(board, 1, "pawn_value_late") == 7
+    assert feature(Board("standard"), 0, "pawn_value_late") == 8 * 1  # seven pieces at the start: 1 a pawn
+
+
+def test_weights_without_late_twins_load_with_twins_at_zero():
+    before = game_weights("three-player")
+    try:
+        set_game_weights("three-player", {t: w for t, w in before.items() if t not in evaluation.LATE_TWINS})
+        assert all(game_weights("three-player")[t] == 0 for t in evaluation.LATE_TWINS)
+    finally:
+        set_game_weights("three-player", before)
 
 
 def test_every_game_ships_its_weights_and_the_core_uses_them():
@@ -180,6 +237,32 @@ def test_samples_are_the_quiet_positions_after_the_opening(variant, mode):
         assert (sample.points != {}) == (mode == "ffa")
 
 
+@pytest.mark.parametrize("variant,mode", GAMES)
+def test_samples_from_training_data_are_its_quiet_positions_with_its_results(variant, mode):
+    kind = kind_of(variant, mode)
+    starts = [Game.from_kind(kind).board.fen()] * 2
+    _, records = decode(data_header(kind) + play_batch(kind, starts, nodes=50, max_plies=40))
+    for index, record in enumerate(records):
+        samples = record_samples(record, kind, skip_plies=2, phase=index)
+        # What a replay calls quiet: not in check, not right after a capture, no capture played.
+        game, expected, captures = Game.from_kind(kind, record.start), [], []
+        for ply, move in enumerate(record.moves):
+            captures.append(game.board.is_capture(move))
+            if ply >= 2 and not game.board.is_check() and not captures[-1] and not (ply and captures[-2]):
+                expected.append(game.board.fen())
+            game.push(move)
+        assert [s.position for s in samples] == expected and any(captures)
+        assert samples
+        colours = [c.value for c in Game.from_kind(kind).board.colours]
+        for sample in samples:
+            board = sample.board()
+            assert not board.is_check()
+            assert all(sample.results[c] == record.results[colours.index(c)] for c in sample.results)
+            assert (sample.points != {}) == (mode == "ffa")
+        thinned = record_samples(record, kind, skip_plies=2, every=3, phase=index)
+        assert {s.position for s in thinned} <= {s.position for s in samples} and len(thinned) < len(samples)
+
+
 def test_fit_lowers_the_error_of_weights_that_misjudge_the_results():
     pytest.importorskip("numpy")
     from polychess.tune.fit import design, fit_weights
@@ -254,3 +337,26 @@ def test_tune_generate_then_fit_writes_a_weights_file(tmp_path):
         timeout=60,
     )
     assert bad.returncode != 0 and "missing.jsonl" in bad.stderr
+
+
+def test_tune_extract_writes_the_samples_of_training_data_files(tmp_path):
+    def extract(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "polychess", "tune", "extract", *args]
+        return subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+    files = {}
+    for variant, mode in [("standard", None), ("three-player", None)]:
+        kind = kind_of(variant, mode)
+        files[variant] = tmp_path / f"{variant}.pctd"
+        starts = [Game.from_kind(kind).board.fen()] * 3
+        files[variant].write_bytes(data_header(kind) + play_batch(kind, starts, nodes=50, max_plies=30))
+    samples = tmp_path / "samples.jsonl"
+    run = extract(str(files["standard"]), "-o", str(samples), "--every", "1", "--skip-plies", "4")
+    assert run.returncode == 0, run.stderr
+    _, records = decode(files["standard"].read_bytes())
+    expected = [s for i, r in enumerate(records) for s in record_samples(r, kind_of("standard"), skip_plies=4, phase=i)]
+    assert read_samples(samples) == expected and f"{len(expected)} positions from 3 games" in run.stdout
+    mixed = extract(str(files["standard"]), str(files["three-player"]), "-o", str(samples))
+    assert mixed.returncode == 2 and "of one game" in mixed.stderr
+    missing = extract(str(tmp_path / "missing.pctd"), "-o", str(samples))
+    assert missing.returncode == 2 and "missing.pctd" in missing.stderr

@@ -2,8 +2,9 @@
 
 ``polychess tune generate`` plays the engine against itself with the match runner (this
 machine's processes or a Ray cluster) and writes every quiet position after the opening with
-the results the players went on to score; ``polychess tune fit`` fits the weights to such
-samples and writes a weights file (polychess/data/evaluation/ holds the package's own).
+the results the players went on to score; ``polychess tune extract`` takes such samples from the
+networks' self-play data (``polychess train generate``); ``polychess tune fit`` fits the weights
+to samples and writes a weights file (polychess/data/evaluation/ holds the package's own).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import sys
 from pathlib import Path
 
 from polychess import evaluation
+from polychess.catalogue import kind_of
 from polychess.cli.common import UsageError, positive_int
 from polychess.cli.match import add_game_arguments, add_self_play_arguments, game_kind_argument, openings_argument
 from polychess.cli.status_line import StatusLine
@@ -21,7 +23,8 @@ from polychess.match import backends
 from polychess.match.players import parse_player
 from polychess.match.runner import Backend, MatchConfig
 from polychess.match.scoring import seat_assignments
-from polychess.tune.samples import game_samples, read_samples
+from polychess.training.data import InvalidTrainingDataError, read_data
+from polychess.tune.samples import game_samples, read_samples, record_samples
 
 __all__ = ["add_parser"]
 
@@ -33,7 +36,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         description="Fit the evaluation's weights to the results of self-play games.",
     )
     steps = parser.add_subparsers(
-        dest="step", required=True, metavar="STEP", help="generate: self-play samples; fit: weights fitted to samples"
+        dest="step",
+        required=True,
+        metavar="STEP",
+        help="generate: self-play samples; extract: samples from training data; fit: weights fitted to samples",
     )
 
     generate = steps.add_parser(
@@ -61,6 +67,20 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     generate.add_argument("--address", help="with --backend ray: the cluster's address")
     generate.add_argument("-o", "--output", required=True, type=Path, help="the samples file to write")
     generate.set_defaults(run=_run_generate)
+
+    extract = steps.add_parser(
+        "extract",
+        help="samples from self-play training data (polychess train generate)",
+        description="Write the quiet positions of self-play training data files (polychess train generate) after "
+        "their first plies, with the result each player went on to score, as the samples 'fit' reads.",
+    )
+    extract.add_argument("data", type=Path, nargs="+", help="training data files of one game")
+    extract.add_argument("-o", "--output", required=True, type=Path, help="the samples file to write")
+    extract.add_argument("--every", type=positive_int, default=4, help="keep one quiet position in so many (default 4)")
+    extract.add_argument(
+        "--skip-plies", type=int, default=8, metavar="N", help="leave out each game's first N plies (default 8)"
+    )
+    extract.set_defaults(run=_run_extract)
 
     fit = steps.add_parser(
         "fit",
@@ -108,6 +128,31 @@ def _run_generate(args: argparse.Namespace) -> int:
             games += 1
             status.progress(games, len(tasks), "games", f"{samples} positions")
     print(f"{samples} positions from {games} games of {kind.name} written to {args.output}")
+    return 0
+
+
+def _run_extract(args: argparse.Namespace) -> int:
+    if args.skip_plies < 0:
+        raise UsageError(f"--skip-plies must be 0 or more, got {args.skip_plies}")
+    games = []
+    for path in args.data:
+        try:
+            games.append(read_data(path))
+        except (OSError, InvalidTrainingDataError) as error:
+            raise UsageError(f"{path}: {error}") from None
+    families = sorted({game for game, _ in games})
+    if len(families) != 1:
+        raise UsageError(f"the data files must be of one game, got {', '.join(families)}")
+    kind = kind_of(families[0])
+    records = [record for _, file_records in games for record in file_records]
+    samples = 0
+    with StatusLine(sys.stderr) as status, args.output.open("w", encoding="utf-8") as stream:
+        for index, record in enumerate(records):
+            for sample in record_samples(record, kind, skip_plies=args.skip_plies, every=args.every, phase=index):
+                stream.write(sample.to_json() + "\n")
+                samples += 1
+            status.progress(index + 1, len(records), "games", f"{samples} positions")
+    print(f"{samples} positions from {len(records)} games of {kind.name} written to {args.output}")
     return 0
 
 

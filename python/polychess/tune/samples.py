@@ -19,8 +19,18 @@ from polychess.catalogue import KINDS, GameKind
 from polychess.formats.any_format import read_own
 from polychess.game import Game
 from polychess.match.runner import GameResult
+from polychess.training.data import Record
 
-__all__ = ["Sample", "game_name", "game_samples", "read_samples", "replay", "result_share", "write_samples"]
+__all__ = [
+    "Sample",
+    "game_name",
+    "game_samples",
+    "read_samples",
+    "record_samples",
+    "replay",
+    "result_share",
+    "write_samples",
+]
 
 
 @dataclass(frozen=True)
@@ -80,6 +90,35 @@ def game_samples(result: GameResult, kind: GameKind, skip_plies: int) -> list[Sa
         if sample is not None and len(game.board.pieces()) == pieces:
             found.append(sample)
     found.reverse()
+    return found
+
+
+def record_samples(
+    record: Record, kind: GameKind, *, skip_plies: int = 8, every: int = 1, phase: int = 0
+) -> list[Sample]:
+    """The quiet positions of one self-play record (``polychess train generate``'s data: many
+    more games for the same time than ``tune generate`` plays, at fewer nodes a move) after its
+    first ``skip_plies`` plies, each labelled with the results the record gives. Quiet: not in
+    check, not right after a capture, and the move the engine chose there not a capture either.
+    ``every`` keeps one such ply in so many (those with ``(ply + phase) % every == 0``: pass the
+    record's index as ``phase`` to spread them), since neighbouring positions say nearly the same."""
+    if every < 1 or skip_plies < 0:
+        raise ValueError(f"every must be at least 1 and skip_plies at least 0, got {every} and {skip_plies}")
+    game = Game.from_kind(kind, record.start)
+    colours = [c.value for c in game.board.colours]
+    results = dict(zip(colours, record.results, strict=True))
+    name = game_name(kind)
+    found: list[Sample] = []
+    after_capture = False
+    for ply, move in enumerate(record.moves):
+        board = game.board
+        capture = board.is_capture(move)
+        if ply >= skip_plies and (ply + phase) % every == 0 and not (after_capture or capture or board.is_check()):
+            points = {c.value: n for c, n in game.points.items()} if kind.rules.ranking == "points" else {}
+            players_in = {c.value: results[c.value] for c in board.colours if game.status(c) != Status.OUT}
+            found.append(Sample(name, board.fen(), points, players_in))
+        after_capture = capture
+        game.push(move)
     return found
 
 
