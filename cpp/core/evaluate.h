@@ -189,10 +189,9 @@ std::array<int, MAX_PLAYERS> positional_values(const Position<W>& pos, const Eva
   std::array<int, MAX_PLAYERS> value{};
   for (int p = 0; p < pos.players(); ++p) {
     if (pos.meta().status[p] == OUT) continue;
-    for (int term = KNIGHT_MOBILITY; term < BASE_TERM_COUNT; ++term) value[p] += w[term] * f[p][term];
-    if (!table.late_positional) continue;
-    const int late = lateness(pos, p);
-    for (int term = KNIGHT_MOBILITY; term < BASE_TERM_COUNT; ++term) value[p] += late * w[late_twin(term)] * f[p][term];
+    const int late = table.late_positional ? lateness(pos, p) : 0;
+    for (int term = KNIGHT_MOBILITY; term < BASE_TERM_COUNT; ++term)
+      value[p] += (w[term] + late * w[late_twin(term)]) * f[p][term];
   }
   return value;
 }

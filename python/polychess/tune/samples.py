@@ -71,11 +71,19 @@ def game_name(kind: GameKind) -> str:
     return kind.family
 
 
+def _labelled(game: Game, kind: GameKind, results: Mapping[str, float]) -> Sample:
+    """The game's position now, with the points held (where points rank) and the result of each
+    player still in."""
+    board = game.board
+    points = {c.value: n for c, n in game.points.items()} if kind.rules.ranking == "points" else {}
+    players_in = {c.value: results[c.value] for c in board.colours if game.status(c) != Status.OUT}
+    return Sample(game_name(kind), board.fen(), points, players_in)
+
+
 def game_samples(result: GameResult, kind: GameKind, skip_plies: int) -> list[Sample]:
     """The quiet positions of one game after its first ``skip_plies`` plies, in order, each
     labelled with the results of the players in there."""
     game = replay(result, kind)
-    name = game_name(kind)
     results = {c: result_share(result.places, c) for c in result.places}
     found: list[Sample] = []
     while game.ply > skip_plies:  # back from the end: the earlier position tells a capture
@@ -83,9 +91,7 @@ def game_samples(result: GameResult, kind: GameKind, skip_plies: int) -> list[Sa
         pieces = len(board.pieces())
         sample = None
         if not board.is_check():
-            points = {c.value: n for c, n in game.points.items()} if kind.rules.ranking == "points" else {}
-            players_in = {c.value: results[c.value] for c in board.colours if game.status(c) != Status.OUT}
-            sample = Sample(name, board.fen(), points, players_in)
+            sample = _labelled(game, kind, results)
         game.pop()
         if sample is not None and len(game.board.pieces()) == pieces:
             found.append(sample)
@@ -107,16 +113,13 @@ def record_samples(
     game = Game.from_kind(kind, record.start)
     colours = [c.value for c in game.board.colours]
     results = dict(zip(colours, record.results, strict=True))
-    name = game_name(kind)
     found: list[Sample] = []
     after_capture = False
     for ply, move in enumerate(record.moves):
         board = game.board
         capture = board.is_capture(move)
         if ply >= skip_plies and (ply + phase) % every == 0 and not (after_capture or capture or board.is_check()):
-            points = {c.value: n for c, n in game.points.items()} if kind.rules.ranking == "points" else {}
-            players_in = {c.value: results[c.value] for c in board.colours if game.status(c) != Status.OUT}
-            found.append(Sample(name, board.fen(), points, players_in))
+            found.append(_labelled(game, kind, results))
         after_capture = capture
         game.push(move)
     return found
