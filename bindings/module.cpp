@@ -2,19 +2,21 @@
 // It is built once per instruction-set level as polychess._core_<level> (CMakeLists.txt), and
 // names itself polychess._core, the name python/polychess/_core.py gives the one it loads: its
 // classes, functions and exceptions are polychess._core's whichever level runs (pickles too).
+// Compiled once: each level's entry point (level_module.cpp) calls define_module.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include "base/errors.h"
 #include "bindings.h"
 #include "games/variant.h"
+#include "module.h"
 
 namespace py = pybind11;
 
-PYBIND11_MODULE(POLYCHESS_MODULE, m) {
+void polychess::define_module(py::module_& m, const char* level) {
   m.attr("__name__") = "polychess._core";  // before anything is defined: pybind11 names them from it
   m.doc() = "polychess core: topology, positions, move generation and perft in C++";
-  m.attr("LEVEL") = POLYCHESS_LEVEL;
+  m.attr("LEVEL") = level;
   py::register_exception<polychess::InvalidPosition>(m, "InvalidPositionError", PyExc_ValueError);
   py::register_exception<polychess::InvalidMove>(m, "InvalidMoveError", PyExc_ValueError);
   py::register_exception<polychess::IllegalMove>(m, "IllegalMoveError", PyExc_ValueError);

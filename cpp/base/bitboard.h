@@ -10,11 +10,26 @@
 #include <immintrin.h>
 #endif
 
+// The vector bitboards below are passed and returned in vector registers, the plain ones in
+// general registers or memory: the tag gives every function whose signature holds one a name of
+// its own, so that code built without AVX2 never calls a function built with it, or the other
+// way round (CMakeLists.txt links both into one module). MSVC passes both kinds by address.
+#if defined(__AVX2__) && (defined(__GNUC__) || defined(__clang__))
+#define POLYCHESS_VECTOR_ABI [[gnu::abi_tag("avx2")]]
+#else
+#define POLYCHESS_VECTOR_ABI
+#endif
+
 namespace polychess {
 
+// Its size and alignment are those of the vector the AVX2 build keeps it in (below): 16 bytes
+// for two words, 32 for three (a fourth word, always zero), so that code built for different
+// instruction-set levels shares every layout (CMakeLists.txt).
+constexpr int bitboard_storage_words(int words) { return words == 3 ? 4 : words; }
+
 template <int W>
-struct Bitboard {
-  uint64_t w[W];
+struct POLYCHESS_VECTOR_ABI alignas(8 * bitboard_storage_words(W)) Bitboard {
+  uint64_t w[bitboard_storage_words(W)];
 
   static constexpr Bitboard empty() {
     Bitboard b{};
@@ -182,6 +197,9 @@ struct alignas(32) Bitboard<3> {
   bool operator!=(const Bitboard& o) const { return !(*this == o); }
 };
 #endif
+
+static_assert(sizeof(Bitboard<2>) == 16 && alignof(Bitboard<2>) == 16);
+static_assert(sizeof(Bitboard<3>) == 32 && alignof(Bitboard<3>) == 32);
 
 // Calls f(cell) for every cell of b, lowest first.
 template <int W, class F>

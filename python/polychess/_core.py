@@ -1,8 +1,9 @@
 """Loads the compiled core built for this CPU.
 
-The core is compiled once for each instruction-set level of its CPU family (CMakeLists.txt):
-``_core_x86_64``, ``_core_x86_64_v2``, ``_core_x86_64_v3`` and ``_core_x86_64_v4`` on x86-64,
-``_core_generic`` elsewhere, or ``_core_native`` alone for a build made for its own machine
+The core's hot code is compiled once for each instruction-set level of its CPU family, the rest
+once, and linked into one module a level (CMakeLists.txt): ``_core_x86_64``,
+``_core_x86_64_v2``, ``_core_x86_64_v3`` and ``_core_x86_64_v4`` on x86-64, ``_core_generic``
+elsewhere, or ``_core_native`` alone for a build made for its own machine
 (``-DPOLYCHESS_NATIVE=ON``). This module imports the best one present that the CPU runs
 (:mod:`polychess._cpu` tells) and puts it in its own place: ``polychess._core`` *is* that
 module, which names itself so (its classes pickle by that name whichever level runs).
