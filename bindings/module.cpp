@@ -1,22 +1,23 @@
 // The compiled module polychess._core: exceptions, Move, Board, Topology, Engine, GameState.
-// It is built once per instruction-set level as polychess._core_<level> (CMakeLists.txt), and
+// It is linked once per instruction-set level as polychess._core_<level> (CMakeLists.txt), and
 // names itself polychess._core, the name python/polychess/_core.py gives the one it loads: its
 // classes, functions and exceptions are polychess._core's whichever level runs (pickles too).
-// Compiled once: each level's entry point (level_module.cpp) calls define_module.
+// Compiled once: each level's entry point (level_module.cpp) calls its initialisation.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include "base/errors.h"
 #include "bindings.h"
 #include "games/variant.h"
-#include "module.h"
 
 namespace py = pybind11;
 
-void polychess::define_module(py::module_& m, const char* level) {
+extern "C" const char polychess_level[];  // the level linked with it (level_module.cpp)
+
+PYBIND11_MODULE(_core, m) {
   m.attr("__name__") = "polychess._core";  // before anything is defined: pybind11 names them from it
   m.doc() = "polychess core: topology, positions, move generation and perft in C++";
-  m.attr("LEVEL") = level;
+  m.attr("LEVEL") = py::str(static_cast<const char*>(polychess_level));
   py::register_exception<polychess::InvalidPosition>(m, "InvalidPositionError", PyExc_ValueError);
   py::register_exception<polychess::InvalidMove>(m, "InvalidMoveError", PyExc_ValueError);
   py::register_exception<polychess::IllegalMove>(m, "IllegalMoveError", PyExc_ValueError);
