@@ -10,10 +10,12 @@
 #include <immintrin.h>
 #endif
 
-// The vector bitboards below are passed and returned in vector registers, the plain ones in
-// general registers or memory: the tag gives every function whose signature holds one a name of
-// its own, so that code built without AVX2 never calls a function built with it, or the other
-// way round (CMakeLists.txt links both into one module). MSVC passes both kinds by address.
+// Built with AVX2, the bitboards of two and three words are vectors (below), passed and returned
+// in vector registers; built without, in general registers or memory. The tag (on the template:
+// every width, where AVX2 is on) gives every function whose signature holds a bitboard a name of
+// its own, so that code built without AVX2 never calls one built with it, or the other way round
+// (CMakeLists.txt links both into one module). A struct holding a bitboard alone, passed by
+// value, would need the tag too. MSVC passes both kinds by address.
 #if defined(__AVX2__) && (defined(__GNUC__) || defined(__clang__))
 #define POLYCHESS_VECTOR_ABI [[gnu::abi_tag("avx2")]]
 #else

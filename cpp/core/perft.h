@@ -71,4 +71,15 @@ std::vector<std::pair<Move, uint64_t>> divide(Position<W>& pos, int depth, const
   return result;
 }
 
+// The counts of each width, compiled once per instruction-set level in perft.cpp (`extern`
+// here): every caller counts with its level's move generation.
+#define POLYCHESS_PERFT_TEMPLATES(EXTERN, W)                                      \
+  EXTERN template uint64_t perft<W>(Position<W>&, int, const std::atomic<bool>*); \
+  EXTERN template uint64_t perft_full<W>(Position<W>&, int);                      \
+  EXTERN template std::vector<std::pair<Move, uint64_t>> divide<W>(Position<W>&, int, const std::atomic<bool>*);
+
+POLYCHESS_PERFT_TEMPLATES(extern, 1)
+POLYCHESS_PERFT_TEMPLATES(extern, 2)
+POLYCHESS_PERFT_TEMPLATES(extern, 3)
+
 }  // namespace polychess

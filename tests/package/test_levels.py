@@ -26,18 +26,30 @@ def built_levels() -> set[str]:
     return {path.name.split(".")[0].removeprefix("_core_") for path in folder.glob("_core_*.*") if path.suffix != ".py"}
 
 
-def counts_at(level: str) -> list[int]:
-    script = (
-        "from polychess.board import Board; import polychess._core as c; "
-        f"print(c.LEVEL, *(Board(v, mode=m).perft(d) for v, m, d in {COUNTS!r}))"
-    )
+# Run at each level in a process of its own: perft counts and single-threaded searches at a node
+# budget (deterministic), the level's move generation and search called through the bindings,
+# which are compiled once for every level (CMakeLists.txt).
+REPORT = f"""
+from polychess import _core
+from polychess.board import Board
+from polychess.engine import Engine
+report = [_core.LEVEL]
+for variant, mode, depth in {COUNTS!r}:
+    report.append(Board(variant, mode=mode).perft(depth))
+    result = Engine(hash_mb=1, threads=1).search(Board(variant, mode=mode), nodes=3000)
+    report += [result.best_move, result.score, result.nodes]
+print(*report)
+"""
+
+
+def report_at(level: str) -> list[str]:
     env = {**os.environ, "POLYCHESS_LEVEL": level}
     out = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300, env=env, check=True
+        [sys.executable, "-c", REPORT], capture_output=True, text=True, timeout=300, env=env, check=True
     )
-    loaded, *counts = out.stdout.split()
+    loaded, *report = out.stdout.split()
     assert loaded == level
-    return [int(n) for n in counts]
+    return report
 
 
 def test_the_cpu_levels_are_the_x86_64_levels_best_first() -> None:
@@ -54,12 +66,14 @@ def test_the_core_loaded_is_the_best_built_that_the_cpu_runs() -> None:
         assert _core.LEVEL == best
 
 
-def test_every_level_built_that_the_cpu_runs_counts_alike() -> None:
-    expected = [Board(variant, mode=mode).perft(depth) for variant, mode, depth in COUNTS]
-    runnable = built_levels() & {*_cpu.levels(), "native", "generic"}
+def test_every_level_built_that_the_cpu_runs_counts_and_searches_alike() -> None:
+    runnable = sorted(built_levels() & {*_cpu.levels(), "native", "generic"})
     assert runnable
-    for level in sorted(runnable):
-        assert counts_at(level) == expected, level
+    reports = {level: report_at(level) for level in runnable}
+    expected = [str(Board(variant, mode=mode).perft(depth)) for variant, mode, depth in COUNTS]
+    for level, report in reports.items():
+        assert report[::4] == expected, level  # the perft counts, as this process counts them
+        assert report == reports[runnable[0]], level
 
 
 def test_the_core_names_itself_polychess_core_whichever_level_runs() -> None:
