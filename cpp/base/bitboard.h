@@ -99,6 +99,18 @@ struct POLYCHESS_VECTOR_ABI alignas(8 * bitboard_storage_words(W)) Bitboard {
     for (int i = 0; i < W; ++i) r.w[i] = w[i] & ~o.w[i];
     return r;
   }
+  // Every cell moved `by` places up the numbering (down where negative), |by| < 64; cells moved
+  // past either end are dropped. Moves pawns of one kind of step all at once (topology.h).
+  constexpr Bitboard shifted(int by) const {
+    Bitboard r{};
+    if (by >= 0) {
+      for (int i = 0; i < W; ++i) r.w[i] = w[i] << by | (i > 0 && by > 0 ? w[i - 1] >> (64 - by) : 0);
+    } else {
+      const int down = -by;
+      for (int i = 0; i < W; ++i) r.w[i] = w[i] >> down | (i + 1 < W ? w[i + 1] << (64 - down) : 0);
+    }
+    return r;
+  }
   constexpr Bitboard& operator&=(const Bitboard& o) { return *this = *this & o; }
   constexpr Bitboard& operator|=(const Bitboard& o) { return *this = *this | o; }
   constexpr Bitboard& operator^=(const Bitboard& o) { return *this = *this ^ o; }
@@ -145,6 +157,15 @@ struct alignas(16) Bitboard<2> {
   Bitboard operator^(const Bitboard& o) const { return {_mm_xor_si128(v, o.v)}; }
   Bitboard operator~() const { return {_mm_xor_si128(v, _mm_set1_epi64x(-1))}; }
   Bitboard minus(const Bitboard& o) const { return {_mm_andnot_si128(o.v, v)}; }
+  // As the generic form: each word shifted, and the bits that cross into the next word (a shift
+  // count of 64 gives zero).
+  Bitboard shifted(int by) const {
+    if (by >= 0)
+      return {_mm_or_si128(_mm_sll_epi64(v, _mm_cvtsi32_si128(by)),
+                           _mm_srl_epi64(_mm_slli_si128(v, 8), _mm_cvtsi32_si128(64 - by)))};
+    return {_mm_or_si128(_mm_srl_epi64(v, _mm_cvtsi32_si128(-by)),
+                         _mm_sll_epi64(_mm_srli_si128(v, 8), _mm_cvtsi32_si128(64 + by)))};
+  }
   Bitboard& operator&=(const Bitboard& o) { return *this = *this & o; }
   Bitboard& operator|=(const Bitboard& o) { return *this = *this | o; }
   Bitboard& operator^=(const Bitboard& o) { return *this = *this ^ o; }
@@ -192,6 +213,21 @@ struct alignas(32) Bitboard<3> {
   Bitboard operator^(const Bitboard& o) const { return {_mm256_xor_si256(v, o.v)}; }
   Bitboard operator~() const { return {_mm256_xor_si256(v, _mm256_setr_epi64x(-1, -1, -1, 0))}; }
   Bitboard minus(const Bitboard& o) const { return {_mm256_andnot_si256(o.v, v)}; }
+  // As the generic form: each word shifted, and the bits that cross into the next word (a shift
+  // count of 64 gives zero); the fourth word is kept zero.
+  Bitboard shifted(int by) const {
+    __m256i r;
+    if (by >= 0) {
+      const __m256i word_below = _mm256_permute4x64_epi64(v, _MM_SHUFFLE(2, 1, 0, 3));  // lane i: word i - 1
+      r = _mm256_or_si256(_mm256_sll_epi64(v, _mm_cvtsi32_si128(by)),
+                          _mm256_srl_epi64(word_below, _mm_cvtsi32_si128(64 - by)));
+    } else {
+      const __m256i word_above = _mm256_permute4x64_epi64(v, _MM_SHUFFLE(3, 3, 2, 1));  // lane i: word i + 1
+      r = _mm256_or_si256(_mm256_srl_epi64(v, _mm_cvtsi32_si128(-by)),
+                          _mm256_sll_epi64(word_above, _mm_cvtsi32_si128(64 + by)));
+    }
+    return {_mm256_and_si256(r, _mm256_setr_epi64x(-1, -1, -1, 0))};
+  }
   Bitboard& operator&=(const Bitboard& o) { return *this = *this & o; }
   Bitboard& operator|=(const Bitboard& o) { return *this = *this | o; }
   Bitboard& operator^=(const Bitboard& o) { return *this = *this ^ o; }

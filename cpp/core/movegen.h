@@ -17,6 +17,7 @@ namespace polychess {
 
 struct MoveWriter {
   static constexpr bool STOPS_EARLY = false;
+  static constexpr bool COUNTS_BY_SET = false;  // needs each move's cells
   Move* cur;
   const Kind* promotion_kinds;
   int promotion_count;
@@ -36,6 +37,7 @@ struct MoveWriter {
 
 struct MoveCounter {
   static constexpr bool STOPS_EARLY = false;
+  static constexpr bool COUNTS_BY_SET = true;  // needs only how many moves a set holds
   uint64_t count = 0;
   int promotion_count;
 
@@ -54,6 +56,7 @@ struct MoveCounter {
 // steps come first, the usual answer to a check).
 struct MoveFinder {
   static constexpr bool STOPS_EARLY = true;
+  static constexpr bool COUNTS_BY_SET = true;
   bool found = false;
 
   template <int W>
@@ -186,20 +189,51 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
       if (sink.found) return;
 
     for (int pc = 0; pawns && pc < colours; ++pc) {
-      for_each_cell(pawns & pos.colour_bb(pc), [&](int from) {
+      const BB colour_pawns = pawns & pos.colour_bb(pc);
+      if (!colour_pawns) continue;
+      const BB promotion = t.promotion[pc];
+      auto emit_pawn_moves = [&](int from, BB to) {
+        const BB promotions = to & promotion;
+        sink.add(from, to.minus(promotions));
+        if (promotions) sink.add_promotions(from, promotions);
+      };
+      BB one_by_one = colour_pawns;
+      // A sink that only counts takes the unpinned pawns' moves as whole sets, one shift for
+      // each distance a pawn of the colour moves (topology.h); the pinned ones one by one.
+      if constexpr (Sink::COUNTS_BY_SET) {
+        const auto& shifts = t.pawn_shifts[pc];
+        if (shifts.by_sets) {
+          const BB free = colour_pawns.minus(pinned);
+          one_by_one = colour_pawns & pinned;
+          const BB empty = t.all.minus(occ);
+          const BB captures = occ & targets & evasion;
+          for (int g = 0; g < shifts.capture_count; ++g) {
+            const BB to = (free & shifts.capture[g].from).shifted(shifts.capture[g].by);
+            attacked_by_me |= to;
+            emit_pawn_moves(NO_CELL, to & captures);
+          }
+          const BB pushes = empty & evasion & (CAPTURES_ONLY ? promotion : t.all);
+          for (int g = 0; g < shifts.push_count; ++g)
+            emit_pawn_moves(NO_CELL, (free & shifts.push[g].from).shifted(shifts.push[g].by) & pushes);
+          for (int g = 0; !CAPTURES_ONLY && g < shifts.double_count; ++g) {
+            const auto& step = shifts.double_step[g];
+            const BB skipped = (free & step.from).shifted(step.skip) & empty;
+            emit_pawn_moves(NO_CELL, skipped.shifted(step.by - step.skip) & empty & evasion);
+          }
+        }
+      }
+      for_each_cell(one_by_one, [&](int from) {
         attacked_by_me |= t.pawn_capture[pc][from];
         BB to = t.pawn_capture[pc][from] & occ & targets;
         const int push = t.pawn_push[pc][from];
-        if (push != NO_CELL && !occ.test(push) && (!CAPTURES_ONLY || t.promotion[pc].test(push))) {
+        if (push != NO_CELL && !occ.test(push) && (!CAPTURES_ONLY || promotion.test(push))) {
           to.set(push);
           const int dbl = t.pawn_double[pc][from];
           if (!CAPTURES_ONLY && dbl != NO_CELL && !occ.test(dbl)) to.set(dbl);
         }
         to &= evasion;
         if (pinned.test(from)) to &= allowed_for_pinned(from);
-        const BB promotions = to & t.promotion[pc];
-        sink.add(from, to.minus(promotions));
-        if (promotions) sink.add_promotions(from, promotions);
+        emit_pawn_moves(from, to);
       });
     }
     for_each_cell(own & kings, [&](int k) { attacked_by_me |= t.king[k]; });

@@ -44,6 +44,36 @@ void check_move_bound(const Layout& lay) {
   if (per_colour * lay.colour_count > size_t(MAX_MOVES)) throw std::logic_error("MAX_MOVES too small for this board");
 }
 
+// Groups the colour's pawn moves by how far they move in the cell numbering (Topology::PawnShifts).
+template <int W>
+void group_pawn_moves(Topology<W>& t, const Layout& lay, int colour) {
+  using PawnShift = typename Topology<W>::PawnShift;
+  auto& shifts = t.pawn_shifts[colour];
+  shifts = {};
+  shifts.by_sets = colour < lay.colour_count;
+  auto add = [&](PawnShift(&groups)[Topology<W>::MAX_PAWN_SHIFTS], uint8_t& count, int from, int to, int skip) {
+    const int by = to - from;
+    if (by <= -64 || by >= 64) shifts.by_sets = false;
+    for (int g = 0; g < count; ++g)
+      if (groups[g].by == by && groups[g].skip == skip) {
+        groups[g].from.set(from);
+        return;
+      }
+    if (count == Topology<W>::MAX_PAWN_SHIFTS) {
+      shifts.by_sets = false;
+      return;
+    }
+    groups[count++] = {Bitboard<W>::cell(from), int16_t(by), int16_t(skip)};
+  };
+  for (int c = 0; shifts.by_sets && c < lay.cell_count; ++c) {
+    const int push = lay.pawn_push[colour][c];
+    if (push != NO_CELL) add(shifts.push, shifts.push_count, c, push, 0);
+    const int landing = lay.pawn_double_step[colour][c];
+    if (landing != NO_CELL) add(shifts.double_step, shifts.double_count, c, landing, push - c);
+    for (int target : lay.pawn_captures[colour][c]) add(shifts.capture, shifts.capture_count, c, target, 0);
+  }
+}
+
 // Tables every slider's attacks, found along the lines, for each arrangement of the cells that
 // can block it, and finds for each cell a factor that numbers the arrangements without two of
 // different attacks meeting. The index has one bit more than the blockers: the table doubles
@@ -201,6 +231,7 @@ std::unique_ptr<Topology<W>> build(const Variant& v) {
       t->castling_lost[c.rook_from] |= right;
     }
   }
+  for (int colour = 0; colour < MAX_COLOURS; ++colour) group_pawn_moves(*t, lay, colour);
   check_move_bound(lay);
   return t;
 }

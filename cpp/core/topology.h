@@ -81,6 +81,20 @@ struct Topology {
   BB pawn_attackers[MAX_COLOURS][MAX_CELLS];  // pawns of the colour that capture on cell
   BB pawn_attackers_of_any[MAX_CELLS];        // those cells for every colour at once
   BB promotion[MAX_COLOURS];
+  // A colour's pawn moves as a few shifts of whole sets (the move counters of movegen.h): for
+  // each distance a pawn moves in the numbering, the cells whose pawn moves that far. A double
+  // step's group has its first step's distance too (`skip`, to the skipped cell). `by_sets` is
+  // false where a colour needs more groups than fit, or a distance of 64 or more.
+  static constexpr int MAX_PAWN_SHIFTS = 8;
+  struct PawnShift {
+    BB from;
+    int16_t by, skip;
+  };
+  struct PawnShifts {
+    bool by_sets;
+    uint8_t push_count, double_count, capture_count;
+    PawnShift push[MAX_PAWN_SHIFTS], double_step[MAX_PAWN_SHIFTS], capture[MAX_PAWN_SHIFTS];
+  } pawn_shifts[MAX_COLOURS];
   int16_t landing_of_skipped[MAX_CELLS];  // double step that skips this cell
   int8_t colour_of_skipped[MAX_CELLS];
 

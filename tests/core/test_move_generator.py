@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from polychess import Board, Status
+from polychess import Board, PieceType, Status
 from reference import three_player as ref
 
 SEEDS = range(16)
@@ -138,6 +138,29 @@ def test_bulk_and_full_perft_agree(seed):
         depth = 3
         assert board.perft(depth) == board._core.perft_full(depth)
         assert sum(board.divide(depth).values()) == board.perft(depth)
+
+
+@pytest.mark.parametrize(
+    "variant,options", [("three-player", {}), ("standard", {}), ("four-player", {}), ("four-player", {"mode": "ffa"})]
+)
+def test_counted_moves_are_the_listed_ones(variant, options):
+    """Counting takes the unpinned pawns' moves as whole sets, a shift for each distance a pawn
+    moves (topology.h), where listing takes one pawn at a time: the two agree in every position
+    of pawn-heavy random games, checks and promotions among them."""
+    rng = random.Random(21)
+    in_check = promotions = 0
+    for _ in range(8):
+        board = Board(variant, **options)
+        for _ in range(300):
+            moves = list(board.legal_moves)
+            assert board._core.count_legal_moves() == len(moves), board.fen()
+            if not moves or board.is_game_over():
+                break
+            in_check += board.is_check()
+            promotions += any(m.promotion is not None for m in moves)
+            pawn_moves = [m for m in moves if board.piece_at(m.from_index).piece_type == PieceType.PAWN]
+            board.push(rng.choice(pawn_moves if pawn_moves and rng.random() < 0.6 else moves))
+    assert in_check > 0 and promotions > 0
 
 
 def test_events_are_undone_by_pop():
