@@ -3,13 +3,15 @@
 //
 // Pseudo-legal generation plus cheap filters where legality can fail: check and pin masks
 // for ordinary moves, an attack test per target for king moves (with the king lifted off the
-// board), and a full test of the resulting position for the rare cases that change several
-// lines at once (en passant, king capture with its army transfer).
+// board when in check), and a full test of the resulting position for the rare cases that
+// change several lines at once (en passant, king capture with its army transfer).
 //
 // The generator writes into a Sink, so the same code either lists moves (MoveWriter) or only
 // counts them (MoveCounter: perft's bulk counting at the leaves). With CAPTURES_ONLY it keeps
 // captures and promotions only (the search's quiescence).
 #pragma once
+
+#include <bit>
 
 #include "core/position.h"
 
@@ -79,25 +81,34 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
   const Meta& meta = pos.meta();
   if (meta.status[me] != ACTIVE) return;  // only active players move (docs/rules.md §0)
   const BB occ = pos.occupied();
-  const BB own = pos.pieces_of(me);
-  const BB attackers = pos.attacking_enemies_of(me);
   const BB kings = pos.kind_bb(KING);
   const BB queens = pos.kind_bb(QUEEN) | pos.kind_bb(ONE_POINT_QUEEN);
   const BB rook_likes = pos.kind_bb(ROOK) | queens;
   const BB bishop_likes = pos.kind_bb(BISHOP) | queens;
 
-  // Never captured by an ordinary move: own and partners' pieces, and the kings of players
-  // still in the game (an enemy king is taken only by the king-capture path below; a frozen
-  // king never). A dead king, which nobody controls, is an ordinary dead piece.
-  BB shielded = own;
+  // One pass over the armies: the mover's (Position::pieces_of), his active enemies'
+  // (attacking_enemies_of), and those never captured by an ordinary move: own and partners'
+  // pieces, and the kings of players still in the game (an enemy king is taken only by the
+  // king-capture path below; a frozen king never). A dead king, which nobody controls, is an
+  // ordinary dead piece.
+  BB own = BB::empty(), attackers = BB::empty(), shielded = BB::empty();
   BB king_forbidden = BB::empty();  // kings may not step next to a frozen king
+  uint32_t my_colours = 0;          // bit c: the mover controls colour c
   for (int c = 0; c < colours; ++c) {
     const int owner = meta.controller[c];
     if (owner == NOBODY) continue;
-    shielded |= pos.colour_bb(c) & kings;
-    if (owner != me && !pos.is_enemy(me, owner)) shielded |= pos.colour_bb(c);
-    if (meta.status[owner] == FROZEN)
-      for_each_cell(pos.colour_bb(c) & kings, [&](int k) { king_forbidden |= t.king[k]; });
+    const BB army = pos.colour_bb(c);
+    if (owner == me) {
+      my_colours |= 1u << c;
+      own |= army;
+      shielded |= army;
+    } else if (!pos.is_enemy(me, owner)) {
+      shielded |= army;
+    } else if (meta.status[owner] == ACTIVE) {
+      attackers |= army;
+    }
+    shielded |= army & kings;
+    if (meta.status[owner] == FROZEN) for_each_cell(army & kings, [&](int k) { king_forbidden |= t.king[k]; });
   }
   // Under the neutrality option some opponents' pieces may not be captured this turn.
   uint32_t untouchable_players = 0;
@@ -119,14 +130,6 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
     BB allowed;
   } pins[2 * MAX_SLOTS];
   int pin_count = 0;
-  FlippedOccupancy<W> lifted;  // with the king lifted off its cell, made on demand
-  bool king_lifted = false;
-  auto lift_king = [&] {
-    if (king_lifted) return;
-    lifted.copy(t, pos.occupancy());
-    lifted.flip(t, ksq);
-    king_lifted = true;
-  };
 
   if (ksq != NO_CELL) {
     if (pos.attacked(ksq, attackers)) checkers = pos.attackers_to(ksq, attackers);
@@ -142,10 +145,18 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
 
     const BB step_targets = t.king[ksq] & targets.minus(king_forbidden);
     if (step_targets) {
-      lift_king();
+      // A step is safe if no enemy attacks its cell with the king gone from his own. Out of
+      // check no enemy slider sees the king, so none sees through his cell either: only in
+      // check is the king lifted off the board (a step back along the checker's line).
+      FlippedOccupancy<W> lifted;
+      if (checkers) {
+        lifted.copy(t, pos.occupancy());
+        lifted.flip(t, ksq);
+      }
+      const Occupancy<W> seen = checkers ? lifted.view() : pos.occupancy();
       BB steps = BB::empty();
       for_each_cell(step_targets, [&](int to) {
-        if (!pos.attacked(to, attackers, lifted.view())) steps.set(to);
+        if (!pos.attacked(to, attackers, seen)) steps.set(to);
       });
       sink.add(ksq, steps);
       if constexpr (Sink::STOPS_EARLY)
@@ -188,7 +199,8 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
     if constexpr (Sink::STOPS_EARLY)
       if (sink.found) return;
 
-    for (int pc = 0; pawns && pc < colours; ++pc) {
+    for (uint32_t left = pawns ? my_colours : 0; left; left &= left - 1) {
+      const int pc = std::countr_zero(left);
       const BB colour_pawns = pawns & pos.colour_bb(pc);
       if (!colour_pawns) continue;
       const BB promotion = t.promotion[pc];
@@ -240,17 +252,16 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
     attacked_by_me_known = true;
 
     if (!CAPTURES_ONLY && !checkers && ksq != NO_CELL) {
-      for (int c = 0; c < colours; ++c) {
+      for (uint32_t left = my_colours; left; left &= left - 1) {
+        const int c = std::countr_zero(left);
         const int rights = meta.castling >> (2 * c) & 3;
-        if (!rights || meta.controller[c] != me) continue;
+        if (!rights) continue;
         for (int side = 0; side < 2; ++side) {
           if (!(rights >> side & 1)) continue;
           const auto& rule = t.castle[c][side];
           if (rule.king_from != ksq || (rule.must_be_empty & occ) || (rule.king_path & king_forbidden)) continue;
-          bool safe = true;
-          lift_king();
-          for_each_cell(rule.king_path,
-                        [&](int cell) { safe = safe && !pos.attacked(cell, attackers, lifted.view()); });
+          bool safe = true;  // (not in check: the king's cell hides no attack, as for his steps)
+          for_each_cell(rule.king_path, [&](int cell) { safe = safe && !pos.attacked(cell, attackers); });
           if (safe) sink.add(make_castling(ksq, rule.king_to, c, side));
         }
       }
@@ -265,8 +276,8 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
     if (skipped == NO_CELL || victim == NOBODY || !pos.is_enemy(me, victim) || (untouchable_players >> victim & 1))
       continue;
     const int landing = t.landing_of_skipped[skipped];
-    for (int pc = 0; pc < colours; ++pc) {
-      if (meta.controller[pc] != me) continue;
+    for (uint32_t left = my_colours; left; left &= left - 1) {
+      const int pc = std::countr_zero(left);
       for_each_cell(t.pawn_attackers[pc][skipped] & pawns & pos.colour_bb(pc), [&](int from) {
         if (ksq != NO_CELL) {
           FlippedOccupancy<W> after;
@@ -283,7 +294,8 @@ void generate_legal(const Position<W>& pos, Sink& sink) {
   }
 
   // King capture (rules §1.6): judged after the victim's army has passed to the mover.
-  if (pos.variant().king_capture) {
+  // (Where the mover's attacks are known, no enemy king among them means no such capture.)
+  if (pos.variant().king_capture && (!attacked_by_me_known || (attacked_by_me & kings & attackers))) {
     for (int victim = 0; victim < pos.players(); ++victim) {
       if (!pos.is_enemy(me, victim) || meta.status[victim] != ACTIVE || (untouchable_players >> victim & 1)) continue;
       const int target = pos.king_of(victim);
