@@ -15,6 +15,7 @@ from reference import three_player as ref
 
 SEEDS = range(16)
 PLIES = 200
+EVERY_GAME = [("three-player", {}), ("standard", {}), ("four-player", {}), ("four-player", {"mode": "ffa"})]
 
 
 def advance_past_game_end(board: Board) -> bool:
@@ -103,9 +104,7 @@ def test_make_unmake_restores_position_and_hash(seed):
         assert board.fen() == start
 
 
-@pytest.mark.parametrize(
-    "variant,options", [("three-player", {}), ("standard", {}), ("four-player", {}), ("four-player", {"mode": "ffa"})]
-)
+@pytest.mark.parametrize("variant,options", EVERY_GAME)
 def test_capture_generator_matches_the_full_one(variant, options):
     rng = random.Random(9)
     board = Board(variant, **options)
@@ -140,9 +139,7 @@ def test_bulk_and_full_perft_agree(seed):
         assert sum(board.divide(depth).values()) == board.perft(depth)
 
 
-@pytest.mark.parametrize(
-    "variant,options", [("three-player", {}), ("standard", {}), ("four-player", {}), ("four-player", {"mode": "ffa"})]
-)
+@pytest.mark.parametrize("variant,options", EVERY_GAME)
 def test_counted_moves_are_the_listed_ones(variant, options):
     """Counting takes the unpinned pawns' moves as whole sets, a shift for each distance a pawn
     moves (topology.h), where listing takes one pawn at a time: the two agree in every position
