@@ -10,9 +10,10 @@ installed for another interpreter (e.g. the 0.1.0 release in its own venv), and 
 two node rates is printed (issue 12: search nodes/s not lower than before).
 
 The middle-game position of each variant is reached by the engine playing itself at depth 2
-for 12 moves per player from the start (deterministic). Perft runs from the same position:
-``perft`` counts the last ply in bulk (the generator's speed), ``perft_full`` makes and
-takes back every leaf move (what a search pays per node, without evaluation or ordering).
+for 12 moves per player from the start (deterministic); where that game ends sooner, its last
+position before the end. Perft runs from the same position: ``perft`` counts the last ply in
+bulk (the generator's speed), ``perft_full`` makes and takes back every leaf move (what a
+search pays per node, without evaluation or ordering).
 
 For scale, the same ratios for Stockfish (the Debian package, installed by ``compare.py``'s
 helper if missing; ``--no-stockfish`` skips it): its single-threaded search from the start
@@ -48,9 +49,10 @@ def middle_game(variant: str, mode: str | None) -> Board:
     game = Game(variant, mode=mode) if mode else Game(variant)
     engine = Engine(hash_mb=16)
     for _ in range(MIDDLE_GAME_MOVES * len(game.colours)):
-        if game.is_over():
-            break
+        before = game.board.copy()
         engine.play(game, depth=2)
+        if game.is_over():
+            return before  # the last position with a move to search
     return game.board.copy()
 
 

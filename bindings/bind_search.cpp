@@ -102,8 +102,12 @@ void bind_search(py::module_& m) {
   m.def(
       "evaluate",
       [](const PyBoard& b) {
-        return per_player(b.visit([](const auto& pos) { return evaluate_players(pos, eval_tables(pos.topo())); }),
-                          b.variant().players);
+        // A cache per thread, as each search has one: a caller evaluating many positions (an
+        // analysis, a set of samples) counts each pawn placement once.
+        static thread_local PawnStructureCache pawn_cache;
+        return per_player(
+            b.visit([](const auto& pos) { return evaluate_players(pos, eval_tables(pos.topo()), &pawn_cache); }),
+            b.variant().players);
       },
       "The evaluation's value of every player's pieces, in centipawns.");
   m.def(

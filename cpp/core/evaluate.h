@@ -16,36 +16,35 @@
 #include <algorithm>
 #include <array>
 
+#include "core/eval_tables.h"
+#include "core/pawn_structure.h"
 #include "core/position.h"
 
 namespace polychess {
 
 constexpr int MAX_SHIELD_PAWNS = 3;
-constexpr int PASSED_NEAR_STEPS = 6;  // a passed pawn this many pushes from promotion or more counts 0
-constexpr int LATE_PIECES = 8;        // enemy pieces (beside pawns and kings) from which lateness counts
+constexpr int LATE_PIECES = 8;  // enemy pieces (beside pawns and kings) from which lateness counts
 
+// How far into the endgame each player is: LATE_PIECES less the enemy pieces he faces beside
+// pawns and kings (those of active players on another team), at least 0 (1 for each side at
+// standard chess's start, 8 with only pawns and kings against him). The late twins' features
+// are their terms' times it. Each colour's pieces are counted once for all the players.
 template <int W>
-struct EvalTables {
-  Bitboard<W> king_zone[MAX_CELLS];  // cells within two king steps
-  // A pawn's way to promotion (its pushes, its own cell left out), and that way with the cells
-  // from which a pawn of any colour takes on it: an enemy pawn there stops or takes it.
-  Bitboard<W> pawn_way[MAX_COLOURS][MAX_CELLS];
-  Bitboard<W> passed_span[MAX_COLOURS][MAX_CELLS];
-  int8_t pushes_left[MAX_COLOURS][MAX_CELLS];  // to promotion; -1 where it cannot get there
-  int8_t advance[MAX_COLOURS][MAX_CELLS];      // pushes made toward promotion (placement.h's)
-  int8_t central[MAX_CELLS];                   // king steps closer to the centre than the farthest cell
-};
-
-template <int W>
-const EvalTables<W>& eval_tables(const Topology<W>& topology);
-
-// How far into the endgame `player` is: LATE_PIECES less the enemy pieces he faces beside
-// pawns and kings, at least 0 (1 for each side at standard chess's start, 8 with only pawns
-// and kings against him). The late twins' features are their terms' times it.
-template <int W>
-int lateness(const Position<W>& pos, int player) {
-  const int pieces = pos.attacking_enemies_of(player).minus(pos.kind_bb(PAWN) | pos.kind_bb(KING)).count();
-  return std::max(0, LATE_PIECES - pieces);
+std::array<int, MAX_PLAYERS> lateness(const Position<W>& pos) {
+  const Bitboard<W> pieces = pos.occupied().minus(pos.kind_bb(PAWN) | pos.kind_bb(KING));
+  // The pieces of the colours active players play, in all and by team: a player faces those of
+  // every team but his own.
+  int all = 0, by_team[MAX_PLAYERS] = {};
+  for (int c = 0; c < pos.colours(); ++c) {
+    const int owner = pos.meta().controller[c];
+    if (owner == NOBODY || pos.meta().status[owner] != ACTIVE) continue;
+    const int n = (pos.colour_bb(c) & pieces).count();
+    all += n;
+    by_team[pos.team(owner)] += n;
+  }
+  std::array<int, MAX_PLAYERS> late{};
+  for (int p = 0; p < pos.players(); ++p) late[p] = std::max(0, LATE_PIECES - (all - by_team[pos.team(p)]));
+  return late;
 }
 
 // Each player's material and placement, in centipawns; 0 for a player who is out. A quick
@@ -54,20 +53,25 @@ int lateness(const Position<W>& pos, int player) {
 template <int W>
 std::array<int, MAX_PLAYERS> placement_values(const Position<W>& pos) {
   std::array<int, MAX_PLAYERS> value{};
-  const bool tapered = pos.evaluation().late_placement;
+  int late_placement[MAX_PLAYERS] = {};
   for (int c = 0; c < pos.colours(); ++c) {
     const int owner = pos.meta().controller[c];
     if (owner == NOBODY || pos.meta().status[owner] == OUT) continue;
     value[owner] += pos.placement(c);
-    if (tapered) value[owner] += lateness(pos, owner) * pos.late_placement(c);
+    late_placement[owner] += pos.late_placement(c);
+  }
+  if (pos.evaluation().late_placement) {
+    const std::array<int, MAX_PLAYERS> late = lateness(pos);
+    for (int p = 0; p < pos.players(); ++p) value[p] += late[p] * late_placement[p];
   }
   return value;
 }
 
-// Adds each player's positional features (mobility, king safety, threats) to `f`, which the
-// caller zeroes; a player who is out gets none.
+// Adds each player's positional features (mobility, king safety, threats, and the pawn
+// structure the caller counted) to `f`, which the caller zeroes; a player who is out gets none.
 template <int W>
-void add_positional_features(const Position<W>& pos, const EvalTables<W>& e, PlayerFeatures& f) {
+void add_positional_features(const Position<W>& pos, const EvalTables<W>& e, const PawnStructure& structure,
+                             PlayerFeatures& f) {
   using BB = Bitboard<W>;
   const Topology<W>& t = pos.topo();
   const Occupancy<W> occ = pos.occupancy();
@@ -99,8 +103,13 @@ void add_positional_features(const Position<W>& pos, const EvalTables<W>& e, Pla
       by_two[owner] |= by_pieces[owner] & att;
       by_pieces[owner] |= att;
     };
-    // The enemy king rings a piece's attacks bear on, counted by the ring's owner.
+    // The enemy king rings a piece's attacks bear on, counted by the ring's owner; most pieces
+    // bear on none, which one test of their union tells.
+    BB enemy_rings = BB::empty();
+    for (int q = 0; q < players; ++q)
+      if (pos.is_enemy(owner, q)) enemy_rings |= ring[q];
     auto bear_on_rings = [&](const BB& att, int ring_term) {
+      if (!(att & enemy_rings)) return;
       for (int q = 0; q < players; ++q)
         if (pos.is_enemy(owner, q) && (att & ring[q])) f[q][ring_term] += (att & ring[q]).count();
     };
@@ -127,18 +136,15 @@ void add_positional_features(const Position<W>& pos, const EvalTables<W>& e, Pla
     for_each_cell(mine & queens, [&](int cell) {
       piece(t.bishop_attacks(cell, occ) | t.rook_attacks(cell, occ), QUEEN_MOBILITY, KING_RING_QUEEN_ATTACKS);
     });
-    const BB enemy_pawns = pawns & pos.attacking_enemies_of(owner);
     for_each_cell(mine & pawns, [&](int cell) {
       const BB att = t.pawn_capture[c][cell];
       by_pawns[owner] |= att;
       count_attacks(att);
       bear_on_rings(att, KING_RING_PAWN_ATTACKS);
-      if (e.pawn_way[c][cell] & mine & pawns) ++mine_f[DOUBLED_PAWN];
-      if (e.pushes_left[c][cell] > 0 && !(e.passed_span[c][cell] & enemy_pawns)) {
-        ++mine_f[PASSED_PAWN];
-        mine_f[PASSED_PAWN_NEAR] += std::max(0, PASSED_NEAR_STEPS - e.pushes_left[c][cell]);
-      }
     });
+    mine_f[PASSED_PAWN] += structure.passed[c];
+    mine_f[PASSED_PAWN_NEAR] += structure.passed_near[c];
+    mine_f[DOUBLED_PAWN] += structure.doubled[c];
     if ((mine & pos.kind_bb(BISHOP)).count() >= 2) ++mine_f[BISHOP_PAIR];
     attacks[owner] |= by_pieces[owner];
     for_each_cell(mine & kings, [&](int cell) {
@@ -179,28 +185,40 @@ void add_positional_features(const Position<W>& pos, const EvalTables<W>& e, Pla
   }
 }
 
-// Each player's positional value: his positional features under the position's weights.
+// Each player's positional value: his positional features under the position's weights. The
+// pawn structure is read from `cache` where one is given (a search's), else counted on the
+// board; not at all where no weight asks for it.
 template <int W>
-std::array<int, MAX_PLAYERS> positional_values(const Position<W>& pos, const EvalTables<W>& e) {
-  PlayerFeatures f{};
-  add_positional_features(pos, e, f);
+std::array<int, MAX_PLAYERS> positional_values(const Position<W>& pos, const EvalTables<W>& e,
+                                               PawnStructureCache* cache = nullptr) {
   const PlacementTable& table = pos.evaluation();
+  const PawnStructure structure = !table.pawn_structure ? PawnStructure{}
+                                  : cache               ? cache->probe(pos, e)
+                                                        : pawn_structure(pos, e);
+  PlayerFeatures f{};
+  add_positional_features(pos, e, structure, f);
   const EvalWeights& w = table.weights;
   std::array<int, MAX_PLAYERS> value{};
+  const std::array<int, MAX_PLAYERS> late = table.late_positional ? lateness(pos) : std::array<int, MAX_PLAYERS>{};
   for (int p = 0; p < pos.players(); ++p) {
     if (pos.meta().status[p] == OUT) continue;
-    const int late = table.late_positional ? lateness(pos, p) : 0;
-    for (int term = KNIGHT_MOBILITY; term < BASE_TERM_COUNT; ++term)
-      value[p] += (w[term] + late * w[late_twin(term)]) * f[p][term];
+    // The sum of (w + late * w_late) * f, as two dot products and one multiplication
+    int early = 0, late_part = 0;
+    for (int term = KNIGHT_MOBILITY; term < BASE_TERM_COUNT; ++term) {
+      early += w[term] * f[p][term];
+      late_part += w[late_twin(term)] * f[p][term];
+    }
+    value[p] = early + late[p] * late_part;
   }
   return value;
 }
 
 // Each player's whole evaluation: placement plus positional terms.
 template <int W>
-std::array<int, MAX_PLAYERS> evaluate_players(const Position<W>& pos, const EvalTables<W>& e) {
+std::array<int, MAX_PLAYERS> evaluate_players(const Position<W>& pos, const EvalTables<W>& e,
+                                              PawnStructureCache* cache = nullptr) {
   std::array<int, MAX_PLAYERS> value = placement_values(pos);
-  const std::array<int, MAX_PLAYERS> positional = positional_values(pos, e);
+  const std::array<int, MAX_PLAYERS> positional = positional_values(pos, e, cache);
   for (int p = 0; p < MAX_PLAYERS; ++p) value[p] += positional[p];
   return value;
 }
@@ -219,11 +237,11 @@ PlayerFeatures evaluation_features(const Position<W>& pos, const EvalTables<W>& 
       for (int term = 0; term < TERM_COUNT; ++term) f[owner][term] += piece[term];
     });
   }
-  add_positional_features(pos, e, f);
+  add_positional_features(pos, e, pawn_structure(pos, e), f);
+  const std::array<int, MAX_PLAYERS> late = lateness(pos);
   for (int p = 0; p < pos.players(); ++p) {
     if (pos.meta().status[p] == OUT) continue;
-    const int late = lateness(pos, p);
-    for (int term = 0; term < BASE_TERM_COUNT; ++term) f[p][late_twin(term)] = late * f[p][term];
+    for (int term = 0; term < BASE_TERM_COUNT; ++term) f[p][late_twin(term)] = late[p] * f[p][term];
   }
   return f;
 }

@@ -112,6 +112,9 @@ std::unique_ptr<PlacementTable> build(const Layout& lay, const EvalWeights& weig
   table->late_placement = false;
   table->late_positional = false;
   for (int t = KNIGHT_MOBILITY; t < BASE_TERM_COUNT; ++t) table->late_positional |= weights[late_twin(t)] != 0;
+  table->pawn_structure = false;
+  for (int t : {PASSED_PAWN, PASSED_PAWN_NEAR, DOUBLED_PAWN})
+    table->pawn_structure |= weights[t] != 0 || weights[late_twin(t)] != 0;
   int features[TERM_COUNT];
   for (int colour = 0; colour < lay.colour_count; ++colour)
     for (int kind = PAWN; kind < KIND_NB; ++kind)

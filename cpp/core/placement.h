@@ -33,6 +33,9 @@ struct PlacementTable {
   // Whether any material or placement term, any positional one, has a late weight: where none
   // has, the evaluation does not count the lateness.
   bool late_placement, late_positional;
+  // Whether any pawn-structure term (passed, near, doubled, or a late twin) has a weight: where
+  // none has, the evaluation does not count the pawn structure.
+  bool pawn_structure;
 };
 
 // The placement features of one piece on one cell, per term (material counts 1; terms that

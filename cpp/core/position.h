@@ -86,6 +86,8 @@ class Position {
   // Pieces that attack for the player's enemies: those of active players on another team.
   BB attacking_enemies_of(int player) const;
   bool is_enemy(int player, int other) const { return other != player && team_[other] != team_[player]; }
+  // The player's side: his own seat, or (four-player teams) the lower seat of his partnership.
+  int team(int player) const { return team_[player]; }
   // The player's king cell, or NO_CELL.
   int king_of(int player) const;
   // Every piece of `among` that attacks `cell`, with sliders seeing through `occ`.

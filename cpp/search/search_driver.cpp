@@ -202,7 +202,7 @@ SearchLine Searcher<W>::describe_line(int score) const {
         line.mate_moves = root_moves;
   }
   line.pv.assign(line_.begin(), line_.begin() + game_line);
-  line.player_values = network_ ? network_->evaluate(end) : evaluate_players(end, eval_);
+  line.player_values = network_ ? network_->evaluate(end) : evaluate_players(end, eval_, &pawn_cache_);
   if (line.mate_moves < 0 && root_moves > 0 && delivers_mate(end)) line.mate_moves = root_moves;
   return line;
 }

@@ -132,7 +132,7 @@ class Searcher {
   }
   void add_positional(Values& v) const {
     if (network_) return;
-    const Values positional = positional_values(pos_, eval_);
+    const Values positional = positional_values(pos_, eval_, &pawn_cache_);
     for (int p = 0; p < pos_.players(); ++p) v[p] += positional[p];
   }
   int evaluate() const { return root_score(player_values()); }
@@ -319,6 +319,7 @@ class Searcher {
   const int first_depth_;
   const EvalTables<W>& eval_;
   const std::unique_ptr<NetworkEvaluator<W>> network_;  // null: the classic evaluation
+  mutable PawnStructureCache pawn_cache_;               // the classic evaluation's, filled as it evaluates
   const int root_;
   const bool two_sides_;  // the players alternate between two sides: plain alpha-beta
   const Algorithm algorithm_;

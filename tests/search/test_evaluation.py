@@ -10,6 +10,8 @@ import sys
 
 import pytest
 
+from game.test_three_player_game import MATE_TWICE
+from game_script import game_from
 from polychess import Board, Game, evaluation
 from polychess.catalogue import kind_of
 from polychess.evaluation import TERMS, evaluate, features_of, game_weights, set_game_weights, weights_of
@@ -45,6 +47,32 @@ def test_evaluation_is_features_times_weights(variant, mode):
         weights = list(weights_of(board).values())
         values = [sum(w * f for w, f in zip(weights, player, strict=True)) for player in features_of(board)]
         assert values == evaluate(board)
+
+
+def test_pawn_structure_is_counted_anew_when_an_army_changes_hands():
+    # The evaluation keeps each pawn placement's counts in a cache (as a search does). Here a
+    # mate hands Black's army to White with every pawn where it stood: White's pawn on A4 and
+    # Black's on A10, which stopped each other, are both passed for White now. The cache saw
+    # these very pawns before the mate; the counts must follow who plays each colour.
+    before = game_weights("three-player")
+    passed = TERMS.index("passed_pawn")
+    try:
+        set_game_weights("three-player", dict(before, passed_pawn=40, passed_pawn_near=6, doubled_pawn=-25))
+        game = game_from(MATE_TWICE | {"A4": "wP", "A10": "bP"})
+        counts = []
+        for move in (None, "B3H3", "G1G2"):
+            if move:
+                game.push(game.board.parse_move(move))
+            weights = list(weights_of(game.board).values())
+            features = features_of(game.board)
+            assert [sum(w * f for w, f in zip(weights, player, strict=True)) for player in features] == evaluate(
+                game.board
+            )
+            counts.append([player[passed] for player in features])
+        assert game.eliminations  # Black mated, his army White's
+        assert counts[0] == [0, 2, 1] and counts[-1] == [2, 2, 0]
+    finally:
+        set_game_weights("three-player", before)
 
 
 @pytest.mark.parametrize("variant,mode", GAMES)

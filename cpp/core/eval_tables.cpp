@@ -1,4 +1,4 @@
-#include "core/evaluate.h"
+#include "core/eval_tables.h"
 
 #include <algorithm>
 #include <map>
