@@ -41,12 +41,15 @@ def random_boards(variant: str, mode: str | None, count: int, seed: int = 7, *, 
     return boards
 
 
+def dot_values(weights, features: list[list[int]]) -> list[int]:
+    """Each player's features times the weights (in the order of TERMS): what evaluate() gives."""
+    return [sum(w * f for w, f in zip(weights, player, strict=True)) for player in features]
+
+
 @pytest.mark.parametrize("variant,mode", GAMES)
 def test_evaluation_is_features_times_weights(variant, mode):
     for board in random_boards(variant, mode, 80):
-        weights = list(weights_of(board).values())
-        values = [sum(w * f for w, f in zip(weights, player, strict=True)) for player in features_of(board)]
-        assert values == evaluate(board)
+        assert dot_values(weights_of(board).values(), features_of(board)) == evaluate(board)
 
 
 def test_pawn_structure_is_counted_anew_when_an_army_changes_hands():
@@ -63,11 +66,8 @@ def test_pawn_structure_is_counted_anew_when_an_army_changes_hands():
         for move in (None, "B3H3", "G1G2"):
             if move:
                 game.push(game.board.parse_move(move))
-            weights = list(weights_of(game.board).values())
             features = features_of(game.board)
-            assert [sum(w * f for w, f in zip(weights, player, strict=True)) for player in features] == evaluate(
-                game.board
-            )
+            assert dot_values(weights_of(game.board).values(), features) == evaluate(game.board)
             counts.append([player[passed] for player in features])
         assert game.eliminations  # Black mated, his army White's
         assert counts[0] == [0, 2, 1] and counts[-1] == [2, 2, 0]
@@ -89,10 +89,7 @@ def test_tapered_weights_are_still_features_times_weights_as_pieces_go(variant, 
         boards = random_boards(variant, mode, 300, seed=11, captures=True)
         assert any(max(player[TERMS.index("pawn_value_late")] for player in features_of(b)) > 1 for b in boards)
         for board in boards:
-            values = [
-                sum(w * f for w, f in zip(tapered.values(), player, strict=True)) for player in features_of(board)
-            ]
-            assert values == evaluate(board)
+            assert dot_values(tapered.values(), features_of(board)) == evaluate(board)
     finally:
         set_game_weights(game, before)
 
