@@ -118,6 +118,24 @@ void bind_search(py::module_& m) {
       },
       "Every player's evaluation features, in the order of evaluation_terms().");
   m.def(
+      "evaluation_cell_values",
+      [](const PyBoard& b) {
+        return per_player(b.visit([](const auto& pos) { return cell_values(pos); }), b.variant().players);
+      },
+      "Every player's part of the evaluation from the game's cell weights (0 where it has none).");
+  m.def(
+      "evaluation_cell_features",
+      [](const PyBoard& b) {
+        std::vector<std::vector<std::pair<int, int>>> features(b.variant().players);
+        b.visit([&](const auto& pos) {
+          for_each_cell_weight(pos, [&](int player, int index, int count) {
+            if (count) features[player].emplace_back(index, count);
+          });
+        });
+        return features;
+      },
+      "Every player's cell features: (index into the cell weights, count) for each weight his pieces stand on.");
+  m.def(
       "board_evaluation_weights",
       [](const PyBoard& b) { return b.visit([](const auto& pos) { return pos.evaluation().weights; }); },
       "The weights the board's position was made with, in the order of evaluation_terms().");
@@ -138,12 +156,18 @@ void bind_search(py::module_& m) {
       "The game's evaluation weights for positions made from now on.");
   m.def(
       "set_evaluation_weights",
-      [](const NameText& variant, const NameText& mode, const NameText& setup, const EvalWeights& weights) {
-        set_evaluation_weights(find_variant(variant, mode, setup), weights);
+      [](const NameText& variant, const NameText& mode, const NameText& setup, const EvalWeights& weights,
+         const CellWeights& cells) { set_evaluation_weights(find_variant(variant, mode, setup), weights, cells); },
+      py::arg("variant"), py::arg("mode"), py::arg("setup"), py::arg("weights"), py::arg("cells") = CellWeights{},
+      "Makes `weights` (one per term of evaluation_terms()) and `cells` (none, or the cell weights: base and late, "
+      "kinds pawn to king, cells in seat 0's frame) the game's evaluation weights for positions made from now on.");
+  m.def(
+      "evaluation_cell_weights",
+      [](const NameText& variant, const NameText& mode, const NameText& setup) {
+        return placement_table(find_variant(variant, mode, setup)).cells;
       },
-      py::arg("variant"), py::arg("mode"), py::arg("setup"), py::arg("weights"),
-      "Makes `weights` (one per term of evaluation_terms()) the game's evaluation weights for positions made from "
-      "now on.");
+      py::arg("variant"), py::arg("mode") = "", py::arg("setup") = "",
+      "The game's cell weights for positions made from now on (empty where it has none).");
 }
 
 }  // namespace polychess

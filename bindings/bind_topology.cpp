@@ -62,6 +62,10 @@ void bind_topology(py::module_& m) {
              return by_colour(&Layout::pawn_captures)(lay, colour)[checked_index(cell, lay.cell_count, "cell")];
            })
       .def("promotion_cells", by_colour(&Layout::promotion_cells))
+      .def("turned",
+           [](const Layout& lay, int colour, int cell) {
+             return by_colour(&Layout::turned)(lay, colour)[checked_index(cell, lay.cell_count, "cell")];
+           })
       .def("castling",
            [](const Layout& lay, int colour, int side) {
              const auto& c = by_colour(&Layout::castling)(lay, colour)[checked_index(side, 2, "side")].cells;

@@ -246,4 +246,33 @@ PlayerFeatures evaluation_features(const Position<W>& pos, const EvalTables<W>& 
   return f;
 }
 
+// Calls visit(player, index, count) for each cell weight a player's pieces stand on (index
+// into CellWeights): its base weight once, its late twin lateness times.
+template <int W, class Visit>
+void for_each_cell_weight(const Position<W>& pos, Visit visit) {
+  const Layout& layout = pos.variant().layout;
+  const std::array<int, MAX_PLAYERS> late = lateness(pos);
+  for (int c = 0; c < pos.colours(); ++c) {
+    const int owner = pos.meta().controller[c];
+    if (owner == NOBODY || pos.meta().status[owner] == OUT) continue;
+    for_each_cell(pos.colour_bb(c), [&](int cell) {
+      const Kind kind = kind_of(pos.piece_at(cell));
+      const int index = ((kind == ONE_POINT_QUEEN ? QUEEN : kind) - PAWN) * layout.cell_count + layout.turned[c][cell];
+      visit(owner, index, 1);
+      visit(owner, CELL_KINDS * layout.cell_count + index, late[owner]);
+    });
+  }
+}
+
+// Every player's part of the evaluation that comes from the game's cell weights (placement.h):
+// what the evaluation adds to the dot product of the features and the weights.
+template <int W>
+std::array<int, MAX_PLAYERS> cell_values(const Position<W>& pos) {
+  std::array<int, MAX_PLAYERS> value{};
+  const CellWeights& cells = pos.evaluation().cells;
+  if (!cells.empty())
+    for_each_cell_weight(pos, [&](int player, int index, int count) { value[player] += count * cells[index]; });
+  return value;
+}
+
 }  // namespace polychess

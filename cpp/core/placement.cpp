@@ -106,9 +106,10 @@ const CellMeasures& measures(const Layout& layout) {
   return *slot;
 }
 
-std::unique_ptr<PlacementTable> build(const Layout& lay, const EvalWeights& weights) {
+std::unique_ptr<PlacementTable> build(const Layout& lay, const EvalWeights& weights, const CellWeights& cells) {
   auto table = std::make_unique<PlacementTable>();
   table->weights = weights;
+  table->cells = cells;
   table->late_placement = false;
   table->late_positional = false;
   for (int t = KNIGHT_MOBILITY; t < BASE_TERM_COUNT; ++t) table->late_positional |= weights[late_twin(t)] != 0;
@@ -124,6 +125,12 @@ std::unique_ptr<PlacementTable> build(const Layout& lay, const EvalWeights& weig
         for (int t = 0; t < BASE_TERM_COUNT; ++t) {
           value += weights[t] * features[t];
           late += weights[late_twin(t)] * features[t];
+        }
+        if (!cells.empty()) {
+          const int cell_kind = (kind == ONE_POINT_QUEEN ? QUEEN : kind) - PAWN;
+          const int seat0_cell = lay.turned[colour][c];
+          value += cells[cell_kind * lay.cell_count + seat0_cell];
+          late += cells[(CELL_KINDS + cell_kind) * lay.cell_count + seat0_cell];
         }
         table->value[colour][kind][c] = int16_t(std::clamp(value, -32000, 32000));
         table->late_value[colour][kind][c] = int16_t(std::clamp(late, -32000, 32000));
@@ -190,20 +197,26 @@ const PlacementTable& placement_table(const Variant& variant) {
   std::lock_guard<std::mutex> lock(t.mutex);
   const PlacementTable*& slot = t.current[&variant];
   if (!slot) {
-    t.all.push_back(build(variant.layout, DEFAULT_EVAL_WEIGHTS));
+    t.all.push_back(build(variant.layout, DEFAULT_EVAL_WEIGHTS, {}));
     slot = t.all.back().get();
   }
   return *slot;
 }
 
-void set_evaluation_weights(const Variant& variant, const EvalWeights& weights) {
+void set_evaluation_weights(const Variant& variant, const EvalWeights& weights, const CellWeights& cells) {
   for (int w : weights)
     if (w < -30000 || w > 30000) throw std::invalid_argument("evaluation weight out of range: " + std::to_string(w));
+  if (!cells.empty() && int(cells.size()) != cell_weight_count(variant.layout))
+    throw std::invalid_argument("cell weights: " + std::to_string(cell_weight_count(variant.layout)) +
+                                " expected (2 x 6 kinds x " + std::to_string(variant.layout.cell_count) +
+                                " cells), got " + std::to_string(cells.size()));
+  for (int w : cells)
+    if (w < -30000 || w > 30000) throw std::invalid_argument("cell weight out of range: " + std::to_string(w));
   Tables& t = tables();
   std::lock_guard<std::mutex> lock(t.mutex);
   const PlacementTable*& slot = t.current[&variant];
-  if (slot && slot->weights == weights) return;
-  t.all.push_back(build(variant.layout, weights));
+  if (slot && slot->weights == weights && slot->cells == cells) return;
+  t.all.push_back(build(variant.layout, weights, cells));
   slot = t.all.back().get();
 }
 

@@ -21,11 +21,21 @@ namespace polychess {
 
 constexpr int PIECE_VALUE[KIND_NB] = {0, 100, 300, 330, 500, 900, 0, 900};
 
+// A game's cell weights, in centipawns: for its base and late twin (times the lateness, as the
+// terms' twins), for each kind from the pawn to the king (a one-point queen counts as a queen),
+// for each cell as seat 0 sees it: index (late * CELL_KINDS + kind - PAWN) * cell_count + cell.
+using CellWeights = std::vector<int>;
+constexpr int CELL_KINDS = KING - PAWN + 1;
+inline int cell_weight_count(const Layout& layout) { return 2 * CELL_KINDS * layout.cell_count; }
+
 // A game's evaluation: its weights and, from them and the layout, every piece's material and
 // placement value on every cell. Immutable once built: a position keeps the table it was
 // made with, so new weights apply to positions made after them.
 struct PlacementTable {
   EvalWeights weights;
+  // Each piece's value on each cell beyond what the terms give it: a piece-square table in
+  // seat 0's frame (Layout::turned), the same for every colour; empty where the game has none.
+  CellWeights cells;
   int16_t value[MAX_COLOURS][KIND_NB][MAX_CELLS];  // material + placement, in centipawns
   // The late twins' part (evaluation_weights.h), to be multiplied by a player's lateness; all
   // 0 where no material or placement term has a late weight.
@@ -48,8 +58,9 @@ std::vector<std::vector<int>> pawn_advance(const Layout& layout);
 
 // The table for the game, with its current weights (thread-safe).
 const PlacementTable& placement_table(const Variant& variant);
-// Makes `weights` the game's weights for positions made from now on; std::invalid_argument for
-// a weight beyond +-30000.
-void set_evaluation_weights(const Variant& variant, const EvalWeights& weights);
+// Makes `weights` and `cells` (empty, or cell_weight_count() of them) the game's weights for
+// positions made from now on; std::invalid_argument for a weight beyond +-30000 or cell weights
+// of another count.
+void set_evaluation_weights(const Variant& variant, const EvalWeights& weights, const CellWeights& cells = {});
 
 }  // namespace polychess

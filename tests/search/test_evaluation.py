@@ -41,15 +41,19 @@ def random_boards(variant: str, mode: str | None, count: int, seed: int = 7, *, 
     return boards
 
 
-def dot_values(weights, features: list[list[int]]) -> list[int]:
-    """Each player's features times the weights (in the order of TERMS): what evaluate() gives."""
-    return [sum(w * f for w, f in zip(weights, player, strict=True)) for player in features]
+def dot_values(weights, board: Board) -> list[int]:
+    """Each player's features times the weights (in the order of TERMS), plus his cell values:
+    what evaluate() gives."""
+    return [
+        sum(w * f for w, f in zip(weights, player, strict=True)) + cells
+        for player, cells in zip(features_of(board), evaluation.cell_values_of(board), strict=True)
+    ]
 
 
 @pytest.mark.parametrize("variant,mode", GAMES)
 def test_evaluation_is_features_times_weights(variant, mode):
     for board in random_boards(variant, mode, 80):
-        assert dot_values(weights_of(board).values(), features_of(board)) == evaluate(board)
+        assert dot_values(weights_of(board).values(), board) == evaluate(board)
 
 
 def test_pawn_structure_is_counted_anew_when_an_army_changes_hands():
@@ -67,7 +71,7 @@ def test_pawn_structure_is_counted_anew_when_an_army_changes_hands():
             if move:
                 game.push(game.board.parse_move(move))
             features = features_of(game.board)
-            assert dot_values(weights_of(game.board).values(), features) == evaluate(game.board)
+            assert dot_values(weights_of(game.board).values(), game.board) == evaluate(game.board)
             counts.append([player[passed] for player in features])
         assert game.eliminations  # Black mated, his army White's
         assert counts[0] == [0, 2, 1] and counts[-1] == [2, 2, 0]
@@ -89,7 +93,7 @@ def test_tapered_weights_are_still_features_times_weights_as_pieces_go(variant, 
         boards = random_boards(variant, mode, 300, seed=11, captures=True)
         assert any(max(player[TERMS.index("pawn_value_late")] for player in features_of(b)) > 1 for b in boards)
         for board in boards:
-            assert dot_values(tapered.values(), features_of(board)) == evaluate(board)
+            assert dot_values(tapered.values(), board) == evaluate(board)
     finally:
         set_game_weights(game, before)
 
@@ -135,11 +139,11 @@ def test_every_game_ships_its_weights_and_the_core_uses_them():
 
 
 def test_new_weights_apply_to_positions_made_after_them():
-    before = game_weights("standard")
+    before, cells_before = game_weights("standard"), evaluation.game_cells("standard")
     old = Board("standard")
     try:
         doubled = {t: 2 * w for t, w in before.items()}
-        set_game_weights("standard", doubled)
+        set_game_weights("standard", doubled, {t: [2 * v for v in table] for t, table in cells_before.items()})
         new = Board("standard")
         assert weights_of(new) == doubled and weights_of(old) == before
         assert evaluate(new) == [2 * v for v in evaluate(old)]
@@ -150,8 +154,107 @@ def test_new_weights_apply_to_positions_made_after_them():
             board.push("e4d5")
         assert evaluate(new) == [2 * v for v in evaluate(old)]
     finally:
-        set_game_weights("standard", before)
+        set_game_weights("standard", before, cells_before)
     assert weights_of(Board("standard")) == before
+
+
+def random_cell_tables(game: str, seed: int, tables: tuple[str, ...] = evaluation.CELL_TABLES) -> dict[str, list[int]]:
+    cells = kind_of(game).layout.cell_count
+    rng = random.Random(seed)
+    return {t: [rng.randint(-60, 60) for _ in range(cells)] for t in tables}
+
+
+@pytest.mark.parametrize("variant,mode", GAMES)
+def test_cell_weights_are_what_the_evaluation_adds_to_the_terms(variant, mode):
+    # Random tables, base and late, in every game: the position's sums kept move by move
+    # (evaluate) and the cell values counted afresh agree through random games that take
+    # pieces off (the late tables count), eliminations and promotions included.
+    game = kind_of(variant, mode).family
+    before, cells_before = game_weights(game), evaluation.game_cells(game)
+    tables = random_cell_tables(game, seed=21)
+    try:
+        set_game_weights(game, before, tables)
+        assert evaluation.game_cells(game) == tables
+        boards = random_boards(variant, mode, 200, seed=17, captures=True)
+        assert any(v != 0 for b in boards for v in evaluation.cell_values_of(b))
+        for board in boards:
+            assert dot_values(weights_of(board).values(), board) == evaluate(board)
+    finally:
+        set_game_weights(game, before, cells_before)
+
+
+@pytest.mark.parametrize("variant,mode", GAMES)
+def test_every_army_reads_the_cell_tables_turned_to_face_it(variant, mode):
+    # The tables are the first seat's: every army's pawns, knights, bishops and rooks stand at
+    # the start where the first army's stand, turned, so each player's cell value at the start
+    # is the first army's, summed by hand over its cells.
+    game = kind_of(variant, mode).family
+    before, cells_before = game_weights(game), evaluation.game_cells(game)
+    tables = random_cell_tables(game, seed=5, tables=("pawn", "knight", "bishop", "rook"))
+    try:
+        set_game_weights(game, before, tables)
+        board = Board(variant, mode=mode) if mode else Board(variant)
+        first = board.colours[0]
+        by_hand = sum(
+            tables[piece.piece_type.name.lower()][board.layout.index(cell)]
+            for cell, piece in board.pieces().items()
+            if piece.colour == first and piece.piece_type.name.lower() in tables
+        )
+        assert by_hand != 0
+        assert evaluation.cell_values_of(board) == [by_hand] * len(board.colours)
+        for colour in range(len(board.colours)):
+            assert sorted(board.layout.turned(colour, c) for c in range(board.layout.cell_count)) == list(
+                range(board.layout.cell_count)
+            )
+    finally:
+        set_game_weights(game, before, cells_before)
+
+
+def test_a_late_cell_table_weighs_its_value_times_the_lateness():
+    # White's knight on d5 faces a rook and a knight (lateness 8 - 2 = 6); Black's knight on d5
+    # stands, turned to White's side, on d4 (the ranks mirrored), and faces a queen (7).
+    before, cells_before = game_weights("standard"), evaluation.game_cells("standard")
+    layout = kind_of("standard").layout
+    knight, knight_late = [0] * 64, [0] * 64
+    knight[layout.index("d5")], knight_late[layout.index("d5")] = 30, 5
+    knight[layout.index("d4")], knight_late[layout.index("d4")] = -20, 3
+    try:
+        set_game_weights("standard", before, {"knight": knight, "knight_late": knight_late})
+        board = Board("standard", "4k3/p7/8/3N4/8/8/P7/3QK1nr w - - 0 1")
+        assert evaluation.cell_values_of(board) == [30 + 6 * 5, 0]
+        board = Board("standard", "4k3/p7/8/3n4/8/8/P7/3QK2r w - - 0 1")
+        assert evaluation.cell_values_of(board) == [0, -20 + 7 * 3]
+    finally:
+        set_game_weights("standard", before, cells_before)
+
+
+@pytest.mark.parametrize(
+    "cells,message",
+    [
+        ({"pawn": [0] * 63}, "63 values"),
+        ({"tempo": [0] * 64}, "unknown tables"),
+        ({"pawn": [0.5] * 64}, "whole number"),
+        ({"pawn": [10**6] * 64}, "out of range"),
+    ],
+)
+def test_bad_cell_weights_are_refused(cells, message):
+    before = evaluation.game_cells("standard")
+    with pytest.raises(ValueError, match=message):
+        set_game_weights("standard", game_weights("standard"), cells)
+    assert evaluation.game_cells("standard") == before
+
+
+def test_a_weights_file_keeps_its_cell_tables(tmp_path):
+    tables = random_cell_tables("standard", seed=3)
+    path = tmp_path / "standard.json"
+    evaluation.write_weights(path, "standard", game_weights("standard"), "a test", tables)
+    assert evaluation.load_weights(path) == ("standard", game_weights("standard"))
+    assert evaluation.load_cells(path) == tables
+    evaluation.write_weights(path, "standard", game_weights("standard"), "a test")
+    assert evaluation.load_cells(path) == {}
+    path.write_text(json.dumps({"game": "standard", "weights": {}, "cells": [1, 2]}))
+    with pytest.raises(ValueError, match="'cells' must map"):
+        evaluation.load_cells(path)
 
 
 @pytest.mark.parametrize(
@@ -316,6 +419,39 @@ def test_fit_lowers_the_error_of_weights_that_misjudge_the_results():
         fit_weights(samples, start, frozen=["sharpness"])
 
 
+def test_fit_learns_cell_tables_that_the_terms_cannot_express():
+    pytest.importorskip("numpy")
+    from polychess.tune.fit import fit_weights
+
+    # Results that follow where White's knight stands in a way no term does: on the a- and
+    # h-files White wins, on the b- and g-files he loses, though a b-file knight is more central
+    # and reaches more cells. The terms frozen, only the cell tables can learn it.
+    samples = []
+    for rank in range(2, 7):
+        for file, result in (("a", 1.0), ("h", 1.0), ("b", 0.0), ("g", 0.0)):
+            board = Board("standard", _with_knight(file, rank))
+            samples += [Sample("standard", board.fen(), {}, {"white": result, "black": 1 - result})] * 3
+    fit = fit_weights(
+        samples, game_weights("standard"), frozen=list(TERMS), cells={}, steps=300, rate=3.0, validation_share=0
+    )
+    assert fit.error_after < fit.error_before
+    assert fit.weights == game_weights("standard")
+    layout = kind_of("standard").layout
+    knight = fit.cells["knight"]
+    for rank in range(2, 7):
+        assert knight[layout.index(f"a{rank}")] > knight[layout.index(f"b{rank}")]
+        assert knight[layout.index(f"h{rank}")] > knight[layout.index(f"g{rank}")]
+    assert set(fit.cells) == set(evaluation.CELL_TABLES)
+
+
+def _with_knight(file: str, rank: int) -> str:
+    """A quiet position of standard chess with White's knight on ``file`` ``rank``."""
+    rows = ["4k3", "pppp4", "8", "8", "8", "8", "PPPP4", "4K3"]
+    column = "abcdefgh".index(file)
+    rows[8 - rank] = (str(column) if column else "") + "N" + (str(7 - column) if column < 7 else "")
+    return "/".join(rows) + " w - - 0 1"
+
+
 def test_tune_generate_then_fit_writes_a_weights_file(tmp_path):
     pytest.importorskip("numpy")
     samples = tmp_path / "samples.jsonl"
@@ -355,6 +491,21 @@ def test_tune_generate_then_fit_writes_a_weights_file(tmp_path):
     game, fitted = evaluation.load_weights(weights)
     assert game == "three-player" and list(fitted) == list(TERMS)
     assert "mean squared error" in json.loads(weights.read_text())["about"]
+    assert evaluation.load_cells(weights) == evaluation.game_cells("three-player")
+    # The cell tables fitted, every term kept: a table per kind and late twin, a value per cell.
+    cells = tmp_path / "cells.json"
+    run = subprocess.run(
+        [sys.executable, "-m", "polychess", "tune", "fit", str(samples), "-o", str(cells), "--steps", "50"]
+        + ["--cells", "--freeze", "all"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    assert evaluation.load_weights(cells) == ("three-player", game_weights("three-player"))
+    tables = evaluation.load_cells(cells)
+    assert list(tables) == list(evaluation.CELL_TABLES) and all(len(t) == 96 for t in tables.values())
+    assert "cells pawn:" in run.stdout
     bad = subprocess.run(
         [sys.executable, "-m", "polychess", "tune", "fit", str(tmp_path / "missing.jsonl"), "-o", str(weights)],
         capture_output=True,

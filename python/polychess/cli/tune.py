@@ -93,7 +93,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     fit.add_argument("-o", "--output", required=True, type=Path, help="the weights file to write")
     fit.add_argument("--steps", type=positive_int, default=3000, help="gradient steps (default 3000)")
     fit.add_argument("--rate", type=float, default=1.0, help="step size in centipawns (default 1)")
-    fit.add_argument("--freeze", default="", metavar="TERM,...", help="terms that keep their current weight")
+    fit.add_argument(
+        "--freeze", default="", metavar="TERM,...", help="terms that keep their current weight ('all': every term)"
+    )
+    fit.add_argument(
+        "--cells",
+        action="store_true",
+        help="fit the cell tables too (a piece-square table per kind, base and late), from the game's current ones",
+    )
     fit.set_defaults(run=_run_fit)
 
 
@@ -167,14 +174,16 @@ def _run_fit(args: argparse.Namespace) -> int:
     if len(games) != 1:
         raise UsageError(f"the samples must be of one game, got {', '.join(sorted(games)) or 'none'}")
     game = games.pop()
-    frozen = [t for t in args.freeze.split(",") if t]
+    frozen = list(evaluation.TERMS) if args.freeze == "all" else [t for t in args.freeze.split(",") if t]
     start = evaluation.game_weights(game)
+    start_cells = evaluation.game_cells(game)
     with StatusLine(sys.stderr) as status:
         try:
             fit = fit_weights(
                 samples,
                 start,
                 frozen=frozen,
+                cells=start_cells if args.cells else None,
                 steps=args.steps,
                 rate=args.rate,
                 progress=lambda step, error: status.show(f"step {step}: error {error:.6f}"),
@@ -186,10 +195,15 @@ def _run_fit(args: argparse.Namespace) -> int:
         f"(K {fit.k:.3f}; mean squared error on held-out games {fit.error_before:.6f} before, "
         f"{fit.error_after:.6f} after)"
     )
-    evaluation.write_weights(args.output, game, fit.weights, about)
+    cells = fit.cells if args.cells else start_cells
+    evaluation.write_weights(args.output, game, fit.weights, about, cells)
     print(about)
     for term in evaluation.TERMS:
         if fit.weights[term] != start[term]:
             print(f"  {term}: {start[term]} -> {fit.weights[term]}")
+    for table, values in fit.cells.items():
+        before = start_cells.get(table, [0] * len(values))
+        moved = [abs(a - b) for a, b in zip(values, before, strict=True)]
+        print(f"  cells {table}: {sum(m > 0 for m in moved)} of {len(values)} moved, the most by {max(moved)}")
     print(f"written to {args.output}")
     return 0
