@@ -256,8 +256,7 @@ void for_each_cell_weight(const Position<W>& pos, Visit visit) {
     const int owner = pos.meta().controller[c];
     if (owner == NOBODY || pos.meta().status[owner] == OUT) continue;
     for_each_cell(pos.colour_bb(c), [&](int cell) {
-      const Kind kind = kind_of(pos.piece_at(cell));
-      const int index = ((kind == ONE_POINT_QUEEN ? QUEEN : kind) - PAWN) * layout.cell_count + layout.turned[c][cell];
+      const int index = cell_weight_index(layout, c, kind_of(pos.piece_at(cell)), cell);
       visit(owner, index, 1);
       visit(owner, CELL_KINDS * layout.cell_count + index, late[owner]);
     });

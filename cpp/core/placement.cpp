@@ -127,10 +127,9 @@ std::unique_ptr<PlacementTable> build(const Layout& lay, const EvalWeights& weig
           late += weights[late_twin(t)] * features[t];
         }
         if (!cells.empty()) {
-          const int cell_kind = (kind == ONE_POINT_QUEEN ? QUEEN : kind) - PAWN;
-          const int seat0_cell = lay.turned[colour][c];
-          value += cells[cell_kind * lay.cell_count + seat0_cell];
-          late += cells[(CELL_KINDS + cell_kind) * lay.cell_count + seat0_cell];
+          const int index = cell_weight_index(lay, colour, Kind(kind), c);
+          value += cells[index];
+          late += cells[CELL_KINDS * lay.cell_count + index];
         }
         table->value[colour][kind][c] = int16_t(std::clamp(value, -32000, 32000));
         table->late_value[colour][kind][c] = int16_t(std::clamp(late, -32000, 32000));

@@ -27,6 +27,11 @@ constexpr int PIECE_VALUE[KIND_NB] = {0, 100, 300, 330, 500, 900, 0, 900};
 using CellWeights = std::vector<int>;
 constexpr int CELL_KINDS = KING - PAWN + 1;
 inline int cell_weight_count(const Layout& layout) { return 2 * CELL_KINDS * layout.cell_count; }
+// Where a piece of `colour` on `cell` reads its base cell weight; its late one is
+// CELL_KINDS * cell_count further on.
+inline int cell_weight_index(const Layout& layout, int colour, Kind kind, int cell) {
+  return ((kind == ONE_POINT_QUEEN ? QUEEN : kind) - PAWN) * layout.cell_count + layout.turned[colour][cell];
+}
 
 // A game's evaluation: its weights and, from them and the layout, every piece's material and
 // placement value on every cell. Immutable once built: a position keeps the table it was

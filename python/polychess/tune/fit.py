@@ -111,17 +111,19 @@ def cell_design(samples: Sequence[Sample]) -> CellRows:
     rows: list[int] = []
     columns: list[int] = []
     values: list[float] = []
-    width = 0
-    for row, (board, friends, enemies, sides, _, _) in enumerate(_player_rows(samples)):
-        width = len(CELL_TABLES) * board.layout.cell_count
-        features = _core.evaluation_cell_features(board.core)
+    width = count = 0
+    seen: tuple[Board | None, list[list[tuple[int, int]]]] = (None, [])
+    for board, friends, enemies, sides, _, _ in _player_rows(samples):
+        if seen[0] is not board:
+            seen = (board, _core.evaluation_cell_features(board.core))
+            width = len(CELL_TABLES) * board.layout.cell_count
         for seats, sign in ((friends, 1.0), (enemies, -1.0 / sides)):
             for q in seats:
-                for column, count in features[q]:
-                    rows.append(row)
+                for column, weight_count in seen[1][q]:
+                    rows.append(count)
                     columns.append(column)
-                    values.append(sign * count)
-    count = (rows[-1] + 1) if rows else 0
+                    values.append(sign * weight_count)
+        count += 1
     return CellRows(np.array(rows, dtype=np.int64), np.array(columns, dtype=np.int64), np.array(values), (count, width))
 
 
