@@ -442,6 +442,18 @@ def test_fit_learns_cell_tables_that_the_terms_cannot_express():
         assert knight[layout.index(f"a{rank}")] > knight[layout.index(f"b{rank}")]
         assert knight[layout.index(f"h{rank}")] > knight[layout.index(f"g{rank}")]
     assert set(fit.cells) == set(evaluation.CELL_TABLES)
+    # The decay pulls every cell weight toward 0: a strong one leaves the same table, smaller.
+    held = fit_weights(
+        samples,
+        game_weights("standard"),
+        frozen=list(TERMS),
+        cells={},
+        cell_decay=1e-4,
+        steps=300,
+        rate=3.0,
+        validation_share=0,
+    )
+    assert 0 < max(map(abs, held.cells["knight"])) < max(map(abs, knight))
 
 
 def _with_knight(file: str, rank: int) -> str:
@@ -506,6 +518,14 @@ def test_tune_generate_then_fit_writes_a_weights_file(tmp_path):
     tables = evaluation.load_cells(cells)
     assert list(tables) == list(evaluation.CELL_TABLES) and all(len(t) == 96 for t in tables.values())
     assert "cells pawn:" in run.stdout
+    refused = subprocess.run(
+        [sys.executable, "-m", "polychess", "tune", "fit", str(samples), "-o", str(cells), "--cells"]
+        + ["--cell-decay", "-1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert refused.returncode != 0 and "--cell-decay: must be 0 or more" in refused.stderr
     bad = subprocess.run(
         [sys.executable, "-m", "polychess", "tune", "fit", str(tmp_path / "missing.jsonl"), "-o", str(weights)],
         capture_output=True,

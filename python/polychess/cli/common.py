@@ -73,6 +73,16 @@ def positive_float(text: str) -> float:
     return value
 
 
+def non_negative_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
+    return value
+
+
 def clock_arg(text: str, flag: str = "--clock") -> tuple[object, object]:
     """``SECONDS[+INCREMENT]`` of a clock flag, not yet checked: the ranges are those of the game
     options (``time_control``, ``increment``)."""

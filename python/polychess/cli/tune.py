@@ -16,7 +16,7 @@ from pathlib import Path
 
 from polychess import evaluation
 from polychess.catalogue import kind_of
-from polychess.cli.common import UsageError, positive_int
+from polychess.cli.common import UsageError, non_negative_float, positive_int
 from polychess.cli.match import add_game_arguments, add_self_play_arguments, game_kind_argument, openings_argument
 from polychess.cli.status_line import StatusLine
 from polychess.match import backends
@@ -24,6 +24,7 @@ from polychess.match.players import parse_player
 from polychess.match.runner import Backend, MatchConfig
 from polychess.match.scoring import seat_assignments
 from polychess.training.data import InvalidTrainingDataError, read_data
+from polychess.tune.fit import CELL_DECAY, fit_weights
 from polychess.tune.samples import game_samples, read_samples, record_samples
 
 __all__ = ["add_parser"]
@@ -101,6 +102,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         action="store_true",
         help="fit the cell tables too (a piece-square table per kind, base and late), from the game's current ones",
     )
+    fit.add_argument(
+        "--cell-decay",
+        type=non_negative_float,
+        default=CELL_DECAY,
+        help=f"with --cells: the pull of each cell weight toward 0 (default {CELL_DECAY:g}; more samples bear less)",
+    )
     fit.set_defaults(run=_run_fit)
 
 
@@ -164,8 +171,6 @@ def _run_extract(args: argparse.Namespace) -> int:
 
 
 def _run_fit(args: argparse.Namespace) -> int:
-    from polychess.tune.fit import fit_weights
-
     try:
         samples = [s for path in args.samples for s in read_samples(path)]
     except (OSError, ValueError) as error:
@@ -184,6 +189,7 @@ def _run_fit(args: argparse.Namespace) -> int:
                 start,
                 frozen=frozen,
                 cells=start_cells if args.cells else None,
+                cell_decay=args.cell_decay,
                 steps=args.steps,
                 rate=args.rate,
                 progress=lambda step, error: status.show(f"step {step}: error {error:.6f}"),
